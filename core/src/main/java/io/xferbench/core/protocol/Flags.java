@@ -1,0 +1,24 @@
+package io.xferbench.core.protocol;
+
+/** Bits of {@link Request#flags()}. */
+public final class Flags {
+    /** The receiver checks the CRC32C of what arrived (else only the byte count). */
+    public static final int VERIFY_CRC32C = 1;
+    /** Evict the file from the page cache before the transfer. */
+    public static final int CACHE_COLD = 1 << 1;
+    /** Read the file into the page cache before the transfer. */
+    public static final int CACHE_WARM = 1 << 2;
+    /** Upload: fsync before the rename into place. */
+    public static final int FSYNC = 1 << 3;
+    /** Use a deliberately misaligned direct buffer (page + 16) to show the penalty. */
+    public static final int UNALIGNED = 1 << 4;
+
+    public static final int KNOWN = VERIFY_CRC32C | CACHE_COLD | CACHE_WARM | FSYNC | UNALIGNED;
+
+    private Flags() {
+    }
+
+    public static boolean has(int flags, int bit) {
+        return (flags & bit) != 0;
+    }
+}

@@ -1,0 +1,34 @@
+package io.xferbench.core.protocol;
+
+/** Request operations; the numeric code is what travels on the wire. */
+public enum Op {
+    /** Server sends a file to the client (file → socket). */
+    DOWNLOAD(1),
+    /** Client sends a file to the server (socket → file). */
+    UPLOAD(2),
+    /** Server describes itself: environment and which methods it can run, as JSON. */
+    INFO(3),
+    /** Server starts measuring its own CPU time and syscalls. */
+    MEASURE_BEGIN(4),
+    /** Server stops measuring and returns what it counted, as JSON. */
+    MEASURE_END(5);
+
+    private final int code;
+
+    Op(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public static Op of(int code) throws ProtocolException {
+        for (Op op : values()) {
+            if (op.code == code) {
+                return op;
+            }
+        }
+        throw new ProtocolException(Status.BAD_REQUEST, "unknown operation code " + code);
+    }
+}

@@ -1,0 +1,21 @@
+package io.xferbench.core.protocol;
+
+/** Constants and limits of the wire protocol (all integers big-endian). See docs/protocol.md. */
+public final class Wire {
+    /** "XFB1" */
+    public static final int MAGIC = 0x58464231;
+    public static final int VERSION = 1;
+
+    public static final int MAX_METHOD_BYTES = 64;
+    public static final int MAX_NAME_BYTES = 1024;
+    public static final int MAX_TOKEN_BYTES = 255;
+    public static final int MAX_MESSAGE_BYTES = 4096;
+    public static final int MAX_JSON_BYTES = 1 << 20;
+    public static final int MAX_BUFFER_SIZE = 64 << 20;
+
+    /** Largest possible request header: fixed fields plus every string at its limit. */
+    public static final int MAX_REQUEST_BYTES = 4 + 1 + 1 + 2 + 1 + MAX_METHOD_BYTES + 2 + MAX_NAME_BYTES + 1 + MAX_TOKEN_BYTES + 8 + 4 + 4;
+
+    private Wire() {
+    }
+}

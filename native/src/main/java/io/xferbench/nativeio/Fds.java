@@ -1,0 +1,93 @@
+package io.xferbench.nativeio;
+
+import com.sun.jna.LastErrorException;
+import java.io.FileDescriptor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * The integer file descriptors behind JDK channels. The JDK has no public API for them, so this reads them
+ * reflectively; the JVM must run with {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+ * --add-opens java.base/java.io=ALL-UNNAMED} (the jars' manifests and the build set this).
+ */
+public final class Fds {
+    private static final Method SOCKET_FD_VAL;
+    private static final Field FILE_CHANNEL_FD;
+    private static final Field FD_INT;
+    private static final String FAILURE;
+
+    static {
+        Method socketFdVal = null;
+        Field fileChannelFd = null;
+        Field fdInt = null;
+        String failure = null;
+        try {
+            socketFdVal = Class.forName("sun.nio.ch.SelChImpl").getMethod("getFDVal");
+            socketFdVal.setAccessible(true);
+            fileChannelFd = Class.forName("sun.nio.ch.FileChannelImpl").getDeclaredField("fd");
+            fileChannelFd.setAccessible(true);
+            fdInt = FileDescriptor.class.getDeclaredField("fd");
+            fdInt.setAccessible(true);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            failure = "cannot reach JDK file descriptors (" + e + "); run the JVM with "
+                    + "--add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED";
+        }
+        SOCKET_FD_VAL = socketFdVal;
+        FILE_CHANNEL_FD = fileChannelFd;
+        FD_INT = fdInt;
+        FAILURE = failure;
+    }
+
+    private Fds() {
+    }
+
+    /** Null when fds are reachable, else why not. */
+    public static String unavailableReason() {
+        return FAILURE;
+    }
+
+    public static int of(SocketChannel channel) {
+        check();
+        try {
+            return (int) SOCKET_FD_VAL.invoke(channel);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read the fd of " + channel, e);
+        }
+    }
+
+    public static int of(FileChannel channel) {
+        check();
+        try {
+            return FD_INT.getInt(FILE_CHANNEL_FD.get(channel));
+        } catch (ReflectiveOperationException | IllegalArgumentException e) {
+            throw new IllegalStateException("cannot read the fd of " + channel + " (not a file channel from FileChannel.open?)", e);
+        }
+    }
+
+    /** A new descriptor for the same open file description; the caller owns and must close it. */
+    public static int dup(int fd) throws NativeException {
+        NativeSupport.check();
+        try {
+            return Libc.dup(fd);
+        } catch (LastErrorException e) {
+            throw NativeException.of("dup(" + fd + ")", e);
+        }
+    }
+
+    public static void close(int fd) throws NativeException {
+        NativeSupport.check();
+        try {
+            Libc.close(fd);
+        } catch (LastErrorException e) {
+            throw NativeException.of("close(" + fd + ")", e);
+        }
+    }
+
+    private static void check() {
+        if (FAILURE != null) {
+            throw new IllegalStateException(FAILURE);
+        }
+    }
+}
