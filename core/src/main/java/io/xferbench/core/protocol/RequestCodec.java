@@ -1,72 +1,94 @@
 package io.xferbench.core.protocol;
 
-import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
 
 /**
- * Encodes and decodes {@link Request} headers. Decoding never trusts a length: every string is bounded
- * before it is read, so a hostile header costs at most {@link Wire#MAX_REQUEST_BYTES}.
+ * Request frames. The body length is read and bounded first, then the body in one read, so a header costs
+ * two read(2) calls and a hostile one at most {@link Wire#MAX_REQUEST_BODY_BYTES}; nothing past the frame
+ * (an upload body) is consumed.
  *
  * <pre>
- * u32 magic 'XFB1' | u8 version | u8 op | u16 flags | u8 len, method (ASCII) | u16 len, name (UTF-8)
- * | u8 len, token (UTF-8) | i64 size | u32 crc32c | i32 bufferSize
+ * u32 magic 'XFB1' | u16 body length
+ * body: u8 version | u8 op | u16 flags | u8 len, method | u16 len, name (UTF-8) | u8 len, token | i64 size
+ *       | u32 crc32c | i32 bufferSize
  * </pre>
  */
 public final class RequestCodec {
     private RequestCodec() {
     }
 
-    public static void write(DataOutput out, Request r) throws IOException {
-        out.writeInt(Wire.MAGIC);
-        out.writeByte(Wire.VERSION);
-        out.writeByte(r.op().code());
-        out.writeShort(r.flags());
-        Strings.write8(out, r.method(), Wire.MAX_METHOD_BYTES);
-        Strings.write16(out, r.name(), Wire.MAX_NAME_BYTES);
-        Strings.write8(out, r.token(), Wire.MAX_TOKEN_BYTES);
-        out.writeLong(r.size());
-        out.writeInt(r.crc32c());
-        out.writeInt(r.bufferSize());
+    public static ByteBuffer encode(Request r) {
+        byte[] method = Text.bytes(r.method(), Wire.MAX_METHOD_BYTES, "method");
+        byte[] name = Text.bytes(r.name(), Wire.MAX_NAME_BYTES, "name");
+        byte[] token = Text.bytes(r.token(), Wire.MAX_TOKEN_BYTES, "token");
+        int body = 1 + 1 + 2 + 1 + method.length + 2 + name.length + 1 + token.length + 8 + 4 + 4;
+        ByteBuffer b = ByteBuffer.allocate(Wire.REQUEST_PREFIX_BYTES + body);
+        b.putInt(Wire.MAGIC).putShort((short) body);
+        b.put((byte) Wire.VERSION).put((byte) r.op().code()).putShort((short) r.flags());
+        b.put((byte) method.length).put(method);
+        b.putShort((short) name.length).put(name);
+        b.put((byte) token.length).put(token);
+        b.putLong(r.size()).putInt(r.crc32c()).putInt(r.bufferSize());
+        return b.flip();
     }
 
     /**
-     * Reads one request.
+     * Reads one request frame from a blocking channel.
      *
-     * @return the request, or null on a clean end of stream before the first byte (client closed)
+     * @return the request, or null when the peer closed cleanly before sending a byte
      * @throws ProtocolException for anything malformed, with the status to answer
      */
-    public static Request read(DataInput in) throws IOException {
-        int magic;
-        try {
-            magic = in.readInt();
-        } catch (EOFException eof) {
+    public static Request read(ReadableByteChannel in) throws IOException {
+        ByteBuffer prefix = ByteBuffer.allocate(Wire.REQUEST_PREFIX_BYTES);
+        if (!Frames.readFullyOrEof(in, prefix)) {
             return null;
         }
+        prefix.flip();
+        int magic = prefix.getInt();
+        if (magic != Wire.MAGIC) {
+            throw new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic));
+        }
+        int length = Short.toUnsignedInt(prefix.getShort());
+        if (length > Wire.MAX_REQUEST_BODY_BYTES) {
+            throw new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds " + Wire.MAX_REQUEST_BODY_BYTES);
+        }
+        ByteBuffer body = ByteBuffer.allocate(length);
         try {
-            if (magic != Wire.MAGIC) {
-                throw new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic));
-            }
-            int version = in.readUnsignedByte();
+            Frames.readFully(in, body);
+        } catch (EOFException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "truncated request header");
+        }
+        return decodeBody(body.flip());
+    }
+
+    /** Decodes a request body; every length is checked against the limit and what is left. */
+    public static Request decodeBody(ByteBuffer b) throws ProtocolException {
+        try {
+            int version = Byte.toUnsignedInt(b.get());
             if (version != Wire.VERSION) {
                 throw new ProtocolException(Status.BAD_REQUEST, "unsupported protocol version " + version + " (server speaks " + Wire.VERSION + ")");
             }
-            Op op = Op.of(in.readUnsignedByte());
-            int flags = in.readUnsignedShort();
+            Op op = Op.of(Byte.toUnsignedInt(b.get()));
+            int flags = Short.toUnsignedInt(b.getShort());
             if ((flags & ~Flags.KNOWN) != 0) {
                 throw new ProtocolException(Status.BAD_REQUEST, "unknown flags 0x" + Integer.toHexString(flags & ~Flags.KNOWN));
             }
-            String method = Strings.read(in, in.readUnsignedByte(), Wire.MAX_METHOD_BYTES, "method");
-            String name = Strings.read(in, in.readUnsignedShort(), Wire.MAX_NAME_BYTES, "name");
-            String token = Strings.read(in, in.readUnsignedByte(), Wire.MAX_TOKEN_BYTES, "token");
-            long size = in.readLong();
-            int crc = in.readInt();
-            int bufferSize = in.readInt();
+            String method = Text.read(b, Byte.toUnsignedInt(b.get()), Wire.MAX_METHOD_BYTES, "method");
+            String name = Text.read(b, Short.toUnsignedInt(b.getShort()), Wire.MAX_NAME_BYTES, "name");
+            String token = Text.read(b, Byte.toUnsignedInt(b.get()), Wire.MAX_TOKEN_BYTES, "token");
+            long size = b.getLong();
+            int crc = b.getInt();
+            int bufferSize = b.getInt();
+            if (b.hasRemaining()) {
+                throw new ProtocolException(Status.BAD_REQUEST, b.remaining() + " unexpected bytes after the request header");
+            }
             if (size < 0) {
                 throw new ProtocolException(Status.BAD_REQUEST, "negative size " + size);
             }
@@ -77,47 +99,38 @@ public final class RequestCodec {
                 throw new ProtocolException(Status.BAD_REQUEST, "cache cannot be both cold and warm");
             }
             return new Request(op, method, name, token, size, crc, flags, bufferSize);
-        } catch (EOFException eof) {
+        } catch (BufferUnderflowException e) {
             throw new ProtocolException(Status.BAD_REQUEST, "truncated request header");
         }
     }
 
-    /** Length-prefixed strings with bounds checked before reading. */
-    static final class Strings {
-        private Strings() {
+    /** Length-prefixed strings, bounded before they are read and strictly decoded. */
+    static final class Text {
+        private Text() {
         }
 
-        static void write8(DataOutput out, String s, int max) throws IOException {
-            byte[] b = bytes(s, max);
-            out.writeByte(b.length);
-            out.write(b);
-        }
-
-        static void write16(DataOutput out, String s, int max) throws IOException {
-            byte[] b = bytes(s, max);
-            out.writeShort(b.length);
-            out.write(b);
-        }
-
-        private static byte[] bytes(String s, int max) {
+        static byte[] bytes(String s, int max, String what) {
             byte[] b = (s == null ? "" : s).getBytes(StandardCharsets.UTF_8);
             if (b.length > max) {
-                throw new IllegalArgumentException("string of " + b.length + " bytes exceeds the protocol limit of " + max);
+                throw new IllegalArgumentException(what + " of " + b.length + " bytes exceeds the protocol limit of " + max);
             }
             return b;
         }
 
-        static String read(DataInput in, int length, int max, String what) throws IOException {
+        static String read(ByteBuffer b, int length, int max, String what) throws ProtocolException {
             if (length > max) {
                 throw new ProtocolException(Status.BAD_REQUEST, what + " of " + length + " bytes exceeds " + max);
             }
-            byte[] b = new byte[length];
-            in.readFully(b);
+            if (length > b.remaining()) {
+                throw new ProtocolException(Status.BAD_REQUEST, "truncated request header (" + what + ")");
+            }
+            ByteBuffer slice = b.slice(b.position(), length);
+            b.position(b.position() + length);
             try {
                 return StandardCharsets.UTF_8.newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(b))
+                        .decode(slice)
                         .toString();
             } catch (CharacterCodingException e) {
                 throw new ProtocolException(Status.BAD_REQUEST, what + " is not valid UTF-8");

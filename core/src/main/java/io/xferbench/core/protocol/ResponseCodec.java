@@ -1,111 +1,102 @@
 package io.xferbench.core.protocol;
 
-import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Response headers and trailers.
- *
+ * Response frames: {@code u32 magic | u8 status | u32 payload length | payload}. A status other than OK
+ * carries a UTF-8 message as payload. OK payloads by kind:
  * <pre>
- * header:   u32 magic | u8 status | (status != OK: u16 len, message)
- * download: header | i64 length | u32 crc32c | i32 residency-before (per mille, -1 unknown) | body | trailer
- * trailer:  u8 status | i64 server nanos | i32 residency-after | (status != OK: u16 len, message)
- * json:     header | u32 len | UTF-8 JSON
+ * download header: i64 length | u32 crc32c | i32 residency-before (per mille, -1 unknown)   then the body
+ * trailer:         i64 server nanos | i32 residency-after       (after a body; status says how it ended)
+ * json:            UTF-8 JSON
  * </pre>
  */
 public final class ResponseCodec {
     private ResponseCodec() {
     }
 
-    public static void writeError(DataOutput out, Status status, String message) throws IOException {
-        out.writeInt(Wire.MAGIC);
-        out.writeByte(status.code());
-        writeMessage(out, message);
+    public static ByteBuffer error(Status status, String message) {
+        byte[] b = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
+        int len = Math.min(b.length, Wire.MAX_MESSAGE_BYTES);
+        return frame(status, len).put(b, 0, len).flip();
     }
 
-    public static void writeOk(DataOutput out) throws IOException {
-        out.writeInt(Wire.MAGIC);
-        out.writeByte(Status.OK.code());
+    public static ByteBuffer downloadHeader(DownloadHeader h) {
+        return frame(Status.OK, 16).putLong(h.length()).putInt(h.crc32c()).putInt(h.residencyPermille()).flip();
     }
 
-    /** Reads a header; throws {@link RemoteException} carrying the server's status and message when not OK. */
-    public static void readHeader(DataInput in) throws IOException {
-        int magic = in.readInt();
+    public static ByteBuffer trailer(Trailer t) {
+        if (t.status() != Status.OK) {
+            return error(t.status(), t.message());
+        }
+        return frame(Status.OK, 12).putLong(t.serverNanos()).putInt(t.residencyPermille()).flip();
+    }
+
+    public static ByteBuffer json(byte[] json) {
+        if (json.length > Wire.MAX_RESPONSE_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("JSON response of " + json.length + " bytes exceeds " + Wire.MAX_RESPONSE_PAYLOAD_BYTES);
+        }
+        return frame(Status.OK, json.length).put(json).flip();
+    }
+
+    private static ByteBuffer frame(Status status, int payload) {
+        return ByteBuffer.allocate(Wire.RESPONSE_PREFIX_BYTES + payload).putInt(Wire.MAGIC).put((byte) status.code()).putInt(payload);
+    }
+
+    /** Reads a frame; a status other than OK becomes a {@link RemoteException} with the server's message. */
+    public static ByteBuffer readOk(ReadableByteChannel in) throws IOException {
+        ByteBuffer prefix = ByteBuffer.allocate(Wire.RESPONSE_PREFIX_BYTES);
+        Frames.readFully(in, prefix);
+        prefix.flip();
+        int magic = prefix.getInt();
         if (magic != Wire.MAGIC) {
             throw new ProtocolException(Status.BAD_REQUEST, String.format("bad response magic 0x%08x (not an xferbench server?)", magic));
         }
-        Status status = Status.of(in.readUnsignedByte());
+        Status status = Status.of(Byte.toUnsignedInt(prefix.get()));
+        int length = prefix.getInt();
+        if (length < 0 || length > Wire.MAX_RESPONSE_PAYLOAD_BYTES) {
+            throw new ProtocolException(Status.BAD_REQUEST, "response payload of " + length + " bytes is out of bounds");
+        }
+        ByteBuffer payload = ByteBuffer.allocate(length);
+        Frames.readFully(in, payload);
+        payload.flip();
         if (status != Status.OK) {
-            throw new RemoteException(status, readMessage(in));
+            throw new RemoteException(status, StandardCharsets.UTF_8.decode(payload).toString());
+        }
+        return payload;
+    }
+
+    public static DownloadHeader readDownloadHeader(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            DownloadHeader h = new DownloadHeader(p.getLong(), p.getInt(), p.getInt());
+            if (h.length() < 0) {
+                throw new ProtocolException(Status.BAD_REQUEST, "negative length in download header");
+            }
+            return h;
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short download header");
         }
     }
 
-    public static void writeDownloadHeader(DataOutput out, DownloadHeader h) throws IOException {
-        writeOk(out);
-        out.writeLong(h.length());
-        out.writeInt(h.crc32c());
-        out.writeInt(h.residencyPermille());
-    }
-
-    public static DownloadHeader readDownloadHeader(DataInput in) throws IOException {
-        readHeader(in);
-        long length = in.readLong();
-        if (length < 0) {
-            throw new ProtocolException(Status.BAD_REQUEST, "negative length in response");
-        }
-        return new DownloadHeader(length, in.readInt(), in.readInt());
-    }
-
-    public static void writeTrailer(DataOutput out, Trailer t) throws IOException {
-        out.writeByte(t.status().code());
-        out.writeLong(t.serverNanos());
-        out.writeInt(t.residencyPermille());
-        if (t.status() != Status.OK) {
-            writeMessage(out, t.message());
+    /** Reads a trailer; a failed one throws {@link RemoteException} with the server's reason. */
+    public static Trailer readTrailer(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            return Trailer.ok(p.getLong(), p.getInt());
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short trailer");
         }
     }
 
-    public static Trailer readTrailer(DataInput in) throws IOException {
-        Status status = Status.of(in.readUnsignedByte());
-        long nanos = in.readLong();
-        int residency = in.readInt();
-        String message = status == Status.OK ? "" : readMessage(in);
-        return new Trailer(status, nanos, residency, message);
-    }
-
-    public static void writeJson(DataOutput out, byte[] json) throws IOException {
-        writeOk(out);
-        out.writeInt(json.length);
-        out.write(json);
-    }
-
-    public static byte[] readJson(DataInput in) throws IOException {
-        readHeader(in);
-        int len = in.readInt();
-        if (len < 0 || len > Wire.MAX_JSON_BYTES) {
-            throw new ProtocolException(Status.BAD_REQUEST, "JSON body of " + len + " bytes exceeds " + Wire.MAX_JSON_BYTES);
-        }
-        byte[] b = new byte[len];
-        in.readFully(b);
+    public static byte[] readJson(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        byte[] b = new byte[p.remaining()];
+        p.get(b);
         return b;
-    }
-
-    private static void writeMessage(DataOutput out, String message) throws IOException {
-        byte[] b = (message == null ? "" : message).getBytes(StandardCharsets.UTF_8);
-        int len = Math.min(b.length, Wire.MAX_MESSAGE_BYTES);
-        out.writeShort(len);
-        out.write(b, 0, len);
-    }
-
-    private static String readMessage(DataInput in) throws IOException {
-        int len = in.readUnsignedShort();
-        if (len > Wire.MAX_MESSAGE_BYTES) {
-            throw new ProtocolException(Status.BAD_REQUEST, "message of " + len + " bytes exceeds " + Wire.MAX_MESSAGE_BYTES);
-        }
-        byte[] b = new byte[len];
-        in.readFully(b);
-        return new String(b, StandardCharsets.UTF_8);
     }
 }

@@ -10,11 +10,16 @@ public final class Wire {
     public static final int MAX_NAME_BYTES = 1024;
     public static final int MAX_TOKEN_BYTES = 255;
     public static final int MAX_MESSAGE_BYTES = 4096;
-    public static final int MAX_JSON_BYTES = 1 << 20;
     public static final int MAX_BUFFER_SIZE = 64 << 20;
 
-    /** Largest possible request header: fixed fields plus every string at its limit. */
-    public static final int MAX_REQUEST_BYTES = 4 + 1 + 1 + 2 + 1 + MAX_METHOD_BYTES + 2 + MAX_NAME_BYTES + 1 + MAX_TOKEN_BYTES + 8 + 4 + 4;
+    /** Request frame prefix: u32 magic, u16 body length. */
+    public static final int REQUEST_PREFIX_BYTES = 6;
+    /** Largest request body: fixed fields plus every string at its limit. */
+    public static final int MAX_REQUEST_BODY_BYTES = 1 + 1 + 2 + 1 + MAX_METHOD_BYTES + 2 + MAX_NAME_BYTES + 1 + MAX_TOKEN_BYTES + 8 + 4 + 4;
+
+    /** Response frame prefix: u32 magic, u8 status, u32 payload length. */
+    public static final int RESPONSE_PREFIX_BYTES = 9;
+    public static final int MAX_RESPONSE_PAYLOAD_BYTES = 1 << 20;
 
     private Wire() {
     }

@@ -1,0 +1,40 @@
+package io.xferbench.core.method;
+
+import io.xferbench.core.method.send.DirectChannelSender;
+import io.xferbench.core.method.send.EpollSendfileSender;
+import io.xferbench.core.method.send.HeapChannelSender;
+import io.xferbench.core.method.send.IoUringSpliceSender;
+import io.xferbench.core.method.send.JdkDirectIoSender;
+import io.xferbench.core.method.send.MmapSender;
+import io.xferbench.core.method.send.StreamSender;
+import io.xferbench.core.method.send.TransferToSender;
+import java.util.List;
+import java.util.Optional;
+
+/** The registry of download (file → socket) methods, in the order results are shown. Add a method here. */
+public final class DownloadMethods {
+    private static final List<SenderMethod> ALL = List.of(
+            StreamSender.METHOD,
+            HeapChannelSender.METHOD,
+            DirectChannelSender.METHOD,
+            TransferToSender.METHOD,
+            MmapSender.METHOD,
+            EpollSendfileSender.METHOD,
+            IoUringSpliceSender.METHOD,
+            JdkDirectIoSender.METHOD);
+
+    private DownloadMethods() {
+    }
+
+    public static List<SenderMethod> all() {
+        return ALL;
+    }
+
+    public static Optional<SenderMethod> byId(String id) {
+        return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
+    }
+
+    public static List<String> ids() {
+        return ALL.stream().map(SenderMethod::id).toList();
+    }
+}

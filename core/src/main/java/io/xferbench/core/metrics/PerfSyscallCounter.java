@@ -1,0 +1,226 @@
+package io.xferbench.core.metrics;
+
+import io.xferbench.core.method.Availability;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Counts a process's syscalls with {@code perf stat} on kernel tracepoints, attached by pid. perf starts
+ * with its events disabled ({@code -D -1}) and is switched on and off through a control fifo; each switch
+ * waits for perf's ack, so the window counts exactly what happens between {@link #enable()} and
+ * {@link #disable()}. Threads the process creates while attached are counted too (perf inherits counters
+ * to new threads). Tracepoints count in the kernel: no sampling, no ptrace, no timing distortion worth
+ * measuring (unlike {@code strace -c}).
+ */
+public final class PerfSyscallCounter implements AutoCloseable {
+    /** Syscalls broken out by name; the rest appear as "other". */
+    public static final List<String> DEFAULT_SYSCALLS = List.of(
+            "read", "write", "pread64", "pwrite64", "readv", "writev", "sendfile64", "splice", "tee", "vmsplice",
+            "copy_file_range", "mmap", "munmap", "madvise", "mincore", "fadvise64", "io_uring_enter", "io_uring_setup",
+            "epoll_wait", "epoll_pwait", "epoll_ctl", "poll", "ppoll", "futex", "sendto", "recvfrom", "sendmsg",
+            "recvmsg", "accept", "accept4", "openat", "close", "lseek", "newfstatat", "fstat", "fsync", "fdatasync",
+            "pipe2", "fcntl", "ioctl", "getrusage", "sched_yield", "clock_nanosleep", "statx", "ftruncate", "rename");
+
+    private static final long ACK_TIMEOUT_MS = 10_000;
+    private static volatile Availability availability;
+
+    private final Process perf;
+    private final Path dir;
+    private final Path output;
+    private final RandomAccessFile control;
+    private final FileInputStream ack;
+
+    private PerfSyscallCounter(Process perf, Path dir, Path output, RandomAccessFile control, FileInputStream ack) {
+        this.perf = perf;
+        this.dir = dir;
+        this.output = output;
+        this.control = control;
+        this.ack = ack;
+    }
+
+    /** Whether perf can count syscall tracepoints here; the reason if not (not root, paranoid, no perf). */
+    public static Availability availability() {
+        Availability a = availability;
+        if (a == null) {
+            availability = a = probe();
+        }
+        return a;
+    }
+
+    private static Availability probe() {
+        try {
+            Process p = new ProcessBuilder("perf", "stat", "-x,", "-e", "raw_syscalls:sys_enter", "--", "true")
+                    .redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return Availability.unavailable("perf stat did not finish within 30 s");
+            }
+            if (p.exitValue() != 0 || !out.contains("raw_syscalls:sys_enter") || out.contains("<not supported>")) {
+                String first = out.lines().filter(l -> !l.isBlank()).findFirst().orElse("exit " + p.exitValue());
+                return Availability.unavailable("perf cannot count syscall tracepoints (needs root or kernel.perf_event_paranoid <= -1 and a readable tracefs): " + first.strip());
+            }
+            return Availability.AVAILABLE;
+        } catch (IOException e) {
+            return Availability.unavailable("perf is not installed (apt-get install linux-perf): " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Availability.unavailable("interrupted while probing perf");
+        }
+    }
+
+    /** The names among {@code wanted} that this kernel has tracepoints for (perf refuses unknown events). */
+    public static List<String> supported(List<String> wanted) {
+        Path events = tracefsEvents();
+        if (events == null) {
+            return wanted;
+        }
+        List<String> out = new ArrayList<>();
+        for (String name : wanted) {
+            if (Files.isDirectory(events.resolve("syscalls").resolve("sys_enter_" + name))) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    private static Path tracefsEvents() {
+        for (String p : List.of("/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events")) {
+            Path path = Path.of(p);
+            if (Files.isDirectory(path.resolve("syscalls"))) {
+                return path;
+            }
+        }
+        return null;
+    }
+
+    /** Attaches to {@code pid} with events disabled. */
+    public static PerfSyscallCounter attach(long pid) throws IOException {
+        return attach(pid, DEFAULT_SYSCALLS);
+    }
+
+    public static PerfSyscallCounter attach(long pid, List<String> syscalls) throws IOException {
+        Availability a = availability();
+        if (!a.isAvailable()) {
+            throw new IOException(a.unavailableReason());
+        }
+        Path dir = Files.createTempDirectory("xferbench-perf");
+        Path ctl = dir.resolve("ctl");
+        Path ackFifo = dir.resolve("ack");
+        Path output = dir.resolve("stat.csv");
+        mkfifo(ctl);
+        mkfifo(ackFifo);
+        List<String> events = new ArrayList<>();
+        events.add(PerfStatParser.TOTAL_EVENT);
+        for (String s : supported(syscalls)) {
+            events.add(PerfStatParser.SYSCALL_PREFIX + s);
+        }
+        if (tracefsEvents() == null || Files.isDirectory(tracefsEvents().resolve("io_uring/io_uring_submit_req"))) {
+            events.add(PerfStatParser.IO_URING_SUBMIT_EVENT);
+        }
+        events.add(PerfStatParser.CONTEXT_SWITCH_EVENT);
+        List<String> cmd = List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1",
+                "--control", "fifo:" + ctl + "," + ackFifo, "-o", output.toString(),
+                "-e", String.join(",", events), "-p", Long.toString(pid));
+        Process perf = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("perf.log").toFile()).start();
+        // O_RDWR opens of a fifo never block, so a perf that dies before opening its ends cannot hang us.
+        RandomAccessFile control = new RandomAccessFile(ctl.toFile(), "rw");
+        FileInputStream ack = new FileInputStream(new RandomAccessFile(ackFifo.toFile(), "rw").getFD());
+        return new PerfSyscallCounter(perf, dir, output, control, ack);
+    }
+
+    public void enable() throws IOException {
+        command("enable");
+    }
+
+    public void disable() throws IOException {
+        command("disable");
+    }
+
+    private void command(String what) throws IOException {
+        control.write((what + "\n").getBytes(StandardCharsets.US_ASCII));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACK_TIMEOUT_MS);
+        // perf answers "ack\n" once the events are really switched.
+        while (ack.available() < 4) {
+            if (!perf.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("perf did not acknowledge '" + what + "' (" + (perf.isAlive() ? "timeout" : "perf exited") + "): " + log());
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted waiting for perf", e);
+            }
+        }
+        byte[] line = ack.readNBytes(4);
+        if (!new String(line, StandardCharsets.US_ASCII).equals("ack\n")) {
+            throw new IOException("unexpected answer from perf: " + new String(line, StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** Stops perf and returns what was counted while enabled. */
+    public SyscallCounts stop() throws IOException {
+        try {
+            // SIGINT makes perf stat print its counts and exit.
+            new ProcessBuilder("kill", "-INT", Long.toString(perf.pid())).start().waitFor(5, TimeUnit.SECONDS);
+            if (!perf.waitFor(30, TimeUnit.SECONDS)) {
+                perf.destroyForcibly();
+                throw new IOException("perf did not exit after SIGINT");
+            }
+            return PerfStatParser.parse(Files.readString(output));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stopping perf", e);
+        } finally {
+            close();
+        }
+    }
+
+    private String log() {
+        try {
+            return Files.readString(dir.resolve("perf.log")).strip();
+        } catch (IOException e) {
+            return "(no perf log)";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (perf.isAlive()) {
+            perf.destroyForcibly();
+        }
+        try {
+            control.close();
+            ack.close();
+        } catch (IOException ignored) {
+            // Closing fifos we opened; nothing to recover.
+        }
+        try (var files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // Temp files only.
+        }
+    }
+
+    private static void mkfifo(Path path) throws IOException {
+        try {
+            Process p = new ProcessBuilder("mkfifo", "-m", "600", path.toString()).redirectErrorStream(true).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IOException("mkfifo " + path + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted in mkfifo", e);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.xferbench.core.netty;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.DefaultFileRegion;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.UnsupportedTransferException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.SocketChannel;
+
+/**
+ * Sends a file as Netty {@link DefaultFileRegion}s on a socket adopted by a Netty transport. The adopted
+ * channel lives as long as the connection, so repeated downloads pay the adoption once.
+ */
+public final class NettyFileRegionSender implements FileSender {
+    private final NettyTransport transport;
+    private final long maxRegion;
+    private final long maxEndOffset;
+    private final String limitReason;
+    private Channel channel;
+    private SocketChannel adoptedFrom;
+
+    /**
+     * @param maxRegion    largest region handed to Netty in one write
+     * @param maxEndOffset file offset no byte may be sent from, or Long.MAX_VALUE
+     * @param limitReason  why {@code maxEndOffset} exists, for the error
+     */
+    public NettyFileRegionSender(NettyTransport transport, long maxRegion, long maxEndOffset, String limitReason) {
+        this.transport = transport;
+        this.maxRegion = maxRegion;
+        this.maxEndOffset = maxEndOffset;
+        this.limitReason = limitReason;
+    }
+
+    @Override
+    public void checkSupported(SourceFile file, long position, long length) throws UnsupportedTransferException {
+        if (position + length > maxEndOffset) {
+            throw new UnsupportedTransferException("cannot send bytes at file offsets >= " + maxEndOffset + " (file is "
+                    + file.size() + " bytes): " + limitReason);
+        }
+    }
+
+    @Override
+    public void send(SourceFile file, long position, long length, SocketChannel socket) throws IOException {
+        checkSupported(file, position, length);
+        if (length == 0) {
+            return;
+        }
+        if (channel == null || adoptedFrom != socket) {
+            closeChannel();
+            channel = transport.adopt(socket);
+            adoptedFrom = socket;
+        }
+        long pos = position;
+        long end = position + length;
+        ChannelFuture last = null;
+        while (pos < end) {
+            long n = Math.min(maxRegion, end - pos);
+            // The File form opens its own descriptor: a region closes its file when released.
+            last = channel.write(new DefaultFileRegion(file.path().toFile(), pos, n));
+            pos += n;
+        }
+        channel.flush();
+        try {
+            last.sync();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while Netty " + transport + " was sending");
+        } catch (Exception e) {
+            closeChannel();
+            throw e instanceof IOException io ? io : new IOException("Netty " + transport + " send failed: " + e, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closeChannel();
+    }
+
+    private void closeChannel() {
+        if (channel != null) {
+            channel.close().syncUninterruptibly();
+            channel = null;
+            adoptedFrom = null;
+        }
+    }
+}

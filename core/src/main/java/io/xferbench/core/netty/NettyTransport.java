@@ -1,0 +1,176 @@
+package io.xferbench.core.netty;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.xferbench.core.method.Availability;
+import io.xferbench.nativeio.Fds;
+import io.xferbench.nativeio.NativeException;
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.nio.channels.SocketChannel;
+import java.util.function.Supplier;
+
+/**
+ * A Netty native transport that takes over sockets the JDK accepted. The server accepts every connection
+ * with the JDK (one port, whatever the method), reads the request, and for a Netty method hands Netty a
+ * {@code dup} of the socket's fd: Netty owns and closes the duplicate, the JDK keeps the original for the
+ * next request. Epoll adopts an fd through public API; io_uring only through its package-private
+ * constructor, reached reflectively (see docs/architecture.md).
+ */
+public enum NettyTransport {
+    EPOLL("epoll", () -> Epoll.isAvailable() ? Availability.AVAILABLE
+            : Availability.unavailable("Netty epoll unavailable: " + Epoll.unavailabilityCause())) {
+        @Override
+        IoHandlerFactory handlerFactory() {
+            return EpollIoHandler.newFactory();
+        }
+
+        @Override
+        Channel wrap(int fd) {
+            return new EpollSocketChannel(fd);
+        }
+    },
+    IO_URING("io_uring", NettyTransport::ioUringAvailability) {
+        @Override
+        IoHandlerFactory handlerFactory() {
+            return IoUringIoHandler.newFactory();
+        }
+
+        @Override
+        Channel wrap(int fd) throws IOException {
+            try {
+                return UringAdoption.CHANNEL.newInstance(null, UringAdoption.SOCKET.newInstance(fd));
+            } catch (ReflectiveOperationException e) {
+                throw new IOException("cannot adopt fd " + fd + " into Netty io_uring", e);
+            }
+        }
+    };
+
+    private final String label;
+    private final Supplier<Availability> probe;
+    private volatile Availability availability;
+    private volatile EventLoopGroup group;
+
+    NettyTransport(String label, Supplier<Availability> probe) {
+        this.label = label;
+        this.probe = probe;
+    }
+
+    abstract IoHandlerFactory handlerFactory();
+
+    abstract Channel wrap(int fd) throws IOException;
+
+    public Availability availability() {
+        Availability a = availability;
+        if (a == null) {
+            try {
+                a = probe.get();
+                if (a.isAvailable() && Fds.unavailableReason() != null) {
+                    a = Availability.unavailable(Fds.unavailableReason());
+                }
+            } catch (Throwable t) {
+                a = Availability.unavailable("Netty " + label + " failed to load: " + t);
+            }
+            availability = a;
+        }
+        return a;
+    }
+
+    /** The process-wide event loops of this transport, one per core, started on first use. */
+    public EventLoopGroup group() {
+        EventLoopGroup g = group;
+        if (g == null) {
+            synchronized (this) {
+                g = group;
+                if (g == null) {
+                    int threads = Runtime.getRuntime().availableProcessors();
+                    group = g = new MultiThreadIoEventLoopGroup(threads,
+                            new DefaultThreadFactory("xferbench-" + label, true), handlerFactory());
+                }
+            }
+        }
+        return g;
+    }
+
+    /**
+     * Registers a duplicate of the socket's fd with this transport. Auto-read is off: the JDK side reads the
+     * next request, so Netty must never consume it.
+     */
+    public Channel adopt(SocketChannel socket) throws IOException {
+        int fd = Fds.dup(Fds.of(socket));
+        Channel channel;
+        try {
+            channel = wrap(fd);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(fd);
+            throw e;
+        }
+        channel.config().setOption(ChannelOption.AUTO_READ, false);
+        try {
+            group().register(channel).sync();
+        } catch (InterruptedException e) {
+            channel.unsafe().closeForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while registering with Netty " + label, e);
+        }
+        return channel;
+    }
+
+    private static void closeQuietly(int fd) {
+        try {
+            Fds.close(fd);
+        } catch (NativeException ignored) {
+            // The fd was never handed out; nothing else can be done.
+        }
+    }
+
+    private static Availability ioUringAvailability() {
+        if (!IoUring.isAvailable()) {
+            return Availability.unavailable("Netty io_uring unavailable: " + IoUring.unavailabilityCause());
+        }
+        if (UringAdoption.FAILURE != null) {
+            return Availability.unavailable("cannot adopt sockets into Netty io_uring: " + UringAdoption.FAILURE);
+        }
+        return Availability.AVAILABLE;
+    }
+
+    /** Reflective access to Netty io_uring's package-private fd constructors. */
+    private static final class UringAdoption {
+        static final Constructor<?> SOCKET;
+        static final Constructor<IoUringSocketChannel> CHANNEL;
+        static final String FAILURE;
+
+        static {
+            Constructor<?> socket = null;
+            Constructor<IoUringSocketChannel> channel = null;
+            String failure = null;
+            try {
+                Class<?> linuxSocket = Class.forName("io.netty.channel.uring.LinuxSocket");
+                socket = linuxSocket.getDeclaredConstructor(int.class);
+                socket.setAccessible(true);
+                channel = IoUringSocketChannel.class.getDeclaredConstructor(Channel.class, linuxSocket);
+                channel.setAccessible(true);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                failure = e.toString();
+            }
+            SOCKET = socket;
+            CHANNEL = channel;
+            FAILURE = failure;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return label;
+    }
+}

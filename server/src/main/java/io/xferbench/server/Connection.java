@@ -1,0 +1,118 @@
+package io.xferbench.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.ProtocolException;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.Status;
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.security.MessageDigest;
+import java.util.logging.Logger;
+
+/**
+ * One client connection: reads requests one after another and answers each. A malformed request is
+ * answered with an error and ends the connection (the stream can no longer be trusted); a well-formed
+ * request that fails (unknown file, unavailable method) is answered and the connection goes on.
+ */
+final class Connection implements Runnable {
+    private static final Logger LOG = Logger.getLogger(Connection.class.getName());
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final int id;
+    private final SocketChannel socket;
+    private final ServerConfig config;
+    private final Measurements measurements;
+    private final DownloadHandler downloads;
+
+    Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements) {
+        this.id = id;
+        this.socket = socket;
+        this.config = config;
+        this.measurements = measurements;
+        this.downloads = new DownloadHandler(data, config);
+    }
+
+    @Override
+    public void run() {
+        try (socket; downloads) {
+            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Request request;
+            while ((request = RequestCodec.read(socket)) != null) {
+                if (!authorized(request)) {
+                    answer(Status.FORBIDDEN, "missing or wrong token");
+                    return;
+                }
+                if (!handle(request)) {
+                    return;
+                }
+            }
+        } catch (ProtocolException e) {
+            LOG.info(() -> "conn " + id + ": bad request: " + e.getMessage());
+            answerQuietly(e.status(), e.getMessage());
+        } catch (IOException e) {
+            LOG.fine(() -> "conn " + id + ": closed: " + e);
+        } catch (RuntimeException e) {
+            LOG.warning("conn " + id + ": internal error: " + e);
+            answerQuietly(Status.SERVER_ERROR, e.toString());
+        }
+    }
+
+    /** @return whether the connection may carry another request */
+    private boolean handle(Request request) throws IOException {
+        try {
+            switch (request.op()) {
+                case DOWNLOAD -> {
+                    return downloads.handle(request, socket);
+                }
+                case INFO -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(ServerInfo.describe(config))));
+                case MEASURE_BEGIN -> {
+                    measurements.begin(true);
+                    Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
+                }
+                case MEASURE_END -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(measurements.end().toMap())));
+                default -> {
+                    answer(Status.BAD_REQUEST, "operation " + request.op() + " is not served here");
+                    return false;
+                }
+            }
+            return true;
+        } catch (NoSuchFileException e) {
+            answer(Status.NOT_FOUND, e.getFile() + ": " + e.getReason());
+            return true;
+        } catch (AccessDeniedException e) {
+            LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + e.getReason());
+            answer(Status.FORBIDDEN, e.getFile() + ": " + e.getReason());
+            return true;
+        } catch (IllegalStateException e) {
+            answer(Status.BAD_REQUEST, e.getMessage());
+            return true;
+        }
+    }
+
+    private boolean authorized(Request request) {
+        if (config.token().isEmpty()) {
+            return true;
+        }
+        return MessageDigest.isEqual(config.token().getBytes(StandardCharsets.UTF_8), request.token().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void answer(Status status, String message) throws IOException {
+        Frames.writeFully(socket, ResponseCodec.error(status, message));
+    }
+
+    private void answerQuietly(Status status, String message) {
+        try {
+            answer(status, message);
+        } catch (IOException ignored) {
+            // The peer is gone; the log line above is all that is left to do.
+        }
+    }
+}

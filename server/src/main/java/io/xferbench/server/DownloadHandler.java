@@ -1,0 +1,126 @@
+package io.xferbench.server;
+
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.method.UnsupportedTransferException;
+import io.xferbench.core.protocol.DownloadHeader;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.protocol.Trailer;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.logging.Logger;
+
+/**
+ * Serves DOWNLOAD requests of one connection. Senders are kept per method and options for the connection's
+ * life, so buffers and adopted Netty channels are set up once, as a real server would.
+ */
+final class DownloadHandler implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(DownloadHandler.class.getName());
+
+    private final DataDirectory data;
+    private final ServerConfig config;
+    private final Map<String, FileSender> senders = new HashMap<>();
+
+    DownloadHandler(DataDirectory data, ServerConfig config) {
+        this.data = data;
+        this.config = config;
+    }
+
+    /** @return whether the connection is still in a state to read the next request */
+    boolean handle(Request request, SocketChannel socket) throws IOException {
+        SenderMethod method = DownloadMethods.byId(request.method()).orElse(null);
+        if (method == null) {
+            return refuse(socket, Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
+                    + String.join(", ", DownloadMethods.ids()) + ")");
+        }
+        Availability availability = method.availability();
+        if (!availability.isAvailable()) {
+            return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());
+        }
+        if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
+            return refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
+        }
+        TestFile file = request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
+        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
+        FileSender sender = sender(method, options);
+
+        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+            SourceFile source = new SourceFile(file.path(), channel, file.size());
+            try {
+                sender.checkSupported(source, 0, file.size());
+            } catch (UnsupportedTransferException e) {
+                return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + e.getMessage());
+            }
+            int residencyBefore = CacheControl.prepare(file.path(), request.flags());
+            Frames.writeFully(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
+            long start = System.nanoTime();
+            try {
+                sender.send(source, 0, file.size(), socket);
+            } catch (IOException | RuntimeException e) {
+                // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
+                closeSender(method, options);
+                LOG.info(() -> method.id() + " failed after the header was sent: " + e);
+                return false;
+            }
+            long nanos = System.nanoTime() - start;
+            Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, CacheControl.residency(file.path()))));
+        }
+        return true;
+    }
+
+    private boolean refuse(SocketChannel socket, Status status, String message) throws IOException {
+        Frames.writeFully(socket, ResponseCodec.error(status, message));
+        return true;
+    }
+
+    private FileSender sender(SenderMethod method, TransferOptions options) throws IOException {
+        String key = key(method, options);
+        FileSender sender = senders.get(key);
+        if (sender == null) {
+            sender = method.newSender(options);
+            senders.put(key, sender);
+        }
+        return sender;
+    }
+
+    private void closeSender(SenderMethod method, TransferOptions options) {
+        FileSender sender = senders.remove(key(method, options));
+        if (sender != null) {
+            try {
+                sender.close();
+            } catch (Exception e) {
+                LOG.fine(() -> "closing " + method.id() + ": " + e);
+            }
+        }
+    }
+
+    private static String key(SenderMethod method, TransferOptions options) {
+        return method.id() + "/" + options.bufferSize() + "/" + options.unaligned();
+    }
+
+    @Override
+    public void close() {
+        for (FileSender sender : senders.values()) {
+            try {
+                sender.close();
+            } catch (Exception e) {
+                LOG.fine(() -> "closing sender: " + e);
+            }
+        }
+        senders.clear();
+    }
+}

@@ -1,0 +1,66 @@
+package io.xferbench.server;
+
+import io.xferbench.core.Sizes;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar xferbench-server.jar --data-dir DIR [--bind 127.0.0.1] [--port 7070]} */
+@Command(name = "xferbench-server", mixinStandardHelpOptions = true, version = "xferbench-server 0.1.0",
+        description = "Serves and receives files over TCP with every transfer method. Prints one line "
+                + "'xferbench-server listening on HOST:PORT' when ready.")
+public final class ServerMain implements Callable<Integer> {
+
+    @Option(names = "--data-dir", required = true, description = "Directory served and written; nothing outside it is touched.")
+    Path dataDir;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--port", defaultValue = "7070", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--max-connections", defaultValue = "256", description = "Connections served at once; more are refused BUSY (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--token", defaultValue = "", description = "Require this token on every request.")
+    String token;
+
+    @Option(names = "--max-generated", defaultValue = "64GiB", description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
+    String maxGenerated;
+
+    @Option(names = "--idle-timeout", defaultValue = "30", description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
+    int idleTimeoutSeconds;
+
+    @Override
+    public Integer call() throws Exception {
+        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, token, Sizes.parse(maxGenerated),
+                Duration.ofSeconds(idleTimeoutSeconds));
+        if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
+            System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "
+                    + "can read and write " + dataDir + (token.isEmpty() ? " (no --token set)" : ""));
+        }
+        XferServer server = XferServer.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("xferbench-server: error while stopping: " + e);
+            }
+            stopped.countDown();
+        }, "xferbench-shutdown"));
+        System.out.println("xferbench-server listening on " + server.host() + ":" + server.port());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ServerMain()).execute(args));
+    }
+}
