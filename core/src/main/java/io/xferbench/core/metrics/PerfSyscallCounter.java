@@ -147,10 +147,16 @@ public final class PerfSyscallCounter implements AutoCloseable {
     private void command(String what) throws IOException {
         control.write((what + "\n").getBytes(StandardCharsets.US_ASCII));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACK_TIMEOUT_MS);
-        // perf answers "ack\n" once the events are really switched.
-        while (ack.available() < 4) {
+        // perf answers "ack\n" (perf 6.1 writes the terminating NUL too) once the events are really switched.
+        StringBuilder answer = new StringBuilder();
+        while (!answer.toString().contains("ack")) {
             if (!perf.isAlive() || System.nanoTime() > deadline) {
                 throw new IOException("perf did not acknowledge '" + what + "' (" + (perf.isAlive() ? "timeout" : "perf exited") + "): " + log());
+            }
+            int available = ack.available();
+            if (available > 0) {
+                answer.append(new String(ack.readNBytes(available), StandardCharsets.US_ASCII));
+                continue;
             }
             try {
                 Thread.sleep(1);
@@ -159,10 +165,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
                 throw new IOException("interrupted waiting for perf", e);
             }
         }
-        byte[] line = ack.readNBytes(4);
-        if (!new String(line, StandardCharsets.US_ASCII).equals("ack\n")) {
-            throw new IOException("unexpected answer from perf: " + new String(line, StandardCharsets.US_ASCII));
-        }
+        // A NUL that arrives after the ack is dropped by the next command's read: it never contains "ack".
     }
 
     /** Stops perf and returns what was counted while enabled. */

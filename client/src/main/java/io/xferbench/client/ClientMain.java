@@ -1,0 +1,20 @@
+package io.xferbench.client;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar xferbench-client.jar download|info ...} */
+@Command(name = "xferbench-client", mixinStandardHelpOptions = true, version = "xferbench-client 0.1.0",
+        description = "Drives transfers against an xferbench server and reports throughput, latency, CPU and syscalls.",
+        subcommands = {DownloadCommand.class, InfoCommand.class})
+public final class ClientMain implements Runnable {
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new ClientMain()).execute(args));
+    }
+}

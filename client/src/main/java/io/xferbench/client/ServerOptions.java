@@ -1,0 +1,15 @@
+package io.xferbench.client;
+
+import picocli.CommandLine.Option;
+
+/** Where the server is: shared by every subcommand. */
+final class ServerOptions {
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "7070", description = "Server port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--token", defaultValue = "", description = "Token the server requires, if any.")
+    String token;
+}
