@@ -15,6 +15,7 @@ public final class ClientMain implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ClientMain()).execute(args));
+        // Later occurrences of an option win, so scripts can set defaults that users override.
+        System.exit(new CommandLine(new ClientMain()).setOverwrittenOptionsAllowed(true).execute(args));
     }
 }

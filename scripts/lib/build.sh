@@ -1,0 +1,19 @@
+# Sourced by scripts/*: builds the jars with the Maven wrapper when they are missing or older than any
+# source or POM. Needs scripts/lib/java.sh sourced first.
+
+xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
+  local jar stale=0
+  for jar in "$@"; do
+    if [ ! -f "$xferbench_root/$jar" ]; then stale=1; break; fi
+    if [ -n "$(find "$xferbench_root" -path "$xferbench_root/.git" -prune -o \
+                 \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$xferbench_root/$jar" -print -quit)" ]; then
+      stale=1; break
+    fi
+  done
+  if [ "$stale" = 1 ]; then
+    echo "xferbench: building jars (./mvnw package -DskipTests) ..." >&2
+    (cd "$xferbench_root" && ./mvnw -q -B package -DskipTests) >&2
+  fi
+}
