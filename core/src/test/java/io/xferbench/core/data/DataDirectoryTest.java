@@ -1,0 +1,71 @@
+package io.xferbench.core.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DataDirectoryTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void generatedFileHasTheRecordedCrcAndIsReused() throws Exception {
+        DataDirectory data = new DataDirectory(tmp.resolve("data"));
+        TestFile f = data.generated(3 * 1024 * 1024 + 5);
+        byte[] bytes = Files.readAllBytes(f.path());
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        assertThat(bytes).hasSize(3 * 1024 * 1024 + 5);
+        assertThat(f.crc32c()).isEqualTo((int) crc.getValue());
+
+        long mtime = Files.getLastModifiedTime(f.path()).toMillis();
+        Thread.sleep(20);
+        assertThat(data.generated(3 * 1024 * 1024 + 5)).isEqualTo(f);
+        assertThat(Files.getLastModifiedTime(f.path()).toMillis()).as("not rewritten").isEqualTo(mtime);
+        try (var files = Files.list(data.root())) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".tmp-"));
+        }
+    }
+
+    @Test
+    void staleSidecarIsRecomputed() throws Exception {
+        DataDirectory data = new DataDirectory(tmp);
+        Path user = Files.write(tmp.resolve("user.bin"), new byte[] {1, 2, 3});
+        TestFile first = data.existing("user.bin");
+        Files.write(user, new byte[] {4, 5, 6, 7});
+        TestFile second = data.existing("user.bin");
+        CRC32C crc = new CRC32C();
+        crc.update(new byte[] {4, 5, 6, 7});
+        assertThat(second.size()).isEqualTo(4);
+        assertThat(second.crc32c()).isEqualTo((int) crc.getValue()).isNotEqualTo(first.crc32c());
+    }
+
+    @Test
+    void namesThatLeaveTheDirectoryAreRefused() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Path outside = Files.writeString(tmp.resolve("secret.txt"), "secret");
+        Files.createSymbolicLink(root.resolve("link"), outside);
+        Files.createDirectories(root.resolve("sub"));
+        Files.createSymbolicLink(root.resolve("sub/up"), tmp);
+        DataDirectory data = new DataDirectory(root);
+
+        for (String name : new String[] {"../secret.txt", "/etc/passwd", "sub/../../secret.txt", "link", "sub/up/secret.txt",
+                "a\0b", "", ".", "..", "sub//x", ".hidden", "a\\..\\b"}) {
+            assertThatThrownBy(() -> data.existing(name)).as(name.replace('\0', '0')).isInstanceOf(AccessDeniedException.class);
+        }
+        assertThatThrownBy(() -> data.resolveNew("link")).isInstanceOf(AccessDeniedException.class);
+        assertThatThrownBy(() -> data.resolveNew("sub/up/new.txt")).isInstanceOf(AccessDeniedException.class);
+        assertThatThrownBy(() -> data.resolveNew("../new.txt")).isInstanceOf(AccessDeniedException.class);
+        assertThatThrownBy(() -> data.existing("sub")).isInstanceOf(AccessDeniedException.class).hasMessageContaining("not a regular file");
+        assertThatThrownBy(() -> data.existing("missing.dat")).isInstanceOf(NoSuchFileException.class);
+        assertThat(Files.readString(outside)).isEqualTo("secret");
+        assertThat(data.resolveNew("sub/new.txt")).isEqualTo(root.toRealPath().resolve("sub/new.txt"));
+    }
+}

@@ -1,0 +1,46 @@
+package io.xferbench.core.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+
+/** Real perf on this very process: the kernel must see the reads we make, and none made while disabled. */
+class PerfSyscallCounterTest {
+
+    @Test
+    void countsExactlyTheWindowBetweenEnableAndDisable() throws Exception {
+        MethodAssumptions.assumeAvailable("perf syscall counting", PerfSyscallCounter.availability());
+        ByteBuffer buf = ByteBuffer.allocateDirect(16);
+        try (FileChannel zero = FileChannel.open(Path.of("/dev/zero"), StandardOpenOption.READ);
+             PerfSyscallCounter perf = PerfSyscallCounter.attach(ProcessHandle.current().pid())) {
+            readTimes(zero, buf, 500); // before enable: must not count
+            perf.enable();
+            readTimes(zero, buf, 1000);
+            Thread t = new Thread(() -> readTimes(zero, buf.duplicate(), 300)); // a thread born inside the window
+            t.start();
+            t.join();
+            perf.disable();
+            readTimes(zero, buf, 700); // after disable: must not count
+            SyscallCounts c = perf.stop();
+            // FileChannel.read on /dev/zero is one read(2) each; the JVM's own threads add a few, never hundreds.
+            assertThat(c.of("read")).isBetween(1300L, 1400L);
+            assertThat(c.total()).isGreaterThanOrEqualTo(c.of("read"));
+            assertThat(c.of("sendfile64")).isZero();
+        }
+    }
+
+    private static void readTimes(FileChannel ch, ByteBuffer buf, int n) {
+        try {
+            for (int i = 0; i < n; i++) {
+                ch.read(buf.clear());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
