@@ -44,6 +44,12 @@ final class Libc {
     static final int STATFS_TYPE = 0;
     static final int STATFS_BSIZE = 1;
 
+    static final int PROT_READ = 1;
+    static final int MAP_SHARED = 1;
+
+    static final int POSIX_FADV_WILLNEED = 3;
+    static final int POSIX_FADV_DONTNEED = 4;
+
     static final int SC_PAGESIZE = 30;
 
     private static final Throwable LOAD_FAILURE;
@@ -93,6 +99,8 @@ final class Libc {
 
     static native int fsync(int fd) throws LastErrorException;
 
+    static native int fdatasync(int fd) throws LastErrorException;
+
     static native int ftruncate(int fd, long length) throws LastErrorException;
 
     static native int statx(int dirfd, byte[] path, int flags, int mask, byte[] statx) throws LastErrorException;
@@ -100,4 +108,13 @@ final class Libc {
     static native int statfs(byte[] path, long[] statfs) throws LastErrorException;
 
     static native int fstatfs(int fd, long[] statfs) throws LastErrorException;
+
+    static native long mmap(long addr, long length, int prot, int flags, int fd, long offset) throws LastErrorException;
+
+    static native int munmap(long addr, long length) throws LastErrorException;
+
+    static native int mincore(long addr, long length, byte[] vec) throws LastErrorException;
+
+    /** Returns the error number instead of setting errno, hence no LastErrorException. */
+    static native int posix_fadvise(int fd, long offset, long len, int advice);
 }
