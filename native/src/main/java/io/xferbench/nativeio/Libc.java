@@ -50,6 +50,12 @@ final class Libc {
     static final int POSIX_FADV_WILLNEED = 3;
     static final int POSIX_FADV_DONTNEED = 4;
 
+    static final int F_SETPIPE_SZ = 1031;
+    static final int F_GETPIPE_SZ = 1032;
+
+    static final int POLLIN = 0x1;
+    static final int POLLOUT = 0x4;
+
     static final int SC_PAGESIZE = 30;
 
     private static final Throwable LOAD_FAILURE;
@@ -117,4 +123,16 @@ final class Libc {
 
     /** Returns the error number instead of setting errno, hence no LastErrorException. */
     static native int posix_fadvise(int fd, long offset, long len, int advice);
+
+    static native int pipe2(int[] fds, int flags) throws LastErrorException;
+
+    /** fcntl(2) is variadic and glibc reads its argument as a full register (unsigned long): pass a long. */
+    static native int fcntl(int fd, int cmd, long arg) throws LastErrorException;
+
+    /** A null offset array passes NULL: the fd's own file position is used (required for pipes and sockets). */
+    static native long splice(int fdIn, long[] offIn, int fdOut, long[] offOut, long len, int flags)
+            throws LastErrorException;
+
+    /** struct pollfd is {int fd; short events; short revents}: two ints, events in the low half of the second. */
+    static native int poll(int[] fds, long nfds, int timeoutMillis) throws LastErrorException;
 }
