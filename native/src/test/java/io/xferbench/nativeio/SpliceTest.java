@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
@@ -28,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 // A stuck splice cannot be interrupted: fail the test from another thread instead of hanging the build.
 @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SpliceTest {
-    private static final int MIB_PLUS_ONE = (1 << 20) + 1;
+    private static final int SOCKET_BUFFER = 64 * 1024;
 
     @TempDir
     Path dir;
@@ -39,8 +41,12 @@ class SpliceTest {
 
     @BeforeEach
     void connect() throws Exception {
-        server = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = SocketChannel.open(server.getLocalAddress());
+        // Small socket buffers (the kernel doubles them: 256 KiB in flight at most), so 1 MiB cannot vanish into
+        // them and a stalled reader really makes a non-blocking sender meet EAGAIN.
+        server = ServerSocketChannel.open().setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER)
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        client = SocketChannel.open().setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
+        client.connect(server.getLocalAddress());
         accepted = server.accept();
     }
 
@@ -56,8 +62,8 @@ class SpliceTest {
     void fileToSocketIsByteExact(int length, long position, boolean nonBlocking) throws Exception {
         byte[] data = TestData.bytes((int) position + length, length);
         Path file = Files.write(dir.resolve("src"), data);
-        // A reader on another thread, so a pipe-sized chunk never waits on a full socket buffer forever.
-        CompletableFuture<long[]> received = CompletableFuture.supplyAsync(() -> crcUntilEof(accepted));
+        // The reader runs on another thread; for the non-blocking case it starts late, so the sender must wait.
+        CompletableFuture<long[]> received = CompletableFuture.supplyAsync(() -> crcUntilEof(accepted, nonBlocking ? 100 : 0));
         client.configureBlocking(!nonBlocking);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ); Splice.Pipe pipe = Splice.Pipe.open()) {
             assertThat(Splice.fileToSocket(Fds.of(ch), position, length, Fds.of(client), pipe)).isEqualTo(length);
@@ -105,7 +111,7 @@ class SpliceTest {
     @Test
     void fileShorterThanLengthIsAnEofWithTheCounts() throws Exception {
         Path file = TestData.file(dir.resolve("src"), 100, 1);
-        CompletableFuture.supplyAsync(() -> crcUntilEof(accepted));
+        CompletableFuture.supplyAsync(() -> crcUntilEof(accepted, 0));
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ); Splice.Pipe pipe = Splice.Pipe.open()) {
             assertThatThrownBy(() -> Splice.fileToSocket(Fds.of(ch), 0, 200, Fds.of(client), pipe))
                     .isInstanceOf(EOFException.class)
@@ -174,9 +180,10 @@ class SpliceTest {
         }
     }
 
-    /** Reads to end of stream; returns {bytes, CRC32C}. */
-    private static long[] crcUntilEof(SocketChannel channel) {
+    /** Reads to end of stream after {@code delayMillis}; returns {bytes, CRC32C}. */
+    private static long[] crcUntilEof(SocketChannel channel, long delayMillis) {
         try {
+            Thread.sleep(delayMillis);
             CRC32C crc = new CRC32C();
             ByteBuffer buffer = ByteBuffer.allocateDirect(64 * 1024);
             long total = 0;
@@ -186,8 +193,8 @@ class SpliceTest {
                 total += n;
             }
             return new long[] {total, crc.getValue()};
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -201,7 +208,7 @@ class SpliceTest {
                 Thread.sleep(5);
             }
             channel.shutdownOutput();
-        } catch (java.io.IOException | InterruptedException e) {
+        } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
     }
