@@ -26,37 +26,43 @@ class DirectIoMountTest {
     void directIoIsEitherRealOrRefusedNamingTheFileSystem(String type, @TempDir Path dir) throws Exception {
         mount(type, dir);
         try {
-            Path file = dir.resolve("f");
-            if (kernelAcceptsODirect(file)) {
-                byte[] data = TestData.bytes(8192, 5);
-                try (DirectIoFile f = DirectIoFile.openWrite(file, true)) {
-                    ByteBuffer buffer = AlignedBuffers.allocate(data.length, f.alignment());
-                    assertThat(f.pwrite(buffer.put(data).flip(), 0)).isEqualTo(data.length);
-                    assertThat(f.alignmentSource()).matches("statx STATX_DIOALIGN|fallback: fstatfs f_bsize "
-                            + "\\(statx did not report STATX_DIOALIGN on " + type + " .*");
-                }
-                try (DirectIoFile f = DirectIoFile.openRead(file)) {
-                    ByteBuffer buffer = AlignedBuffers.allocate(data.length, f.alignment());
-                    assertThat(f.pread(buffer, 0)).isEqualTo(data.length);
-                    byte[] read = new byte[data.length];
-                    buffer.flip().get(read);
-                    assertThat(read).isEqualTo(data);
-                }
-            } else {
-                assertThatThrownBy(() -> DirectIoFile.openWrite(file, true))
-                        .isInstanceOf(NativeException.class)
-                        .hasMessageContaining("file system " + type + " ")
-                        .hasMessageContaining("refuses O_DIRECT")
-                        .hasMessageContaining("EINVAL")
-                        .hasMessageContaining("Invalid argument");
-                Files.write(file, new byte[] {1});
-                assertThatThrownBy(() -> DirectIoFile.openRead(file))
-                        .isInstanceOf(NativeException.class)
-                        .hasMessageContaining("file system " + type + " ")
-                        .hasMessageContaining("EINVAL");
+            checkDirectIo(type, dir.resolve("f"));
+        } catch (Throwable t) {
+            // Detach even if an fd is still open, without hiding the failure behind an umount error.
+            run("umount", "--lazy", dir.toString());
+            throw t;
+        }
+        assertThat(run("umount", dir.toString())).as("umount (busy means an fd leaked)").isNull();
+    }
+
+    private static void checkDirectIo(String type, Path file) throws Exception {
+        if (kernelAcceptsODirect(file)) {
+            byte[] data = TestData.bytes(8192, 5);
+            try (DirectIoFile f = DirectIoFile.openWrite(file, true)) {
+                ByteBuffer buffer = AlignedBuffers.allocate(data.length, f.alignment());
+                assertThat(f.pwrite(buffer.put(data).flip(), 0)).isEqualTo(data.length);
+                assertThat(f.alignmentSource()).matches("statx STATX_DIOALIGN|fallback: fstatfs f_bsize "
+                        + "\\(statx did not report STATX_DIOALIGN on " + type + " .*");
             }
-        } finally {
-            assertThat(run("umount", dir.toString())).as("umount").isNull();
+            try (DirectIoFile f = DirectIoFile.openRead(file)) {
+                ByteBuffer buffer = AlignedBuffers.allocate(data.length, f.alignment());
+                assertThat(f.pread(buffer, 0)).isEqualTo(data.length);
+                byte[] read = new byte[data.length];
+                buffer.flip().get(read);
+                assertThat(read).isEqualTo(data);
+            }
+        } else {
+            assertThatThrownBy(() -> DirectIoFile.openWrite(file, true))
+                    .isInstanceOf(NativeException.class)
+                    .hasMessageContaining("file system " + type + " ")
+                    .hasMessageContaining("refuses O_DIRECT")
+                    .hasMessageContaining("EINVAL")
+                    .hasMessageContaining("Invalid argument");
+            Files.write(file, new byte[] {1});
+            assertThatThrownBy(() -> DirectIoFile.openRead(file))
+                    .isInstanceOf(NativeException.class)
+                    .hasMessageContaining("file system " + type + " ")
+                    .hasMessageContaining("EINVAL");
         }
     }
 
