@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * for other files it reports only pages mapped into this process, i.e. (nearly) nothing.
  */
 public final class PageCache {
-    /** Map at most 1 GiB at a time (a multiple of any page size): bounds address space and the mincore vector. */
+    /** Map at most 1 GiB at a time (page-aligned, as mmap offsets must be): bounds address space and the vector. */
     private static final long WINDOW = 1L << 30;
 
     private PageCache() {
@@ -60,7 +60,7 @@ public final class PageCache {
             }
             return new Residency(resident, (size + page - 1) / page);
         } catch (LastErrorException e) {
-            throw NativeException.of("mmap/mincore(" + path + ")", e);
+            throw NativeException.of("statx/mmap/mincore(" + path + ")", e);
         } finally {
             closeQuietly(fd);
         }
