@@ -1,6 +1,7 @@
 package io.xferbench.core.method;
 
 import io.xferbench.core.method.send.DirectChannelSender;
+import io.xferbench.core.method.send.DirectIoSender;
 import io.xferbench.core.method.send.EpollSendfileSender;
 import io.xferbench.core.method.send.HeapChannelSender;
 import io.xferbench.core.method.send.IoUringSpliceSender;
@@ -21,6 +22,7 @@ public final class DownloadMethods {
             MmapSender.METHOD,
             EpollSendfileSender.METHOD,
             IoUringSpliceSender.METHOD,
+            DirectIoSender.METHOD,
             JdkDirectIoSender.METHOD);
 
     private DownloadMethods() {

@@ -7,7 +7,6 @@ import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.nativeio.AlignedBuffers;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,29 +41,13 @@ public final class JdkDirectIoSender implements FileSender {
         int block = Math.toIntExact(Files.getFileStore(file.path()).getBlockSize());
         ensureBuffer(block);
         try (FileChannel direct = openDirect(file)) {
-            long pos = position;
-            long end = position + length;
-            while (pos < end) {
-                long blockStart = pos - (pos % block);
-                int skip = (int) (pos - blockStart);
-                buffer.clear();
-                int n = direct.read(buffer, blockStart);
-                if (n <= skip) {
-                    throw new EOFException(file.path() + " ended " + (end - pos) + " bytes early");
-                }
-                buffer.flip().position(skip).limit((int) Math.min(n, skip + (end - pos)));
-                pos += buffer.remaining();
-                while (buffer.hasRemaining()) {
-                    socket.write(buffer);
-                }
-            }
+            AlignedBlockCopy.copy(direct::read, file.path(), block, buffer, position, length, socket);
         }
     }
 
     private void ensureBuffer(int block) {
         if (buffer == null || alignment != block) {
-            int size = Math.max(block, bufferSize / block * block);
-            buffer = AlignedBuffers.allocate(size, Math.max(block, AlignedBuffers.pageSize()));
+            buffer = AlignedBuffers.allocate(AlignedBlockCopy.bufferSize(bufferSize, block), Math.max(block, AlignedBuffers.pageSize()));
             alignment = block;
         }
     }
