@@ -26,42 +26,75 @@ final class Connection implements Runnable {
     private static final Logger LOG = Logger.getLogger(Connection.class.getName());
     static final ObjectMapper JSON = new ObjectMapper();
 
+    private static final java.time.Duration LINGER = java.time.Duration.ofSeconds(2);
+    private static final long MAX_LINGER_BYTES = 1 << 20;
+
     private final int id;
     private final SocketChannel socket;
     private final ServerConfig config;
     private final Measurements measurements;
+    private final ConnectionRegistry registry;
     private final DownloadHandler downloads;
 
-    Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements) {
+    Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
+               ConnectionRegistry registry) {
         this.id = id;
         this.socket = socket;
         this.config = config;
         this.measurements = measurements;
+        this.registry = registry;
         this.downloads = new DownloadHandler(data, config);
     }
 
     @Override
     public void run() {
-        try (socket; downloads) {
-            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            Request request;
-            while ((request = RequestCodec.read(socket)) != null) {
-                if (!authorized(request)) {
-                    answer(Status.FORBIDDEN, "missing or wrong token");
-                    return;
-                }
-                if (!handle(request)) {
-                    return;
-                }
-            }
+        registry.add(id, socket);
+        try {
+            serve();
         } catch (ProtocolException e) {
             LOG.info(() -> "conn " + id + ": bad request: " + e.getMessage());
             answerQuietly(e.status(), e.getMessage());
+            lingeringClose();
         } catch (IOException e) {
             LOG.fine(() -> "conn " + id + ": closed: " + e);
         } catch (RuntimeException e) {
             LOG.warning("conn " + id + ": internal error: " + e);
             answerQuietly(Status.SERVER_ERROR, e.toString());
+        } finally {
+            // Closed here, after any error answer above, not by try-with-resources before it.
+            downloads.close();
+            closeQuietly();
+            registry.remove(id);
+        }
+    }
+
+    private void serve() throws IOException {
+        socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        while (true) {
+            registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
+            if (registry.stopping()) {
+                return;
+            }
+            Request request = RequestCodec.read(socket);
+            if (request == null) {
+                return;
+            }
+            registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(request.size()));
+            if (!authorized(request)) {
+                answer(Status.FORBIDDEN, "missing or wrong token");
+                return;
+            }
+            if (!handle(request)) {
+                return;
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Already gone.
         }
     }
 
@@ -101,11 +134,43 @@ final class Connection implements Runnable {
         if (config.token().isEmpty()) {
             return true;
         }
-        return MessageDigest.isEqual(config.token().getBytes(StandardCharsets.UTF_8), request.token().getBytes(StandardCharsets.UTF_8));
+        // Compare digests: equal length, so the comparison time says nothing about the token's length either.
+        return MessageDigest.isEqual(sha256(config.token()), sha256(request.token()));
+    }
+
+    private static byte[] sha256(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
     }
 
     private void answer(Status status, String message) throws IOException {
         Frames.writeFully(socket, ResponseCodec.error(status, message));
+    }
+
+    /**
+     * Closing a socket with unread input makes the kernel send RST, which can destroy the error frame just
+     * written before the client reads it. So: FIN after the answer, then drain what the client still sends,
+     * bounded in bytes and (through the registry's deadline) in time.
+     */
+    private void lingeringClose() {
+        try {
+            registry.enter(id, ConnectionRegistry.State.BUSY, LINGER);
+            socket.shutdownOutput();
+            java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(8192);
+            long drained = 0;
+            while (drained < MAX_LINGER_BYTES) {
+                int n = socket.read(sink.clear());
+                if (n < 0) {
+                    return;
+                }
+                drained += n;
+            }
+        } catch (IOException ignored) {
+            // The client reset or left: nothing more to deliver.
+        }
     }
 
     private void answerQuietly(Status status, String message) {

@@ -6,24 +6,46 @@ import java.time.Duration;
 /**
  * @param token          when non-empty, every request must carry it (compared in constant time)
  * @param maxGenerated   largest generated test file a client may ask for
- * @param idleTimeout    a connection silent this long between or inside request headers is closed
+ * @param maxUpload      largest upload accepted
+ * @param idleTimeout    a connection may wait this long for (or inside) a request header
+ * @param minRate        a transfer of n bytes must finish within idleTimeout + n / minRate (bytes per second)
+ * @param shutdownGrace  on SIGTERM, in-flight transfers get this long to finish
  */
 public record ServerConfig(Path dataDir, String bind, int port, int maxConnections, String token, long maxGenerated,
-                           Duration idleTimeout) {
+                           long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace) {
 
     public static ServerConfig loopback(Path dataDir) {
-        return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, Duration.ofSeconds(30));
+        return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, 64L << 30, Duration.ofSeconds(30), 1L << 20,
+                Duration.ofSeconds(10));
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, idleTimeout);
+        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace);
     }
 
     public ServerConfig withToken(String newToken) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, idleTimeout);
+        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace);
     }
 
     public ServerConfig withMaxConnections(int max) {
-        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, idleTimeout);
+        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace);
+    }
+
+    public ServerConfig withIdleTimeout(Duration timeout) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace);
+    }
+
+    public ServerConfig withMaxUpload(long max) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace);
+    }
+
+    public ServerConfig withShutdownGrace(Duration grace) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace);
+    }
+
+    /** Longest a transfer of {@code bytes} may take before the connection is dropped as stalled (at most a day). */
+    public Duration transferBudget(long bytes) {
+        long seconds = Math.min(bytes / Math.max(1, minRate), Duration.ofDays(1).toSeconds());
+        return idleTimeout.plusSeconds(seconds);
     }
 }

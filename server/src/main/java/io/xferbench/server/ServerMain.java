@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.Sizes;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -27,8 +28,20 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-connections", defaultValue = "256", description = "Connections served at once; more are refused BUSY (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
-    @Option(names = "--token", defaultValue = "", description = "Require this token on every request.")
+    @Option(names = "--token", defaultValue = "", description = "Require this token on every request (visible in ps: prefer --token-file).")
     String token;
+
+    @Option(names = "--token-file", description = "Require the token stored in this file (first line).")
+    Path tokenFile;
+
+    @Option(names = "--max-upload", defaultValue = "64GiB", description = "Largest upload accepted (default: ${DEFAULT-VALUE}).")
+    String maxUpload;
+
+    @Option(names = "--min-rate", defaultValue = "1MiB", description = "Slowest transfer rate per second tolerated before a stalled connection is dropped (default: ${DEFAULT-VALUE}).")
+    String minRate;
+
+    @Option(names = "--shutdown-grace", defaultValue = "10", description = "Seconds in-flight transfers get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
+    int shutdownGraceSeconds;
 
     @Option(names = "--max-generated", defaultValue = "64GiB", description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
     String maxGenerated;
@@ -38,11 +51,16 @@ public final class ServerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, token, Sizes.parse(maxGenerated),
-                Duration.ofSeconds(idleTimeoutSeconds));
+        OneLineLogging.install();
+        String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip() : token;
+        if (tokenFile != null && secret.isEmpty()) {
+            throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
+        }
+        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, Sizes.parse(maxGenerated),
+                Sizes.parse(maxUpload), Duration.ofSeconds(idleTimeoutSeconds), Sizes.parse(minRate), Duration.ofSeconds(shutdownGraceSeconds));
         if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
             System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "
-                    + "can read and write " + dataDir + (token.isEmpty() ? " (no --token set)" : ""));
+                    + "can read and write " + dataDir + (secret.isEmpty() ? " (no --token set)" : ""));
         }
         XferServer server = XferServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

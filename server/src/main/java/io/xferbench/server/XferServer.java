@@ -32,6 +32,7 @@ public final class XferServer implements AutoCloseable {
     private final ThreadPoolExecutor workers;
     private final Thread acceptor;
     private final Measurements measurements = new Measurements();
+    private final ConnectionRegistry registry = new ConnectionRegistry();
     private final AtomicInteger connectionIds = new AtomicInteger();
 
     private XferServer(ServerConfig config, DataDirectory data, ServerSocketChannel listener) {
@@ -39,7 +40,8 @@ public final class XferServer implements AutoCloseable {
         this.data = data;
         this.listener = listener;
         AtomicInteger threadIds = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+        // Idle workers leave after 2 s, so thread counts return to their baseline soon after a burst.
+        this.workers = new ThreadPoolExecutor(0, config.maxConnections(), 2, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
             Thread t = new Thread(r, "xferbench-conn-" + threadIds.incrementAndGet());
             t.setDaemon(true);
             return t;
@@ -78,9 +80,14 @@ public final class XferServer implements AutoCloseable {
         return data;
     }
 
-    /** Connections being served now. */
-    public int activeConnections() {
-        return workers.getActiveCount();
+    /** Connections open now. */
+    public int openConnections() {
+        return registry.size();
+    }
+
+    /** Worker threads alive now, busy or idle. */
+    public int workerThreads() {
+        return workers.getPoolSize();
     }
 
     private void acceptLoop() {
@@ -96,7 +103,7 @@ public final class XferServer implements AutoCloseable {
                 sleepQuietly(10);
                 continue;
             }
-            Connection connection = new Connection(connectionIds.incrementAndGet(), socket, config, data, measurements);
+            Connection connection = new Connection(connectionIds.incrementAndGet(), socket, config, data, measurements, registry);
             try {
                 workers.execute(connection);
             } catch (RejectedExecutionException e) {
@@ -122,16 +129,30 @@ public final class XferServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Graceful stop: no new connections, idle ones closed now, in-flight requests get the shutdown grace
+     * period to finish, then everything left is closed.
+     */
     @Override
     public void close() throws IOException {
         listener.close();
-        workers.shutdownNow();
+        registry.closeIdle();
+        workers.shutdown();
         try {
             acceptor.join(5_000);
-            workers.awaitTermination(5, TimeUnit.SECONDS);
+            if (!workers.awaitTermination(config.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warning("shutdown grace of " + config.shutdownGrace() + " passed; closing " + registry.size() + " connections");
+                registry.closeAll();
+                workers.shutdownNow();
+                workers.awaitTermination(5, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            registry.closeAll();
+            workers.shutdownNow();
+        } finally {
+            registry.close();
+            measurements.close();
         }
-        measurements.close();
     }
 }

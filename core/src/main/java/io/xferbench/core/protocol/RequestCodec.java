@@ -47,8 +47,13 @@ public final class RequestCodec {
      */
     public static Request read(ReadableByteChannel in) throws IOException {
         ByteBuffer prefix = ByteBuffer.allocate(Wire.REQUEST_PREFIX_BYTES);
-        if (!Frames.readFullyOrEof(in, prefix)) {
-            return null;
+        try {
+            if (!Frames.readFullyOrEof(in, prefix)) {
+                return null;
+            }
+        } catch (EOFException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "truncated request header (" + prefix.position() + " of "
+                    + Wire.REQUEST_PREFIX_BYTES + " prefix bytes)");
         }
         prefix.flip();
         int magic = prefix.getInt();

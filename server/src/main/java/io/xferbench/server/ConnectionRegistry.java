@@ -1,0 +1,115 @@
+package io.xferbench.server;
+
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * Live connections with a deadline each, enforced by one reaper thread. Blocking channels have no read
+ * timeout (and switching them to non-blocking would change every measured method's syscalls), so a
+ * connection that stalls past its deadline is closed from outside, which unblocks its thread. Also lets
+ * shutdown close idle connections at once while letting busy ones finish.
+ */
+final class ConnectionRegistry implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(ConnectionRegistry.class.getName());
+    private static final long REAP_INTERVAL_MS = 100;
+
+    /** What a connection is doing, and so how long it may take. */
+    enum State { AWAITING_REQUEST, BUSY }
+
+    private static final class Entry {
+        final SocketChannel socket;
+        volatile State state;
+        volatile long deadlineNanos;
+
+        Entry(SocketChannel socket) {
+            this.socket = socket;
+        }
+    }
+
+    private final Map<Integer, Entry> live = new ConcurrentHashMap<>();
+    private final Thread reaper;
+    private volatile boolean closed;
+    private volatile boolean stopping;
+
+    ConnectionRegistry() {
+        reaper = new Thread(this::reapLoop, "xferbench-reaper");
+        reaper.setDaemon(true);
+        reaper.start();
+    }
+
+    void add(int id, SocketChannel socket) {
+        live.put(id, new Entry(socket));
+    }
+
+    void remove(int id) {
+        live.remove(id);
+    }
+
+    /** The connection is in {@code state} and must leave it within {@code budget}. */
+    void enter(int id, State state, Duration budget) {
+        Entry e = live.get(id);
+        if (e != null) {
+            e.deadlineNanos = System.nanoTime() + Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
+            e.state = state;
+        }
+    }
+
+    int size() {
+        return live.size();
+    }
+
+    /** Whether the server is shutting down: connections close after their current request. */
+    boolean stopping() {
+        return stopping;
+    }
+
+    /**
+     * Starts shutdown: closes every connection waiting for a request; busy ones finish their request. A
+     * connection entering AWAITING_REQUEST checks {@link #stopping()} after setting its state, so none is missed.
+     */
+    void closeIdle() {
+        stopping = true;
+        live.values().stream().filter(e -> e.state == State.AWAITING_REQUEST).forEach(e -> closeQuietly(e.socket));
+    }
+
+    void closeAll() {
+        live.values().forEach(e -> closeQuietly(e.socket));
+    }
+
+    private void reapLoop() {
+        while (!closed) {
+            long now = System.nanoTime();
+            for (Map.Entry<Integer, Entry> m : live.entrySet()) {
+                Entry e = m.getValue();
+                if (e.state != null && now - e.deadlineNanos > 0 && e.socket.isOpen()) {
+                    LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
+                            ? "idle/header timeout" : "transfer deadline") + " passed");
+                    closeQuietly(e.socket);
+                }
+            }
+            try {
+                Thread.sleep(REAP_INTERVAL_MS);
+            } catch (InterruptedException ex) {
+                return;
+            }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Closing to unblock; nothing else to do.
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        reaper.interrupt();
+    }
+}
