@@ -1,0 +1,114 @@
+package io.xferbench.jmh.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.jmh.gate.Verdict.Outcome;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The comparator on fixture runs in JMH's own JSON format (src/test/resources/gate). */
+class GateComparatorTest {
+    private static final String TRANSFER_TO = "io.xferbench.jmh.FileToSocketBenchmark.send[method=transfer-to,size=1048576]";
+    private static final String MMAP = "io.xferbench.jmh.FileToSocketBenchmark.send[method=mmap,size=1048576]";
+
+    private static GateReport compare(String current) throws Exception {
+        List<BenchmarkResult> base = JmhResults.read(fixture("baseline-run.json"));
+        return new GateReport(new GateComparator(GatePolicy.DEFAULT).compare(base, JmhResults.read(fixture(current))));
+    }
+
+    private static Path fixture(String name) throws URISyntaxException {
+        return Path.of(GateComparatorTest.class.getResource("/gate/" + name).toURI());
+    }
+
+    private static Verdict find(GateReport r, String key, String metric) {
+        return r.verdicts().stream().filter(v -> v.key().equals(key) && v.metric().startsWith(metric)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void identicalRunPasses() throws Exception {
+        GateReport r = compare("baseline-run.json");
+        assertThat(r.failed()).isFalse();
+        assertThat(r.count(Outcome.REGRESSED)).isZero();
+        assertThat(r.exitCode()).isEqualTo(GateReport.EXIT_OK);
+    }
+
+    @Test
+    void aBusyMachineHalvingEveryScoreIsNoise() throws Exception {
+        GateReport r = compare("noise-run.json");
+        assertThat(r.failed()).as(r.table()).isFalse();
+        // The absolute score halved and is shown, but not judged.
+        assertThat(find(r, TRANSFER_TO, "score").outcome()).isEqualTo(Outcome.INFO);
+        assertThat(find(r, TRANSFER_TO, "score").delta()).isCloseTo(-0.5, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aMethodLosingItsSyscallPathFailsOnCounts() throws Exception {
+        GateReport r = compare("count-regression-run.json");
+        assertThat(r.failed()).isTrue();
+        assertThat(r.exitCode()).isEqualTo(GateReport.EXIT_REGRESSION);
+        assertThat(find(r, TRANSFER_TO, "syscalls.read/op").outcome()).isEqualTo(Outcome.REGRESSED);
+        assertThat(find(r, TRANSFER_TO, "syscalls.total/op").outcome()).isEqualTo(Outcome.REGRESSED);
+        // sendfile64 disappearing is fewer syscalls of that name: reported, and the growth elsewhere fails the gate.
+        assertThat(find(r, TRANSFER_TO, "syscalls.sendfile64/op").outcome()).isEqualTo(Outcome.IMPROVED);
+    }
+
+    @Test
+    void aLargeSignificantRatioDropIsARegression() throws Exception {
+        GateReport r = compare("ratio-regression-run.json");
+        Verdict ratio = find(r, TRANSFER_TO, "ratio to stream");
+        assertThat(ratio.outcome()).isEqualTo(Outcome.REGRESSED);
+        assertThat(ratio.delta()).isLessThan(-0.2);
+    }
+
+    @Test
+    void aLargeDropInsideTheConfidenceIntervalsIsNoise() throws Exception {
+        GateReport r = compare("ratio-noise-run.json");
+        Verdict ratio = find(r, TRANSFER_TO, "ratio to stream");
+        assertThat(ratio.delta()).isLessThan(-0.2);
+        assertThat(ratio.outcome()).isEqualTo(Outcome.OK);
+        assertThat(ratio.note()).contains("noise");
+        assertThat(r.failed()).isFalse();
+    }
+
+    @Test
+    void improvementsPassAndAreReported() throws Exception {
+        GateReport r = compare("improvement-run.json");
+        assertThat(r.failed()).isFalse();
+        assertThat(find(r, MMAP, "ratio to stream").outcome()).isEqualTo(Outcome.IMPROVED);
+        assertThat(find(r, MMAP, "syscalls.total/op").outcome()).isEqualTo(Outcome.IMPROVED);
+        assertThat(r.summary()).contains("PASS").contains("2 improved");
+    }
+
+    @Test
+    void aMissingBenchmarkFailsAndANewOneIsReported() throws Exception {
+        GateReport r = compare("missing-run.json");
+        assertThat(find(r, MMAP, "score").outcome()).isEqualTo(Outcome.MISSING);
+        assertThat(r.verdicts()).anyMatch(v -> v.key().contains("epoll-sendfile") && v.outcome() == Outcome.NEW);
+        assertThat(r.failed()).isTrue();
+    }
+
+    @Test
+    void nanScoresAreNotJudged() throws Exception {
+        GateReport r = compare("nan-run.json");
+        Verdict ratio = find(r, MMAP, "ratio to stream");
+        assertThat(ratio.outcome()).isEqualTo(Outcome.OK);
+        assertThat(ratio.note()).contains("NaN");
+        assertThat(r.failed()).isFalse();
+    }
+
+    @Test
+    void aRunWithoutCountsCannotPassTheCountsGate() throws Exception {
+        GateReport r = compare("no-counts-run.json");
+        assertThat(find(r, TRANSFER_TO, "syscall counts").outcome()).isEqualTo(Outcome.MISSING);
+        assertThat(r.failed()).isTrue();
+    }
+
+    @Test
+    void keysSortParamsSoVariantsNeverCollide() throws Exception {
+        List<BenchmarkResult> base = JmhResults.read(fixture("baseline-run.json"));
+        assertThat(base).extracting(BenchmarkResult::key).doesNotHaveDuplicates().contains(TRANSFER_TO);
+        assertThat(base.get(0).keyWithout("method")).isEqualTo("io.xferbench.jmh.FileToSocketBenchmark.send[size=1048576]");
+    }
+}
