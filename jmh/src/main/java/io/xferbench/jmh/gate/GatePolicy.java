@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 public record GatePolicy(String countPattern, double countTolerance, double countFloor, String ratioParam, String ruler,
                          double ratioDrop) {
 
-    public static final GatePolicy DEFAULT = new GatePolicy("^(syscalls|io_uring)[./].*", 0.05, 0.5, "method", "stream", 0.20);
+    public static final GatePolicy DEFAULT = new GatePolicy("^(syscalls|io_uring)([./][^/]*)?/(op|MiB)$", 0.05, 0.5, "method", "stream", 0.20);
 
     public boolean isCount(String metricName) {
         return Pattern.compile(countPattern).matcher(metricName).matches();

@@ -111,4 +111,15 @@ class GateComparatorTest {
         assertThat(base).extracting(BenchmarkResult::key).doesNotHaveDuplicates().contains(TRANSFER_TO);
         assertThat(base.get(0).keyWithout("method")).isEqualTo("io.xferbench.jmh.FileToSocketBenchmark.send[size=1048576]");
     }
+
+    @Test
+    void onlyPerOpAndPerMiBCountsAreGatedNotRatesOrContextSwitches() {
+        GatePolicy p = GatePolicy.DEFAULT;
+        assertThat(p.isCount("syscalls.total/op")).isTrue();
+        assertThat(p.isCount("syscalls.sendfile64/op")).isTrue();
+        assertThat(p.isCount("io_uring.submissions/op")).isTrue();
+        assertThat(p.isCount("syscalls/MiB")).isTrue();
+        assertThat(p.isCount("syscalls.total/s")).as("a rate depends on load").isFalse();
+        assertThat(p.isCount("ctxsw/op")).as("scheduling depends on load").isFalse();
+    }
 }
