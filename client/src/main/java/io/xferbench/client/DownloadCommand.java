@@ -64,6 +64,9 @@ final class DownloadCommand implements Callable<Integer> {
     @Option(names = "--out", description = "Write the report here instead of standard output.")
     Path out;
 
+    @Option(names = "--chart", description = "Also draw a PNG bar chart of MiB/s per method here.")
+    Path chart;
+
     @Override
     public Integer call() throws Exception {
         if (!verify.equals("crc32c") && !verify.equals("length")) {
@@ -119,6 +122,10 @@ final class DownloadCommand implements Callable<Integer> {
             System.err.println("xferbench: report written to " + out);
         } else {
             System.out.print(text);
+        }
+        if (chart != null) {
+            ResultsChart.write(report, chart);
+            System.err.println("xferbench: chart written to " + chart);
         }
         if (report.anyFailed()) {
             System.err.println("xferbench: FAILED rows: " + Arrays.toString(results.stream().filter(r -> r.error() != null).map(MethodResult::method).toArray()));
