@@ -6,7 +6,8 @@
  *
  * Connects (blocking TCP, TCP_NODELAY, as the xferbench server's sockets), writes an 8-byte big-endian body
  * length (the drain's only protocol), sends bytes [0, length) of FILE (default: all of it), closes, and
- * prints one line: "xfer_twin mode=M bytes=N seconds=S mibs=X" (time from connect to the last write).
+ * prints one line: "xfer_twin mode=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I" (time from connect
+ * to close; user/sys CPU seconds and context switches of the process over the same span, from getrusage).
  *
  * MODE                 syscalls per chunk                       Java twin(s)
  *   readwrite          read(2) into a malloc'd buffer + write(2) stream, channel-heap
@@ -32,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -208,6 +210,8 @@ int main(int argc, char **argv) {
     long long len = argc > 6 ? parse_size(argv[6]) : (long long) st.st_size;
     if (len > st.st_size) { fprintf(stderr, "xfer_twin: length %lld > file size %lld\n", len, (long long) st.st_size); return 2; }
 
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_SELF, &ru0);
     double t0 = now();
     int sock = connect_to(argv[3], argv[4]);
     unsigned char header[8];
@@ -224,7 +228,11 @@ int main(int argc, char **argv) {
 
     if (close(sock) < 0) die("close(socket)");
     double seconds = now() - t0;
+    getrusage(RUSAGE_SELF, &ru1);
     close(fd);
-    printf("xfer_twin mode=%s bytes=%lld seconds=%.6f mibs=%.1f\n", mode, len, seconds, len / 1048576.0 / seconds);
+    double user = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+    double sys = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+    printf("xfer_twin mode=%s bytes=%lld seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%ld ivcsw=%ld\n", mode, len, seconds,
+           len / 1048576.0 / seconds, user, sys, ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
     return 0;
 }
