@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * Drives the Java-vs-C-twin comparison ({@code scripts/twin}): one {@link TwinDrain} process receives every
  * transfer; per method, one {@link TwinSend} JVM (warm-up sends first, then one measured send per round, like a
  * long-running server) alternates with the C twin ({@code native/c/xfer_twin}) round by round: Java, C, Java, C...
- * Throughput is the drain's (accept to last byte), so both senders are timed by the same code.
+ * Throughput is the drain's (accept to last byte), so both senders are timed by the same code. Each sender also
+ * reports its process CPU (getrusage) over its send, printed per GiB to show where the time goes.
  * <pre>
  * TwinBench --twin PATH [--size 4GiB] [--rounds 3] [--warmup 1] [--buffer 64KiB] [--data-dir DIR]
  *           [--methods id,id,...] [--twin-build TEXT]
@@ -86,7 +87,29 @@ public final class TwinBench {
                 "-cp", System.getProperty("java.class.path"));
     }
 
-    record Row(String method, String twinMode, long length, String note, Stats java, Stats c, List<Double> pairRatios) {
+    record Row(String method, String twinMode, long length, String note, Stats java, Stats c, List<Double> pairRatios,
+               Cpu javaCpu, Cpu cCpu) {
+    }
+
+    /** Medians, per GiB sent, of the sender process's CPU milliseconds (user + system, and user alone) and context switches. */
+    record Cpu(double totalMs, double userMs, double switches) {
+        static Cpu of(List<Map<String, String>> lines) {
+            List<Double> total = new ArrayList<>();
+            List<Double> user = new ArrayList<>();
+            List<Double> csw = new ArrayList<>();
+            for (Map<String, String> f : lines) {
+                double gib = Double.parseDouble(f.get("bytes")) / Sizes.GiB;
+                double u = Double.parseDouble(f.get("user")) * 1000 / gib;
+                total.add(u + Double.parseDouble(f.get("sys")) * 1000 / gib);
+                user.add(u);
+                csw.add((Double.parseDouble(f.get("vcsw")) + Double.parseDouble(f.get("ivcsw"))) / gib);
+            }
+            return new Cpu(Stats.of(total).median(), Stats.of(user).median(), Stats.of(csw).median());
+        }
+
+        String format() {
+            return Double.isNaN(totalMs) ? "-" : String.format(Locale.ROOT, "%.0f (%.0f usr)", totalMs, userMs);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -163,7 +186,7 @@ public final class TwinBench {
         if (!method.availability().isAvailable()) {
             System.out.println("twin: " + method.id() + " skipped: " + method.availability().unavailableReason());
             return new Row(method.id(), mode, 0, "skipped: " + method.availability().unavailableReason(),
-                    Stats.of(List.of()), Stats.of(List.of()), List.of());
+                    Stats.of(List.of()), Stats.of(List.of()), List.of(), null, null);
         }
         long length = size;
         String note = "";
@@ -188,6 +211,8 @@ public final class TwinBench {
         List<Double> javaMibs = new ArrayList<>();
         List<Double> cMibs = new ArrayList<>();
         List<Double> pairs = new ArrayList<>();
+        List<Map<String, String>> javaLines = new ArrayList<>();
+        List<Map<String, String>> cLines = new ArrayList<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(java.getInputStream(), StandardCharsets.US_ASCII));
              Writer in = new OutputStreamWriter(java.getOutputStream(), StandardCharsets.US_ASCII)) {
             for (int i = 0; i < warmup; i++) {
@@ -203,10 +228,10 @@ public final class TwinBench {
                 ensureResident();
                 in.write("send\n");
                 in.flush();
-                expect(out, "twin-send method=");
+                javaLines.add(fields(expect(out, "twin-send method=")));
                 double j = drainResult(length);
                 ensureResident();
-                runC(mode, length);
+                cLines.add(fields(runC(mode, length)));
                 double c = drainResult(length);
                 javaMibs.add(j);
                 cMibs.add(c);
@@ -220,10 +245,12 @@ public final class TwinBench {
                 java.destroyForcibly();
             }
         }
-        return new Row(method.id(), mode, length, note, Stats.of(javaMibs), Stats.of(cMibs), pairs);
+        return new Row(method.id(), mode, length, note, Stats.of(javaMibs), Stats.of(cMibs), pairs,
+                Cpu.of(javaLines), Cpu.of(cLines));
     }
 
-    private void runC(String mode, long length) throws Exception {
+    /** Runs the C twin once; returns its output line. */
+    private String runC(String mode, long length) throws Exception {
         Process p = new ProcessBuilder(twin, mode, file.toString(), "127.0.0.1", Integer.toString(port),
                 Integer.toString(buffer), Long.toString(length)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String line;
@@ -234,6 +261,7 @@ public final class TwinBench {
         if (rc != 0 || line == null || !line.startsWith("xfer_twin mode=")) {
             throw new IOException("C twin " + mode + " failed (exit " + rc + "): " + line);
         }
+        return line;
     }
 
     /** The drain's line for the next connection; its MiB/s. Fails on a short or long body. */
@@ -329,12 +357,13 @@ public final class TwinBench {
                 Sizes.format(buffer), twinBuild.isEmpty() ? twin : twinBuild);
         System.out.printf(Locale.ROOT, "  MiB/s = bytes / drain time (accept -> last byte); loadavg before %s, after %s%n", loadBefore, loadavg());
         System.out.println();
-        String[] head = {"method", "Java MiB/s median [min..max]", "C twin", "C MiB/s median [min..max]", "ratio", "pair ratios", ">=90%?"};
+        String[] head = {"method", "Java MiB/s median [min..max]", "C twin", "C MiB/s median [min..max]", "ratio", "pair ratios", ">=90%?",
+                "Java CPU ms/GiB", "C CPU ms/GiB", "Java/C csw/GiB"};
         List<String[]> cells = new ArrayList<>();
         cells.add(head);
         for (Row r : rows) {
             if (r.java().n() == 0) {
-                cells.add(new String[] {r.method(), r.note(), r.twinMode(), "-", "-", "-", "-"});
+                cells.add(new String[] {r.method(), r.note(), r.twinMode(), "-", "-", "-", "-", "-", "-", "-"});
                 continue;
             }
             double ratio = r.java().median() / r.c().median();
@@ -343,7 +372,8 @@ public final class TwinBench {
             cells.add(new String[] {name, r.java().format(), r.twinMode(), r.c().format(),
                     String.format(Locale.ROOT, "%.2f", ratio),
                     String.format(Locale.ROOT, "%.2f..%.2f", pr.min(), pr.max()),
-                    ratio >= TARGET ? "yes" : "NO"});
+                    ratio >= TARGET ? "yes" : "NO", r.javaCpu().format(), r.cCpu().format(),
+                    String.format(Locale.ROOT, "%.0f / %.0f", r.javaCpu().switches(), r.cCpu().switches())});
         }
         int[] width = new int[head.length];
         for (String[] row : cells) {
@@ -371,5 +401,7 @@ public final class TwinBench {
             }
         }
         System.out.println("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
+        System.out.println("CPU ms/GiB = sender process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB sent, median;"
+                + " csw = context switches (voluntary + involuntary) per GiB.");
     }
 }

@@ -6,6 +6,7 @@ import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
+import io.xferbench.nativeio.ResourceUsage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -28,7 +29,9 @@ import java.util.Locale;
  * TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--on-stdin]
  * </pre>
  * Warm-up sends run first and are reported as {@code twin-send warmup ...}; then each measured send prints
- * {@code twin-send method=M bytes=N seconds=S mibs=X} (time from connect to close, sender side). With
+ * {@code twin-send method=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I} (time from connect to close,
+ * sender side; CPU seconds and context switches of the whole process over the same span, getrusage
+ * RUSAGE_SELF, so Netty event-loop and io_uring io-wq worker threads are included). With
  * {@code --on-stdin} each measured send waits for a line {@code send} on stdin ({@code quit} or EOF ends), after
  * printing {@code twin-send ready} once, so a driver can interleave this JVM's sends with another sender's.
  */
@@ -75,8 +78,7 @@ public final class TwinSend {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             SourceFile file = new SourceFile(path, channel, size);
             for (int i = 0; i < warmup; i++) {
-                double s = sendOnce(method, options, file, bytes, peer);
-                report("warmup", method, bytes, s);
+                report("warmup", method, bytes, sendOnce(method, options, file, bytes, peer));
             }
             if (onStdin) {
                 System.out.println("twin-send ready");
@@ -95,12 +97,17 @@ public final class TwinSend {
         System.exit(0); // Netty event loops are daemon threads, but do not wait for their shutdown
     }
 
-    /** One connection: new sender, connect, header, body, close; returns seconds from connect to close. */
-    static double sendOnce(SenderMethod method, TransferOptions options, SourceFile file, long length, InetSocketAddress peer)
+    /** Wall time and process CPU of one send. */
+    record Sent(double seconds, ResourceUsage usage) {
+    }
+
+    /** One connection: new sender, connect, header, body, close; measured from connect to close. */
+    static Sent sendOnce(SenderMethod method, TransferOptions options, SourceFile file, long length, InetSocketAddress peer)
             throws IOException {
         FileSender sender = method.newSender(options);
         try {
             sender.checkSupported(file, 0, length);
+            ResourceUsage before = ResourceUsage.process();
             long t0 = System.nanoTime();
             try (SocketChannel socket = SocketChannel.open()) {
                 socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -112,15 +119,18 @@ public final class TwinSend {
                 sender.send(file, 0, length, socket);
                 sender.close(); // a Netty sender holds a dup of the socket's fd: the peer sees EOF only when both close
             }
-            return (System.nanoTime() - t0) / 1e9;
+            long t1 = System.nanoTime();
+            return new Sent((t1 - t0) / 1e9, ResourceUsage.process().minus(before));
         } finally {
             sender.close();
         }
     }
 
-    private static void report(String tag, SenderMethod method, long bytes, double seconds) {
-        System.out.printf(Locale.ROOT, "twin-send %smethod=%s bytes=%d seconds=%.6f mibs=%.1f%n",
-                tag.isEmpty() ? "" : tag + " ", method.id(), bytes, seconds, bytes / 1048576.0 / seconds);
+    private static void report(String tag, SenderMethod method, long bytes, Sent sent) {
+        ResourceUsage u = sent.usage();
+        System.out.printf(Locale.ROOT, "twin-send %smethod=%s bytes=%d seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%d ivcsw=%d%n",
+                tag.isEmpty() ? "" : tag + " ", method.id(), bytes, sent.seconds(), bytes / 1048576.0 / sent.seconds(),
+                u.userSeconds(), u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches());
         System.out.flush();
     }
 }
