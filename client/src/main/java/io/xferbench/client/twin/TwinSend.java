@@ -1,0 +1,136 @@
+package io.xferbench.client.twin;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.nativeio.ResourceUsage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+
+/**
+ * The Java side of a twin pair: sends a file to {@link TwinDrain} with core's {@link FileSender} for a method
+ * id, the same classes the server uses, one new sender per connection as the server makes them. Same wire as
+ * {@code native/c/xfer_twin.c}: 8-byte big-endian length, then the body, then close.
+ * <pre>
+ * TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--on-stdin]
+ * </pre>
+ * Warm-up sends run first and are reported as {@code twin-send warmup ...}; then each measured send prints
+ * {@code twin-send method=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I} (time from connect to close,
+ * sender side; CPU seconds and context switches of the whole process over the same span, getrusage
+ * RUSAGE_SELF, so Netty event-loop and io_uring io-wq worker threads are included). With
+ * {@code --on-stdin} each measured send waits for a line {@code send} on stdin ({@code quit} or EOF ends), after
+ * printing {@code twin-send ready} once, so a driver can interleave this JVM's sends with another sender's.
+ */
+public final class TwinSend {
+    private TwinSend() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        java.util.List<String> positional = new java.util.ArrayList<>();
+        long length = -1;
+        int warmup = 0;
+        int rounds = 1;
+        boolean onStdin = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--length" -> length = Sizes.parse(args[++i]);
+                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--on-stdin" -> onStdin = true;
+                default -> positional.add(args[i]);
+            }
+        }
+        if (positional.size() < 4 || positional.size() > 5) {
+            System.err.println("usage: TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--on-stdin]");
+            System.err.println("methods: " + DownloadMethods.ids());
+            System.exit(2);
+        }
+        SenderMethod method = DownloadMethods.byId(positional.get(0)).orElseThrow(
+                () -> new IllegalArgumentException("unknown method " + positional.get(0) + "; known: " + DownloadMethods.ids()));
+        if (!method.availability().isAvailable()) {
+            System.err.println("twin-send: " + method.id() + " unavailable: " + method.availability().unavailableReason());
+            System.exit(3);
+        }
+        Path path = Path.of(positional.get(1));
+        InetSocketAddress peer = new InetSocketAddress(positional.get(2), Integer.parseInt(positional.get(3)));
+        TransferOptions options = positional.size() == 5
+                ? new TransferOptions(Math.toIntExact(Sizes.parse(positional.get(4))), false)
+                : TransferOptions.DEFAULT;
+        long size = Files.size(path);
+        long bytes = length < 0 ? size : length;
+        if (bytes > size) {
+            throw new IllegalArgumentException("--length " + bytes + " > file size " + size);
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            SourceFile file = new SourceFile(path, channel, size);
+            for (int i = 0; i < warmup; i++) {
+                report("warmup", method, bytes, sendOnce(method, options, file, bytes, peer));
+            }
+            if (onStdin) {
+                System.out.println("twin-send ready");
+                System.out.flush();
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+                String line;
+                while ((line = in.readLine()) != null && line.strip().equals("send")) {
+                    report("", method, bytes, sendOnce(method, options, file, bytes, peer));
+                }
+            } else {
+                for (int i = 0; i < rounds; i++) {
+                    report("", method, bytes, sendOnce(method, options, file, bytes, peer));
+                }
+            }
+        }
+        System.exit(0); // Netty event loops are daemon threads, but do not wait for their shutdown
+    }
+
+    /** Wall time and process CPU of one send. */
+    record Sent(double seconds, ResourceUsage usage) {
+    }
+
+    /** One connection: new sender, connect, header, body, close; measured from connect to close. */
+    static Sent sendOnce(SenderMethod method, TransferOptions options, SourceFile file, long length, InetSocketAddress peer)
+            throws IOException {
+        FileSender sender = method.newSender(options);
+        try {
+            sender.checkSupported(file, 0, length);
+            ResourceUsage before = ResourceUsage.process();
+            long t0 = System.nanoTime();
+            try (SocketChannel socket = SocketChannel.open()) {
+                socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                socket.connect(peer);
+                ByteBuffer header = ByteBuffer.allocate(Long.BYTES).putLong(0, length);
+                while (header.hasRemaining()) {
+                    socket.write(header);
+                }
+                sender.send(file, 0, length, socket);
+                sender.close(); // a Netty sender holds a dup of the socket's fd: the peer sees EOF only when both close
+            }
+            long t1 = System.nanoTime();
+            return new Sent((t1 - t0) / 1e9, ResourceUsage.process().minus(before));
+        } finally {
+            sender.close();
+        }
+    }
+
+    private static void report(String tag, SenderMethod method, long bytes, Sent sent) {
+        ResourceUsage u = sent.usage();
+        System.out.printf(Locale.ROOT, "twin-send %smethod=%s bytes=%d seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%d ivcsw=%d%n",
+                tag.isEmpty() ? "" : tag + " ", method.id(), bytes, sent.seconds(), bytes / 1048576.0 / sent.seconds(),
+                u.userSeconds(), u.systemSeconds(), u.voluntarySwitches(), u.involuntarySwitches());
+        System.out.flush();
+    }
+}
