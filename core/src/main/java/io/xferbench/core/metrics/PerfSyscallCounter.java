@@ -144,11 +144,30 @@ public final class PerfSyscallCounter implements AutoCloseable {
         command("disable");
     }
 
+    /**
+     * Returns once perf has opened its events on every thread of the target (it answers commands only after
+     * that), so threads started afterwards inherit the counters. Needs perf 5.12+ ({@code ping}); counts nothing.
+     */
+    public void awaitAttached() throws IOException {
+        command("ping");
+    }
+
     private void command(String what) throws IOException {
         control.write((what + "\n").getBytes(StandardCharsets.US_ASCII));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACK_TIMEOUT_MS);
-        // perf answers "ack\n" once the events are really switched.
-        while (ack.available() < 4) {
+        // perf answers "ack\n" plus the string's NUL (it writes sizeof("ack\n") = 5 bytes) once the events are
+        // really switched. Take whatever is there in one read and ignore NULs.
+        StringBuilder answer = new StringBuilder();
+        while (answer.length() < 4) {
+            int available = ack.available();
+            if (available > 0) {
+                for (byte b : ack.readNBytes(available)) {
+                    if (b != 0) {
+                        answer.append((char) b);
+                    }
+                }
+                continue;
+            }
             if (!perf.isAlive() || System.nanoTime() > deadline) {
                 throw new IOException("perf did not acknowledge '" + what + "' (" + (perf.isAlive() ? "timeout" : "perf exited") + "): " + log());
             }
@@ -159,9 +178,8 @@ public final class PerfSyscallCounter implements AutoCloseable {
                 throw new IOException("interrupted waiting for perf", e);
             }
         }
-        byte[] line = ack.readNBytes(4);
-        if (!new String(line, StandardCharsets.US_ASCII).equals("ack\n")) {
-            throw new IOException("unexpected answer from perf: " + new String(line, StandardCharsets.US_ASCII));
+        if (!answer.toString().equals("ack\n")) {
+            throw new IOException("unexpected answer from perf to '" + what + "': " + answer);
         }
     }
 
