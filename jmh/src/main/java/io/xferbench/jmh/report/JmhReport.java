@@ -25,7 +25,8 @@ import java.util.Set;
  * run has {@code ControlBenchmark}. Markdown table syntax, so it pastes into docs as is.
  *
  * <p>Usage: {@code JmhReport <result.json> [--min <calls/op>]}: syscalls below {@code --min} per op (default
- * 0.05) are summed into "rest" instead of being named.
+ * 0.05) or below 0.5% of the op's total are summed into "rest" instead of being named. Run it with the same
+ * {@code --add-opens} as the benchmarks: it asks the methods with no result whether they are available here.
  */
 public final class JmhReport {
     private static final String PACKAGE = "io.xferbench.jmh.";
@@ -161,7 +162,7 @@ public final class JmhReport {
             out.println("No syscall counts: run with -prof syscalls (where perf cannot count, the JMH log has one line saying why).");
         } else {
             out.println("Syscalls are counted by perf for the whole benchmark JVM over the measurement iterations, ÷ ops; "
-                    + "names under " + fmt(min) + "/op are summed as 'rest'.");
+                    + "names under " + fmt(min) + "/op or 0.5% of the row's total are summed as 'rest'.");
         }
         if (!Double.isNaN(floorPerSecond)) {
             out.println("Harness floor (" + CONTROL + "): " + fmt(floorPerSecond) + " syscalls/s from JMH and the JVM with no work; "
@@ -193,16 +194,22 @@ public final class JmhReport {
         }
         named.sort(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder()));
         StringBuilder sb = new StringBuilder(fmt(total));
+        double perSecond = r.secondary(SyscallResults.PER_SECOND);
+        if (fmt(total).equals("0") && !Double.isNaN(perSecond)) {
+            // An op far shorter than a syscall (the control): the per-second rate says more.
+            sb.append(" (").append(fmt(perSecond)).append("/s)");
+        }
         double rest = 0;
         List<String> parts = new ArrayList<>();
         for (Map.Entry<String, Double> e : named) {
-            if (e.getValue() >= min) {
+            // Named if it matters for this op: at least min per op and at least 0.5% of the op's calls.
+            if (e.getValue() >= min && e.getValue() >= total * 0.005) {
                 parts.add(e.getKey() + " " + fmt(e.getValue()));
             } else {
                 rest += e.getValue();
             }
         }
-        if (rest > 0) {
+        if (!fmt(rest).equals("0")) {
             parts.add("rest " + fmt(rest));
         }
         if (!parts.isEmpty()) {

@@ -57,9 +57,11 @@ class JmhReportTest {
     @Test
     void minimumDecidesWhatIsNamed() {
         JmhReport.Row row = new JmhReport.Row("X.y", Map.of(), 1, Double.NaN, "ops/s",
-                Map.of("syscalls.total/op", 10.0, "syscalls.read/op", 9.0, "syscalls.futex/op", 0.6, "syscalls.ioctl/op", 0.4));
+                Map.of("syscalls.total/op", 10.0, "syscalls.read/op", 9.0, "syscalls.futex/op", 0.6, "syscalls.ioctl/op", 0.37,
+                        "syscalls.lseek/op", 0.03));
         assertThat(JmhReport.syscallText(row, 0.5)).isEqualTo("10.0: read 9.00, futex 0.600, rest 0.400");
-        assertThat(JmhReport.syscallText(row, 0.0)).isEqualTo("10.0: read 9.00, futex 0.600, ioctl 0.400");
+        // Below 0.5% of the total (0.05 here) is never named.
+        assertThat(JmhReport.syscallText(row, 0.0)).isEqualTo("10.0: read 9.00, futex 0.600, ioctl 0.370, rest 0.030");
         JmhReport.Row uncounted = new JmhReport.Row("X.y", Map.of(), 1, Double.NaN, "ops/s", Map.of());
         assertThat(JmhReport.syscallText(uncounted, 0.05)).isEqualTo("-");
     }
