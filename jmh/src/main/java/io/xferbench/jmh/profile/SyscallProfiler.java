@@ -64,8 +64,8 @@ public class SyscallProfiler implements InternalProfiler {
                     "newfstat", "fstatfs", "mprotect", "brk", "nanosleep", "rt_sigprocmask", "sched_getaffinity",
                     "getdents64", "socket", "connect", "setsockopt", "getsockopt", "getsockname", "shutdown", "eventfd2",
                     "epoll_create1", "io_uring_register", "dup", "dup3", "wait4", "clone", "clone3", "exit", "gettid",
-                    "tgkill", "prctl", "restart_syscall", "sysinfo", "pselect6", "msync", "epoll_pwait2", "timerfd_create", "readlink", "statfs",
-                    "timerfd_settime"))
+                    "tgkill", "prctl", "restart_syscall", "sysinfo", "pselect6", "msync", "epoll_pwait2", "timerfd_create",
+                    "timerfd_settime", "readlink", "statfs"))
             .distinct().toList();
 
     private final CounterFactory factory;
