@@ -144,19 +144,32 @@ public final class PerfSyscallCounter implements AutoCloseable {
         command("disable");
     }
 
+    /**
+     * Returns once perf has opened its events on every thread of the target (it answers commands only after
+     * that), so threads started afterwards inherit the counters. Needs perf 5.12+ ({@code ping}); counts nothing.
+     */
+    public void awaitAttached() throws IOException {
+        command("ping");
+    }
+
     private void command(String what) throws IOException {
         control.write((what + "\n").getBytes(StandardCharsets.US_ASCII));
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACK_TIMEOUT_MS);
-        // perf answers "ack\n" (perf 6.1 writes the terminating NUL too) once the events are really switched.
+        // perf answers "ack\n" plus the string's NUL (it writes sizeof("ack\n") = 5 bytes) once the events are
+        // really switched. Take whatever is there in one read and ignore NULs.
         StringBuilder answer = new StringBuilder();
-        while (!answer.toString().contains("ack")) {
-            if (!perf.isAlive() || System.nanoTime() > deadline) {
-                throw new IOException("perf did not acknowledge '" + what + "' (" + (perf.isAlive() ? "timeout" : "perf exited") + "): " + log());
-            }
+        while (answer.length() < 4) {
             int available = ack.available();
             if (available > 0) {
-                answer.append(new String(ack.readNBytes(available), StandardCharsets.US_ASCII));
+                for (byte b : ack.readNBytes(available)) {
+                    if (b != 0) {
+                        answer.append((char) b);
+                    }
+                }
                 continue;
+            }
+            if (!perf.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("perf did not acknowledge '" + what + "' (" + (perf.isAlive() ? "timeout" : "perf exited") + "): " + log());
             }
             try {
                 Thread.sleep(1);
@@ -165,7 +178,9 @@ public final class PerfSyscallCounter implements AutoCloseable {
                 throw new IOException("interrupted waiting for perf", e);
             }
         }
-        // A NUL that arrives after the ack is dropped by the next command's read: it never contains "ack".
+        if (!answer.toString().equals("ack\n")) {
+            throw new IOException("unexpected answer from perf to '" + what + "': " + answer);
+        }
     }
 
     /** Stops perf and returns what was counted while enabled. */

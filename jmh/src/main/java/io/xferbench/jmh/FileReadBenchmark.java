@@ -1,0 +1,168 @@
+package io.xferbench.jmh;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import io.xferbench.core.data.TestFile;
+import io.xferbench.nativeio.AlignedBuffers;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Reading a file into user memory, no socket. One op = the whole file ({@code size}, 64 MiB by default) read
+ * sequentially in {@code block}-sized pieces, so ops/s × size is throughput and syscalls/op is directly "calls
+ * per file" (size / block reads for the read(2)-style readers), comparable across block sizes.
+ *
+ * <ul>
+ *   <li>{@code channel-heap}: {@code FileChannel.read(heapBuffer, pos)}: pread64(2) into the JDK's temporary
+ *       direct buffer, then a copy into the heap array.</li>
+ *   <li>{@code channel-direct}: pread64(2) straight into a page-aligned direct buffer.</li>
+ *   <li>{@code channel-direct-unaligned}: the same into a direct buffer at page + 16 bytes.</li>
+ *   <li>{@code mmap}: map the whole file (mmap(2)), copy it block by block into an aligned direct buffer
+ *       (page faults instead of read calls), unmap (munmap(2)) — all inside the op, as a sender does.</li>
+ *   <li>{@code direct-io-jdk}: a channel opened with {@code ExtendedOpenOption.DIRECT}: O_DIRECT pread64(2)
+ *       into an aligned buffer. It bypasses the page cache, so "warm" does not apply: it reads the device.
+ *       Blocks that are not a multiple of the file system's block size are refused ("SKIPPED: ...").</li>
+ * </ul>
+ *
+ * The file is warm for the buffered readers: {@code @Setup} reads it once. Reads are positional (pread64),
+ * like the channel senders of {@code FileToSocketBenchmark}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
+public class FileReadBenchmark {
+    static final int MISALIGNMENT = 16;
+
+    @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io-jdk"})
+    public String reader;
+
+    /** Bytes per read call (per copy for mmap). */
+    @Param({"4096", "131072", "1048576"})
+    public int block;
+
+    /** Bytes per op: the file's size; the syscall profiler divides by it for syscalls/MiB. */
+    @Param({"67108864"})
+    public long size;
+
+    private FileChannel channel;
+    private FileChannel direct;
+    private ByteBuffer buffer;
+    private Path path;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        TestFile file = BenchData.open().generated(size);
+        path = file.path();
+        channel = FileChannel.open(path, StandardOpenOption.READ);
+        int page = AlignedBuffers.pageSize();
+        switch (reader) {
+            case "channel-heap" -> buffer = ByteBuffer.allocate(block);
+            case "channel-direct" -> buffer = AlignedBuffers.allocate(block, page);
+            case "channel-direct-unaligned" -> buffer = AlignedBuffers.misaligned(block, page, MISALIGNMENT);
+            case "mmap" -> {
+                if (Unmap.unavailableReason() != null) {
+                    throw new IllegalStateException("SKIPPED: mmap: " + Unmap.unavailableReason());
+                }
+                if (size > Integer.MAX_VALUE) {
+                    throw new IllegalStateException("SKIPPED: mmap maps the whole file in one MappedByteBuffer (< 2 GiB)");
+                }
+                buffer = AlignedBuffers.allocate(block, page);
+            }
+            case "direct-io-jdk" -> {
+                int fsBlock = Math.toIntExact(Files.getFileStore(path).getBlockSize());
+                if (block % fsBlock != 0) {
+                    throw new IllegalStateException("SKIPPED: direct-io-jdk needs blocks that are multiples of the file system's "
+                            + fsBlock + "-byte block, not " + block);
+                }
+                try {
+                    direct = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+                } catch (IOException | UnsupportedOperationException e) {
+                    throw new IllegalStateException("SKIPPED: direct-io-jdk: O_DIRECT refused for " + path + " (file store "
+                            + Files.getFileStore(path).type() + "): " + e.getMessage(), e);
+                }
+                buffer = AlignedBuffers.allocate(block, Math.max(fsBlock, page));
+            }
+            default -> throw new IllegalArgumentException("unknown reader '" + reader + "'");
+        }
+        // Warm the page cache (and this reader's path) once.
+        readAll(channel, AlignedBuffers.allocate(1 << 20, page));
+        readFile();
+    }
+
+    @Benchmark
+    public long read(MiBCounter mib) throws IOException {
+        long r = readFile();
+        mib.add(size);
+        return r;
+    }
+
+    private long readFile() throws IOException {
+        return switch (reader) {
+            case "mmap" -> mapAndCopy();
+            case "direct-io-jdk" -> readAll(direct, buffer);
+            default -> readAll(channel, buffer);
+        };
+    }
+
+    /** pread64 loop; returns one byte per block so nothing can be optimised away. */
+    private long readAll(FileChannel ch, ByteBuffer buf) throws IOException {
+        long acc = 0;
+        long pos = 0;
+        while (pos < size) {
+            buf.clear();
+            if (size - pos < buf.capacity()) {
+                buf.limit((int) (size - pos));
+            }
+            int n = ch.read(buf, pos);
+            if (n <= 0) {
+                throw new EOFException(path + " ended at " + pos + " of " + size);
+            }
+            acc += buf.get(0);
+            pos += n;
+        }
+        return acc;
+    }
+
+    private long mapAndCopy() throws IOException {
+        MappedByteBuffer map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+        try {
+            long acc = 0;
+            int end = (int) size;
+            for (int pos = 0; pos < end; pos += block) {
+                int n = Math.min(block, end - pos);
+                buffer.put(0, map, pos, n);
+                acc += buffer.get(0);
+            }
+            return acc;
+        } finally {
+            Unmap.unmap(map);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        Closer.closeAll(direct, channel);
+    }
+}

@@ -1,0 +1,110 @@
+package io.xferbench.jmh;
+
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.jmh.drain.DrainProcess;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One op = one whole file sent over loopback TCP by a download method, with the very {@link FileSender} the
+ * server uses, and received completely by the drain process (a separate JVM running the suite's
+ * {@code BodyReceiver}). The op returns only when the receiver has every byte, so ops/s × size is end-to-end
+ * throughput, and the syscalls the profiler counts in this JVM are the sender's alone.
+ *
+ * <p>The file is warm (in the page cache): it is generated if missing, then sent once in {@code @Setup},
+ * whose received CRC32C is checked against the file's, so a method that sends wrong bytes fails instead of
+ * being timed. A method unavailable here (e.g. io_uring on an old kernel) fails its {@code @Setup} with
+ * "SKIPPED: &lt;id&gt; is unavailable here: &lt;reason&gt;", which JMH prints; it has no result row.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
+public class FileToSocketBenchmark {
+
+    /** Download method id, see {@link DownloadMethods}. */
+    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io-jdk"})
+    public String method;
+
+    /** Bytes per op (the file's size); the syscall profiler divides by it for syscalls/MiB. */
+    @Param({"65536", "1048576", "67108864"})
+    public long size;
+
+    /** User-space buffer of the copying methods (stream, channel-*, direct-io-jdk); zero-copy ones ignore it. */
+    @Param({"65536"})
+    public int buffer;
+
+    private FileChannel channel;
+    private SourceFile source;
+    private FileSender sender;
+    private DrainProcess drain;
+    private long sent;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        SenderMethod m = DownloadMethods.byId(method)
+                .orElseThrow(() -> new IllegalArgumentException("unknown method '" + method + "'; known: " + DownloadMethods.ids()));
+        Availability availability = m.availability();
+        if (!availability.isAvailable()) {
+            throw new IllegalStateException("SKIPPED: " + method + " is unavailable here: " + availability.unavailableReason());
+        }
+        TestFile file = BenchData.open().generated(size);
+        channel = FileChannel.open(file.path(), StandardOpenOption.READ);
+        source = new SourceFile(file.path(), channel, file.size());
+        sender = m.newSender(new TransferOptions(buffer, false));
+        sender.checkSupported(source, 0, size);
+        drain = DrainProcess.start(size);
+        // Warm the page cache and the method's per-connection state (buffers, adopted Netty channel), and check
+        // the bytes: the drain checksums the first body.
+        sendOne();
+        OptionalInt crc = drain.firstCrc32c();
+        if (crc.isEmpty() || crc.getAsInt() != file.crc32c()) {
+            throw new IllegalStateException(method + " sent wrong bytes: receiver CRC32C "
+                    + (crc.isEmpty() ? "none" : Integer.toHexString(crc.getAsInt())) + ", file " + Integer.toHexString(file.crc32c()));
+        }
+    }
+
+    @Benchmark
+    public void transfer(MiBCounter mib) throws IOException {
+        sendOne();
+        mib.add(size);
+    }
+
+    private void sendOne() throws IOException {
+        sender.send(source, 0, size, drain.socket());
+        sent += size;
+        drain.awaitReceived(sent);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        // The sender first (Netty methods hold a dup of the socket's fd), then the connection and the drain
+        // (which sees EOF and exits), then the file.
+        Closer.closeAll(sender, drain, channel);
+        sent = 0;
+    }
+}
