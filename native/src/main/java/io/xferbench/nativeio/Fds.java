@@ -13,6 +13,10 @@ import java.nio.channels.SocketChannel;
  * --add-opens java.base/java.io=ALL-UNNAMED} (the jars' manifests and the build set this).
  */
 public final class Fds {
+    private static final int F_GETFL = 3;
+    private static final int F_SETFL = 4;
+    private static final int O_NONBLOCK = 04000;
+
     private static final Method SOCKET_FD_VAL;
     private static final Field FILE_CHANNEL_FD;
     private static final Field FD_INT;
@@ -73,6 +77,32 @@ public final class Fds {
             return Libc.dup(fd);
         } catch (LastErrorException e) {
             throw NativeException.of("dup(" + fd + ")", e);
+        }
+    }
+
+    /**
+     * Sets or clears O_NONBLOCK. The flag belongs to the open file description, so it applies to every
+     * {@code dup} of {@code fd} too (the JDK channel and Netty's adopted copy share it).
+     */
+    public static void setNonBlocking(int fd, boolean nonBlocking) throws NativeException {
+        NativeSupport.check();
+        try {
+            long flags = Libc.fcntl(fd, F_GETFL, 0);
+            long wanted = nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK;
+            if (wanted != flags) {
+                Libc.fcntl(fd, F_SETFL, wanted);
+            }
+        } catch (LastErrorException e) {
+            throw NativeException.of("fcntl(" + fd + ", F_SETFL, " + (nonBlocking ? "+" : "-") + "O_NONBLOCK)", e);
+        }
+    }
+
+    public static boolean isNonBlocking(int fd) throws NativeException {
+        NativeSupport.check();
+        try {
+            return (Libc.fcntl(fd, F_GETFL, 0) & O_NONBLOCK) != 0;
+        } catch (LastErrorException e) {
+            throw NativeException.of("fcntl(" + fd + ", F_GETFL)", e);
         }
     }
 

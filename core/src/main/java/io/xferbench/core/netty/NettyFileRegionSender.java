@@ -6,6 +6,7 @@ import io.netty.channel.DefaultFileRegion;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.UnsupportedTransferException;
+import io.xferbench.nativeio.Fds;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.SocketChannel;
@@ -53,17 +54,21 @@ public final class NettyFileRegionSender implements FileSender {
             channel = transport.adopt(socket);
             adoptedFrom = socket;
         }
-        long pos = position;
-        long end = position + length;
-        ChannelFuture last = null;
-        while (pos < end) {
-            long n = Math.min(maxRegion, end - pos);
-            // The File form opens its own descriptor: a region closes its file when released.
-            last = channel.write(new DefaultFileRegion(file.path().toFile(), pos, n));
-            pos += n;
-        }
-        channel.flush();
+        // Netty expects the non-blocking socket its own accept would have made; the JDK side wants its
+        // blocking one back for the trailer and the next request (and for other methods on this connection).
+        int fd = Fds.of(socket);
+        Fds.setNonBlocking(fd, true);
         try {
+            long pos = position;
+            long end = position + length;
+            ChannelFuture last = null;
+            while (pos < end) {
+                long n = Math.min(maxRegion, end - pos);
+                // The File form opens its own descriptor: a region closes its file when released.
+                last = channel.write(new DefaultFileRegion(file.path().toFile(), pos, n));
+                pos += n;
+            }
+            channel.flush();
             last.sync();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -71,6 +76,10 @@ public final class NettyFileRegionSender implements FileSender {
         } catch (Exception e) {
             closeChannel();
             throw e instanceof IOException io ? io : new IOException("Netty " + transport + " send failed: " + e, e);
+        } finally {
+            if (socket.isOpen()) {
+                Fds.setNonBlocking(fd, false);
+            }
         }
     }
 

@@ -28,6 +28,8 @@ public final class JdkDirectIoSender implements FileSender {
     private final int bufferSize;
     private ByteBuffer buffer;
     private int alignment;
+    private java.nio.file.Path blockSizeOf;
+    private int blockSize;
 
     private JdkDirectIoSender(TransferOptions options) {
         this.bufferSize = options.bufferSize();
@@ -38,11 +40,20 @@ public final class JdkDirectIoSender implements FileSender {
         if (length == 0) {
             return;
         }
-        int block = Math.toIntExact(Files.getFileStore(file.path()).getBlockSize());
+        int block = blockSize(file);
         ensureBuffer(block);
         try (FileChannel direct = openDirect(file)) {
             AlignedBlockCopy.copy(direct::read, file.path(), block, buffer, position, length, socket);
         }
+    }
+
+    /** The file store's block size, looked up once per file (a FileStore lookup is ~20 syscalls). */
+    private int blockSize(SourceFile file) throws IOException {
+        if (!file.path().equals(blockSizeOf)) {
+            blockSize = Math.toIntExact(Files.getFileStore(file.path()).getBlockSize());
+            blockSizeOf = file.path();
+        }
+        return blockSize;
     }
 
     private void ensureBuffer(int block) {
