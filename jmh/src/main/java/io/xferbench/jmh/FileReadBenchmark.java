@@ -3,6 +3,8 @@ package io.xferbench.jmh;
 import com.sun.nio.file.ExtendedOpenOption;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.nativeio.AlignedBuffers;
+import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.NativeSupport;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -38,6 +40,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code channel-direct-unaligned}: the same into a direct buffer at page + 16 bytes.</li>
  *   <li>{@code mmap}: map the whole file (mmap(2)), copy it block by block into an aligned direct buffer
  *       (page faults instead of read calls), unmap (munmap(2)) — all inside the op, as a sender does.</li>
+ *   <li>{@code direct-io}: O_DIRECT pread64(2) through the JNA shim ({@code DirectIoFile}) into a buffer aligned as
+ *       statx(STATX_DIOALIGN) says; blocks that are not a multiple of that alignment are refused ("SKIPPED: ...").</li>
  *   <li>{@code direct-io-jdk}: a channel opened with {@code ExtendedOpenOption.DIRECT}: O_DIRECT pread64(2)
  *       into an aligned buffer. It bypasses the page cache, so "warm" does not apply: it reads the device.
  *       Blocks that are not a multiple of the file system's block size are refused ("SKIPPED: ...").</li>
@@ -55,7 +59,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FileReadBenchmark {
     static final int MISALIGNMENT = 16;
 
-    @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io-jdk"})
+    @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io", "direct-io-jdk"})
     public String reader;
 
     /** Bytes per read call (per copy for mmap). */
@@ -68,6 +72,7 @@ public class FileReadBenchmark {
 
     private FileChannel channel;
     private FileChannel direct;
+    private DirectIoFile jna;
     private ByteBuffer buffer;
     private Path path;
 
@@ -104,6 +109,17 @@ public class FileReadBenchmark {
                 }
                 buffer = AlignedBuffers.allocate(block, Math.max(fsBlock, page));
             }
+            case "direct-io" -> {
+                if (NativeSupport.unavailableReason() != null) {
+                    throw new IllegalStateException("SKIPPED: direct-io: " + NativeSupport.unavailableReason());
+                }
+                jna = DirectIoFile.openRead(path);
+                if (block % jna.alignment() != 0) {
+                    throw new IllegalStateException("SKIPPED: direct-io needs blocks that are multiples of " + jna.alignment()
+                            + " (" + jna.alignmentSource() + "), not " + block);
+                }
+                buffer = AlignedBuffers.allocate(block, Math.max(jna.alignment(), page));
+            }
             default -> throw new IllegalArgumentException("unknown reader '" + reader + "'");
         }
         // Warm the page cache (and this reader's path) once.
@@ -122,12 +138,23 @@ public class FileReadBenchmark {
         return switch (reader) {
             case "mmap" -> mapAndCopy();
             case "direct-io-jdk" -> readAll(direct, buffer);
+            case "direct-io" -> readAll(jna::pread, buffer);
             default -> readAll(channel, buffer);
         };
     }
 
-    /** pread64 loop; returns one byte per block so nothing can be optimised away. */
+    /** A positional read: FileChannel.read or the JNA shim's O_DIRECT pread. */
+    @FunctionalInterface
+    private interface PositionalRead {
+        int read(ByteBuffer dst, long position) throws IOException;
+    }
+
     private long readAll(FileChannel ch, ByteBuffer buf) throws IOException {
+        return readAll(ch::read, buf);
+    }
+
+    /** pread64 loop; returns one byte per block so nothing can be optimised away. */
+    private long readAll(PositionalRead ch, ByteBuffer buf) throws IOException {
         long acc = 0;
         long pos = 0;
         while (pos < size) {
@@ -163,6 +190,6 @@ public class FileReadBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        Closer.closeAll(direct, channel);
+        Closer.closeAll(direct, channel, jna);
     }
 }

@@ -47,7 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FileToSocketBenchmark {
 
     /** Download method id, see {@link DownloadMethods}. */
-    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io-jdk"})
+    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io", "direct-io-jdk"})
     public String method;
 
     /** Bytes per op (the file's size); the syscall profiler divides by it for syscalls/MiB. */
