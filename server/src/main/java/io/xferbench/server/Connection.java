@@ -31,6 +31,7 @@ final class Connection implements Runnable {
     private final ServerConfig config;
     private final Measurements measurements;
     private final DownloadHandler downloads;
+    private final UploadHandler uploads;
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements) {
         this.id = id;
@@ -38,11 +39,12 @@ final class Connection implements Runnable {
         this.config = config;
         this.measurements = measurements;
         this.downloads = new DownloadHandler(data, config);
+        this.uploads = new UploadHandler(data, config);
     }
 
     @Override
     public void run() {
-        try (socket; downloads) {
+        try (socket; downloads; uploads) {
             socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
             Request request;
             while ((request = RequestCodec.read(socket)) != null) {
@@ -71,6 +73,14 @@ final class Connection implements Runnable {
             switch (request.op()) {
                 case DOWNLOAD -> {
                     return downloads.handle(request, socket);
+                }
+                case UPLOAD -> {
+                    return uploads.handle(request, socket);
+                }
+                case PROXY -> {
+                    answer(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY is served by "
+                            + "'xferbench-server --proxy-to HOST:PORT'");
+                    return false;
                 }
                 case INFO -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(ServerInfo.describe(config))));
                 case MEASURE_BEGIN -> {
