@@ -4,6 +4,8 @@ import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.method.RelayMethod;
+import io.xferbench.core.method.RelayMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.UploadMethods;
 import io.xferbench.core.protocol.Wire;
@@ -39,6 +41,9 @@ final class ServerInfo {
                 e.put("limitReason", m.limitReason());
             }
             methods.add(e);
+        }
+        for (RelayMethod m : RelayMethods.all()) {
+            methods.add(entry("proxy", m.id(), m.summary(), m.availability()));
         }
         info.put("methods", methods);
         return info;
