@@ -13,22 +13,31 @@ public final class Errno {
     public static final int ENOMEM = 12;
     public static final int EACCES = 13;
     public static final int EFAULT = 14;
+    public static final int EBUSY = 16;
+    public static final int EEXIST = 17;
+    public static final int ENOTDIR = 20;
+    public static final int EISDIR = 21;
     public static final int EINVAL = 22;
     public static final int EMFILE = 24;
     public static final int EFBIG = 27;
     public static final int ENOSPC = 28;
     public static final int ESPIPE = 29;
+    public static final int EROFS = 30;
     public static final int EPIPE = 32;
     public static final int ENOSYS = 38;
+    public static final int ENOTSOCK = 88;
     public static final int EOPNOTSUPP = 95;
     public static final int ECONNRESET = 104;
     public static final int EDQUOT = 122;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
             Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"), Map.entry(EIO, "EIO"),
-            Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"), Map.entry(EACCES, "EACCES"),
-            Map.entry(EFAULT, "EFAULT"), Map.entry(EINVAL, "EINVAL"), Map.entry(EMFILE, "EMFILE"), Map.entry(EFBIG, "EFBIG"),
-            Map.entry(ENOSPC, "ENOSPC"), Map.entry(ESPIPE, "ESPIPE"), Map.entry(EPIPE, "EPIPE"), Map.entry(ENOSYS, "ENOSYS"),
+            Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"),
+            Map.entry(EACCES, "EACCES"), Map.entry(EFAULT, "EFAULT"), Map.entry(EBUSY, "EBUSY"),
+            Map.entry(EEXIST, "EEXIST"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"),
+            Map.entry(EINVAL, "EINVAL"), Map.entry(EMFILE, "EMFILE"), Map.entry(EFBIG, "EFBIG"),
+            Map.entry(ENOSPC, "ENOSPC"), Map.entry(ESPIPE, "ESPIPE"), Map.entry(EROFS, "EROFS"),
+            Map.entry(EPIPE, "EPIPE"), Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENOTSOCK, "ENOTSOCK"),
             Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(ECONNRESET, "ECONNRESET"), Map.entry(EDQUOT, "EDQUOT"));
 
     private Errno() {

@@ -3,17 +3,64 @@ package io.xferbench.nativeio;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * JNA direct mapping of the libc calls the suite needs. Direct mapping (not interface mapping) keeps the
  * per-call overhead near a JNI call, which matters when the calls sit on a benchmarked path.
  * Methods throw {@link LastErrorException} on failure; callers turn that into {@link NativeException}.
+ * <p>
+ * Pointers are passed as {@code long} (the shim is x86_64 only, see {@link NativeSupport}): no {@code Pointer}
+ * object per call. Out-structs are primitive arrays, which direct mapping copies in and out. Constants and
+ * struct offsets are x86_64 Linux values.
  */
 final class Libc {
     static final int RUSAGE_SELF = 0;
     static final int RUSAGE_THREAD = 1;
 
+    static final int O_RDONLY = 0;
+    static final int O_WRONLY = 01;
+    static final int O_CREAT = 0100;
+    static final int O_TRUNC = 01000;
+    static final int O_DIRECT = 040000;
+    static final int O_CLOEXEC = 02000000;
+
+    static final int AT_EMPTY_PATH = 0x1000;
+    static final int STATX_SIZE = 0x200;
+    static final int STATX_DIOALIGN = 0x2000;
+    /** sizeof(struct statx); the kernel fills only what it knows, the rest stays zero. */
+    static final int STATX_BYTES = 256;
+    static final int STATX_MASK_OFFSET = 0;
+    static final int STATX_SIZE_OFFSET = 40;
+    static final int STATX_DEV_MAJOR_OFFSET = 136;
+    static final int STATX_DEV_MINOR_OFFSET = 140;
+    static final int STATX_DIO_MEM_ALIGN_OFFSET = 152;
+    static final int STATX_DIO_OFFSET_ALIGN_OFFSET = 156;
+
+    /** struct statfs is 15 longs: f_type, f_bsize, ... */
+    static final int STATFS_LONGS = 15;
+    static final int STATFS_TYPE = 0;
+    static final int STATFS_BSIZE = 1;
+
+    static final int PROT_READ = 1;
+    static final int MAP_SHARED = 1;
+
+    static final int POSIX_FADV_WILLNEED = 3;
+    static final int POSIX_FADV_DONTNEED = 4;
+
+    static final int F_SETPIPE_SZ = 1031;
+    static final int F_GETPIPE_SZ = 1032;
+
+    static final int POLLIN = 0x1;
+    static final int POLLOUT = 0x4;
+
+    static final int SC_PAGESIZE = 30;
+
     private static final Throwable LOAD_FAILURE;
+    // What the JDK itself uses to turn path strings into bytes for system calls.
+    private static final Charset PATH_CHARSET = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
 
     static {
         Throwable failure = null;
@@ -33,6 +80,12 @@ final class Libc {
         return LOAD_FAILURE == null ? null : "JNA could not bind libc: " + LOAD_FAILURE;
     }
 
+    /** The NUL-terminated bytes of a path, encoded as the JDK encodes it for the kernel. */
+    static byte[] path(Path path) {
+        byte[] bytes = path.toString().getBytes(PATH_CHARSET);
+        return Arrays.copyOf(bytes, bytes.length + 1);
+    }
+
     static native int getrusage(int who, long[] usage) throws LastErrorException;
 
     static native int dup(int fd) throws LastErrorException;
@@ -40,4 +93,46 @@ final class Libc {
     static native int close(int fd) throws LastErrorException;
 
     static native String strerror(int errnum);
+
+    static native long sysconf(int name);
+
+    /** open(2) is variadic; on x86_64 passing the mode as a fixed third int is ABI-compatible. */
+    static native int open(byte[] path, int flags, int mode) throws LastErrorException;
+
+    static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
+
+    static native long pwrite64(int fd, long buf, long count, long offset) throws LastErrorException;
+
+    static native int fsync(int fd) throws LastErrorException;
+
+    static native int fdatasync(int fd) throws LastErrorException;
+
+    static native int ftruncate(int fd, long length) throws LastErrorException;
+
+    static native int statx(int dirfd, byte[] path, int flags, int mask, byte[] statx) throws LastErrorException;
+
+    static native int statfs(byte[] path, long[] statfs) throws LastErrorException;
+
+    static native int fstatfs(int fd, long[] statfs) throws LastErrorException;
+
+    static native long mmap(long addr, long length, int prot, int flags, int fd, long offset) throws LastErrorException;
+
+    static native int munmap(long addr, long length) throws LastErrorException;
+
+    static native int mincore(long addr, long length, byte[] vec) throws LastErrorException;
+
+    /** Returns the error number instead of setting errno, hence no LastErrorException. */
+    static native int posix_fadvise(int fd, long offset, long len, int advice);
+
+    static native int pipe2(int[] fds, int flags) throws LastErrorException;
+
+    /** fcntl(2) is variadic and glibc reads its argument as a full register (unsigned long): pass a long. */
+    static native int fcntl(int fd, int cmd, long arg) throws LastErrorException;
+
+    /** A null offset array passes NULL: the fd's own file position is used (required for pipes and sockets). */
+    static native long splice(int fdIn, long[] offIn, int fdOut, long[] offOut, long len, int flags)
+            throws LastErrorException;
+
+    /** struct pollfd is {int fd; short events; short revents}: two ints, events in the low half of the second. */
+    static native int poll(int[] fds, long nfds, int timeoutMillis) throws LastErrorException;
 }
