@@ -102,7 +102,7 @@ class UploadIntegrationTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"transfer-from", "mmap"})
+    @ValueSource(strings = {"transfer-from", "mmap", "splice"})
     void moreThanTwoGibibytes(String id) throws Exception {
         assumeAvailable(id);
         TestFile body = client.generated(LARGE);
@@ -199,6 +199,32 @@ class UploadIntegrationTest {
         }
         assertThat(serverDir.resolve(name)).doesNotExist();
         assertNoTempFiles();
+    }
+
+    /**
+     * Every upload and download method on one connection, interleaved: the Netty ones work on duplicates of the
+     * same socket (sharing its blocking flag) and each keeps its adopted channel; none may disturb another.
+     */
+    @Test
+    void allMethodsTakeTurnsOnOneConnection() throws Exception {
+        TestFile body = client.generated(256 * 1024 + 3);
+        try (XferConnection c = connect()) {
+            for (int round = 0; round < 2; round++) {
+                for (ReceiverMethod up : UploadMethods.all()) {
+                    if (!up.availability().isAvailable()) {
+                        continue;
+                    }
+                    assertThat(c.upload(upload(up.id(), "turns.dat", 0), body).verified()).as(up.id()).isTrue();
+                    for (io.xferbench.core.method.SenderMethod down : io.xferbench.core.method.DownloadMethods.all()) {
+                        if (down.availability().isAvailable()) {
+                            DownloadResult d = c.download(Request.download(down.id(), 70_001, Flags.VERIFY_CRC32C, 0));
+                            assertThat(d.verified()).as(up.id() + " then " + down.id()).isTrue();
+                        }
+                    }
+                }
+            }
+        }
+        assertStored("turns.dat", body);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.xferbench.core.method;
 import io.xferbench.core.method.relay.CopyRelay;
 import io.xferbench.core.method.relay.EpollSpliceRelay;
 import io.xferbench.core.method.relay.IoUringRelay;
+import io.xferbench.core.method.relay.SpliceRelay;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,7 +12,8 @@ public final class RelayMethods {
     private static final List<RelayMethod> ALL = List.of(
             CopyRelay.METHOD,
             EpollSpliceRelay.METHOD,
-            IoUringRelay.METHOD);
+            IoUringRelay.METHOD,
+            SpliceRelay.METHOD);
 
     private RelayMethods() {
     }

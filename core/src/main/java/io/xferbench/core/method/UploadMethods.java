@@ -4,6 +4,7 @@ import io.xferbench.core.method.receive.DirectChannelReceiver;
 import io.xferbench.core.method.receive.EpollSpliceReceiver;
 import io.xferbench.core.method.receive.IoUringReceiver;
 import io.xferbench.core.method.receive.MmapReceiver;
+import io.xferbench.core.method.receive.SpliceReceiver;
 import io.xferbench.core.method.receive.StreamReceiver;
 import io.xferbench.core.method.receive.TransferFromReceiver;
 import java.util.List;
@@ -17,7 +18,8 @@ public final class UploadMethods {
             TransferFromReceiver.METHOD,
             MmapReceiver.METHOD,
             EpollSpliceReceiver.METHOD,
-            IoUringReceiver.METHOD);
+            IoUringReceiver.METHOD,
+            SpliceReceiver.METHOD);
 
     private UploadMethods() {
     }
