@@ -47,7 +47,7 @@ public final class ServerMain implements Callable<Integer> {
             + "with a PROXY frame: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = RelayIds.class)
     String relay;
 
-    @Option(names = "--relay-buffer", defaultValue = "64KiB", description = "Proxy: user buffer of the copy relay when the PROXY "
+    @Option(names = "--relay-buffer", defaultValue = "64KiB", description = "Proxy: user buffer of the copy relay and pipe size of the splice relay when the PROXY "
             + "frame does not set one (default: ${DEFAULT-VALUE}).")
     String relayBuffer;
 

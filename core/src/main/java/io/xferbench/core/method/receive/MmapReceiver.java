@@ -10,18 +10,21 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
  * {@code SocketChannel.read} straight into {@code MappedByteBuffer} windows of the file: the file is first
- * extended to its final length (a sparse 1-byte pwrite64(2) at length - 1), then per window mmap(2) + read(2) into the mapping (the kernel copies socket data into the page
- * cache pages; page faults allocate them) + munmap(2). Windows are at most 1 GiB (a MappedByteBuffer is
- * int-indexed) and are unmapped as soon as they are full. The CRC32C is computed over each filled window, that
- * is over the file's own pages.
+ * extended to its final length (a sparse 1-byte pwrite64(2) at length - 1), then per window mmap(2) + read(2)
+ * into the mapping (the kernel copies socket data into the page-cache pages; page faults allocate them) +
+ * munmap(2). Windows are at most 1 GiB (a MappedByteBuffer is int-indexed) and are unmapped as soon as they are
+ * full. The CRC32C is computed over each filled window, that is over the file's own pages.
  *
- * <p>A page that cannot be allocated on a full file system raises SIGBUS, which the JDK turns into an
- * {@link InternalError}; it is reported as an {@link IOException} saying so.
+ * <p>A page that cannot be allocated (full file system) fails the fault: inside read(2) the kernel answers
+ * EFAULT ("Bad address"), reported here as "No space left on device" when the file store is indeed full; a fault
+ * in our own access to the mapping would be SIGBUS, which the JDK turns into an {@link InternalError}, also
+ * reported as an {@link IOException}. (Not exercised by the tests: they cannot fill a file system.)
  */
 public final class MmapReceiver implements FileReceiver {
     static final long DEFAULT_WINDOW = 1L << 30;
@@ -56,8 +59,14 @@ public final class MmapReceiver implements FileReceiver {
                 }
                 crc.update(map.flip());
             } catch (InternalError e) {
-                throw new IOException("page fault writing the mapping of " + path + " at offset " + pos
+                throw new IOException("page fault in the mapping of " + path + " at offset " + pos
                         + " (SIGBUS: file system full?): " + e.getMessage(), e);
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().contains("Bad address") && Files.getFileStore(path).getUsableSpace() < n) {
+                    throw new IOException("No space left on device: read(2) into the mapping of " + path + " at offset " + pos
+                            + " failed with EFAULT, the page could not be allocated", e);
+                }
+                throw e;
             } finally {
                 Unmapper.unmap(map);
             }
