@@ -35,6 +35,7 @@ final class Connection implements Runnable {
     private final Measurements measurements;
     private final ConnectionRegistry registry;
     private final DownloadHandler downloads;
+    private final UploadHandler uploads;
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry) {
@@ -44,6 +45,7 @@ final class Connection implements Runnable {
         this.measurements = measurements;
         this.registry = registry;
         this.downloads = new DownloadHandler(data, config);
+        this.uploads = new UploadHandler(data, config);
     }
 
     @Override
@@ -63,6 +65,7 @@ final class Connection implements Runnable {
         } finally {
             // Closed here, after any error answer above, not by try-with-resources before it.
             downloads.close();
+            uploads.close();
             closeQuietly();
             registry.remove(id);
         }
@@ -104,6 +107,14 @@ final class Connection implements Runnable {
             switch (request.op()) {
                 case DOWNLOAD -> {
                     return downloads.handle(request, socket);
+                }
+                case UPLOAD -> {
+                    return uploads.handle(request, socket);
+                }
+                case PROXY -> {
+                    answer(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY is served by "
+                            + "'xferbench-server --proxy-to HOST:PORT'");
+                    return false;
                 }
                 case INFO -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(ServerInfo.describe(config))));
                 case MEASURE_BEGIN -> {

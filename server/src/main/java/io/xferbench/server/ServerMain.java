@@ -10,13 +10,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code java -jar xferbench-server.jar --data-dir DIR [--bind 127.0.0.1] [--port 7070]} */
+/**
+ * {@code java -jar xferbench-server.jar --data-dir DIR [--bind 127.0.0.1] [--port 7070]}, or as a proxy
+ * {@code java -jar xferbench-server.jar --proxy-to HOST:PORT [--relay copy] [--relay-buffer 64KiB] [--port 7071]}.
+ */
 @Command(name = "xferbench-server", mixinStandardHelpOptions = true, version = "xferbench-server 0.1.0",
         description = "Serves and receives files over TCP with every transfer method. Prints one line "
-                + "'xferbench-server listening on HOST:PORT' when ready.")
+                + "'xferbench-server listening on HOST:PORT' when ready. With --proxy-to it is instead a proxy that "
+                + "relays every connection to that xferbench server and prints 'xferbench-proxy listening on HOST:PORT'.")
 public final class ServerMain implements Callable<Integer> {
 
-    @Option(names = "--data-dir", required = true, description = "Directory served and written; nothing outside it is touched.")
+    @Option(names = "--data-dir", description = "Directory served and written; nothing outside it is touched (required unless --proxy-to).")
     Path dataDir;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
@@ -49,9 +53,35 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--idle-timeout", defaultValue = "30", description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
+    @Option(names = "--proxy-to", description = "Run as a proxy relaying every connection to this xferbench server (HOST:PORT).")
+    String proxyTo;
+
+    @Option(names = "--relay", defaultValue = "copy", description = "Proxy: relay method for connections that do not choose one "
+            + "with a PROXY frame: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = RelayIds.class)
+    String relay;
+
+    @Option(names = "--relay-buffer", defaultValue = "64KiB", description = "Proxy: user buffer of the copy relay and pipe size of the splice relay when the PROXY "
+            + "frame does not set one (default: ${DEFAULT-VALUE}).")
+    String relayBuffer;
+
+    /** Relay ids for the help text. */
+    static final class RelayIds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return io.xferbench.core.method.RelayMethods.ids().iterator();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         OneLineLogging.install();
+        if (proxyTo != null) {
+            return proxy();
+        }
+        if (dataDir == null) {
+            System.err.println("xferbench-server: --data-dir is required (or --proxy-to HOST:PORT to run as a proxy)");
+            return 2;
+        }
         String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip() : token;
         if (tokenFile != null && secret.isEmpty()) {
             throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
@@ -73,6 +103,31 @@ public final class ServerMain implements Callable<Integer> {
             stopped.countDown();
         }, "xferbench-shutdown"));
         System.out.println("xferbench-server listening on " + server.host() + ":" + server.port());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private Integer proxy() throws Exception {
+        String[] hp = ProxyConfig.hostPort(proxyTo);
+        long buffer = Sizes.parse(relayBuffer);
+        if (buffer <= 0 || buffer > io.xferbench.core.protocol.Wire.MAX_BUFFER_SIZE) {
+            System.err.println("xferbench-server: --relay-buffer must be 1.." + io.xferbench.core.protocol.Wire.MAX_BUFFER_SIZE);
+            return 2;
+        }
+        ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer);
+        XferProxy proxy = XferProxy.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                proxy.close();
+            } catch (Exception e) {
+                System.err.println("xferbench-proxy: error while stopping: " + e);
+            }
+            stopped.countDown();
+        }, "xferbench-shutdown"));
+        System.out.println("xferbench-proxy listening on " + proxy.host() + ":" + proxy.port() + " -> " + hp[0] + ":" + hp[1]
+                + " (relay " + relay + ")");
         System.out.flush();
         stopped.await();
         return 0;

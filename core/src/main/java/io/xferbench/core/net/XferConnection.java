@@ -1,17 +1,23 @@
 package io.xferbench.core.net;
 
+import io.xferbench.core.data.TestFile;
 import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Trailer;
+import io.xferbench.core.protocol.UploadReport;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.StandardOpenOption;
 
 /** A client connection to an xferbench server; requests run one after another on it. Not thread-safe. */
 public final class XferConnection implements AutoCloseable {
@@ -51,6 +57,68 @@ public final class XferConnection implements AutoCloseable {
         Trailer trailer = ResponseCodec.readTrailer(channel);
         return new DownloadResult(header.length(), header.length(), checksum, header.crc32c(), crc,
                 clientNanos, trailer.serverNanos(), header.residencyPermille(), trailer.residencyPermille());
+    }
+
+    /**
+     * Uploads {@code body} (a local file, typically {@code DataDirectory.generated(size)} of the client's own data
+     * directory, whose CRC32C is already known) with the method, name, flags and buffer size of {@code request};
+     * its size and crc32c are taken from {@code body}. The body goes out with {@code FileChannel.transferTo}
+     * (sendfile(2) from the page cache), the cheapest sender the client has, so the server's method is what is
+     * measured.
+     *
+     * @throws RemoteException when the server refuses before the body (nothing was sent) or fails after it (the
+     *                         file was not put in place); after a failure in the body the server closes the connection
+     */
+    public UploadResult upload(Request request, TestFile body) throws IOException {
+        Request r = Request.upload(request.method(), request.name(), body.size(), body.crc32c(), request.flags(), request.bufferSize());
+        long start = System.nanoTime();
+        send(r);
+        long promised = ResponseCodec.readUploadReady(channel);
+        if (promised != body.size()) {
+            throw new IOException("server is ready for " + promised + " bytes, the body has " + body.size());
+        }
+        try (FileChannel file = FileChannel.open(body.path(), StandardOpenOption.READ)) {
+            sendBody(file, body.size());
+        } catch (IOException e) {
+            // The server may have given up in the middle and said why before closing: prefer its reason.
+            try {
+                ResponseCodec.readUploadResult(channel);
+            } catch (RemoteException remote) {
+                remote.addSuppressed(e);
+                throw remote;
+            } catch (IOException | RuntimeException ignored) {
+                // Nothing readable: the write failure is all there is.
+            }
+            throw e;
+        }
+        UploadReport report = ResponseCodec.readUploadResult(channel);
+        long clientNanos = System.nanoTime() - start;
+        return new UploadResult(report.bytes(), body.size(), body.crc32c(), report.crc32c(), report.checksumReread(),
+                clientNanos, report.serverNanos(), report.verifyNanos(), report.fsyncNanos());
+    }
+
+    private void sendBody(FileChannel file, long length) throws IOException {
+        long pos = 0;
+        int zeros = 0;
+        while (pos < length) {
+            long n = file.transferTo(pos, length - pos, channel);
+            if (n > 0) {
+                pos += n;
+                zeros = 0;
+            } else if (++zeros > 16) {
+                throw new EOFException("upload body file ended at " + pos + " of " + length + " bytes (truncated?)");
+            }
+        }
+    }
+
+    /**
+     * Sends the PROXY frame that must open a connection to a proxy: relay with {@code relay} (empty: the proxy's
+     * default) and {@code bufferSize} (0: default). Returns the relay id in effect; from here on, requests on this
+     * connection go to the upstream server.
+     */
+    public String proxy(String relay, int bufferSize) throws IOException {
+        send(Request.proxy(relay, bufferSize));
+        return ResponseCodec.readProxyReady(channel);
     }
 
     /** INFO, MEASURE_BEGIN, MEASURE_END: a JSON answer. */

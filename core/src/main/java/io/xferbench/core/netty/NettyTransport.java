@@ -2,6 +2,7 @@ package io.xferbench.core.netty;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -18,6 +19,7 @@ import io.xferbench.nativeio.NativeException;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -107,6 +109,16 @@ public enum NettyTransport {
      * next request, so Netty must never consume it.
      */
     public Channel adopt(SocketChannel socket) throws IOException {
+        return adopt(socket, group().next(), channel -> {
+        });
+    }
+
+    /**
+     * Like {@link #adopt(SocketChannel)}, on a chosen event loop of {@link #group()} (a relay puts both of its
+     * channels on one loop), after {@code setup} configured the channel: options that Netty only accepts before
+     * registration (such as epoll's {@code EpollMode}) go there.
+     */
+    public Channel adopt(SocketChannel socket, EventLoop loop, Consumer<Channel> setup) throws IOException {
         int fd = Fds.dup(Fds.of(socket));
         Channel channel;
         try {
@@ -115,9 +127,15 @@ public enum NettyTransport {
             closeQuietly(fd);
             throw e;
         }
-        channel.config().setOption(ChannelOption.AUTO_READ, false);
         try {
-            group().register(channel).sync();
+            channel.config().setOption(ChannelOption.AUTO_READ, false);
+            setup.accept(channel);
+        } catch (RuntimeException e) {
+            channel.unsafe().closeForcibly();
+            throw e;
+        }
+        try {
+            loop.register(channel).sync();
         } catch (InterruptedException e) {
             channel.unsafe().closeForcibly();
             Thread.currentThread().interrupt();

@@ -11,7 +11,13 @@ public enum Op {
     /** Server starts measuring its own CPU time and syscalls. */
     MEASURE_BEGIN(4),
     /** Server stops measuring and returns what it counted, as JSON. */
-    MEASURE_END(5);
+    MEASURE_END(5),
+    /**
+     * Sent to a proxy ({@code xferbench-server --proxy-to}) as the first frame of a connection: relay the rest of
+     * the connection to the upstream server with the relay method named in {@link Request#method()} (empty: the
+     * proxy's default) and {@link Request#bufferSize()}. A server that is not a proxy refuses it.
+     */
+    PROXY(6);
 
     private final int code;
 

@@ -4,6 +4,8 @@ package io.xferbench.core.protocol;
  * One request. {@code name} is a file name relative to the server's data directory, or empty to let the
  * server pick (and create on demand) the generated test file of {@code size} bytes.
  *
+ * @param method download/upload: the transfer method id; proxy: the relay method id (empty: the proxy's default)
+ * @param name   download: file to send (empty: generated); upload: file to create or replace (required)
  * @param size   download: size of the generated file when name is empty; upload: exact body length
  * @param crc32c upload: CRC32C of the body the client will send
  */
@@ -11,6 +13,16 @@ public record Request(Op op, String method, String name, String token, long size
 
     public static Request download(String method, long size, int flags, int bufferSize) {
         return new Request(Op.DOWNLOAD, method, "", "", size, 0, flags, bufferSize);
+    }
+
+    /** An upload of exactly {@code size} bytes whose CRC32C is {@code crc32c}, to be stored as {@code name}. */
+    public static Request upload(String method, String name, long size, int crc32c, int flags, int bufferSize) {
+        return new Request(Op.UPLOAD, method, name, "", size, crc32c, flags, bufferSize);
+    }
+
+    /** First frame to a proxy: relay this connection with {@code relay} (empty: the proxy's default). */
+    public static Request proxy(String relay, int bufferSize) {
+        return new Request(Op.PROXY, relay, "", "", 0, 0, 0, bufferSize);
     }
 
     public static Request control(Op op) {

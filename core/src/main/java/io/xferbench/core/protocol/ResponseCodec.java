@@ -13,7 +13,14 @@ import java.nio.charset.StandardCharsets;
  * download header: i64 length | u32 crc32c | i32 residency-before (per mille, -1 unknown)   then the body
  * trailer:         i64 server nanos | i32 residency-after       (after a body; status says how it ended)
  * json:            UTF-8 JSON
+ * upload ready:    i64 length                                   (the server will read exactly this many body bytes)
+ * upload result:   i64 bytes | u32 crc32c | u8 checksum-source (0 inline, 1 re-read from the file)
+ *                  | i64 server nanos | i64 verify nanos | i64 fsync nanos (-1: not synced)
+ * proxy ready:     UTF-8 id of the relay method now in effect (at most 64 bytes); the connection is relayed from here
  * </pre>
+ * An upload is: request → ready (or an error, and no body is sent) → body → result (or an error: NO_SPACE,
+ * VERIFY_FAILED, ...). A failure in the middle of the body is answered once the rest of the body has been drained,
+ * then the server closes the connection.
  */
 public final class ResponseCodec {
     private ResponseCodec() {
@@ -41,6 +48,20 @@ public final class ResponseCodec {
             throw new IllegalArgumentException("JSON response of " + json.length + " bytes exceeds " + Wire.MAX_RESPONSE_PAYLOAD_BYTES);
         }
         return frame(Status.OK, json.length).put(json).flip();
+    }
+
+    public static ByteBuffer uploadReady(long length) {
+        return frame(Status.OK, 8).putLong(length).flip();
+    }
+
+    public static ByteBuffer uploadResult(UploadReport r) {
+        return frame(Status.OK, 8 + 4 + 1 + 8 + 8 + 8).putLong(r.bytes()).putInt(r.crc32c()).put((byte) (r.checksumReread() ? 1 : 0))
+                .putLong(r.serverNanos()).putLong(r.verifyNanos()).putLong(r.fsyncNanos()).flip();
+    }
+
+    public static ByteBuffer proxyReady(String relayId) {
+        byte[] id = RequestCodec.Text.bytes(relayId, Wire.MAX_METHOD_BYTES, "relay id");
+        return frame(Status.OK, id.length).put(id).flip();
     }
 
     private static ByteBuffer frame(Status status, int payload) {
@@ -91,6 +112,46 @@ public final class ResponseCodec {
         } catch (BufferUnderflowException e) {
             throw new ProtocolException(Status.BAD_REQUEST, "short trailer");
         }
+    }
+
+    /** Reads the upload ready frame; a refusal throws {@link RemoteException} and no body may follow. */
+    public static long readUploadReady(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            long length = p.getLong();
+            if (length < 0 || p.hasRemaining()) {
+                throw new ProtocolException(Status.BAD_REQUEST, "malformed upload ready frame");
+            }
+            return length;
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short upload ready frame");
+        }
+    }
+
+    /** Reads the upload result; a failed upload throws {@link RemoteException} with the server's reason. */
+    public static UploadReport readUploadResult(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            long bytes = p.getLong();
+            int crc = p.getInt();
+            int source = Byte.toUnsignedInt(p.get());
+            UploadReport r = new UploadReport(bytes, crc, source == 1, p.getLong(), p.getLong(), p.getLong());
+            if (bytes < 0 || source > 1 || p.hasRemaining()) {
+                throw new ProtocolException(Status.BAD_REQUEST, "malformed upload result frame");
+            }
+            return r;
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short upload result frame");
+        }
+    }
+
+    /** Reads the proxy ready frame and returns the relay id in effect. */
+    public static String readProxyReady(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        if (p.remaining() > Wire.MAX_METHOD_BYTES) {
+            throw new ProtocolException(Status.BAD_REQUEST, "relay id of " + p.remaining() + " bytes exceeds " + Wire.MAX_METHOD_BYTES);
+        }
+        return StandardCharsets.UTF_8.decode(p).toString();
     }
 
     public static byte[] readJson(ReadableByteChannel in) throws IOException {

@@ -9,7 +9,7 @@ import java.nio.MappedByteBuffer;
  * 4 GiB of mappings alive and aborted transfers leak none. Uses {@code sun.misc.Unsafe.invokeCleaner}
  * (module jdk.unsupported, no flags needed); if that is gone, the mapping is left to the GC.
  */
-final class Unmapper {
+public final class Unmapper {
     private static final Object UNSAFE;
     private static final Method INVOKE_CLEANER;
 
@@ -33,7 +33,7 @@ final class Unmapper {
     private Unmapper() {
     }
 
-    static void unmap(MappedByteBuffer buffer) {
+    public static void unmap(MappedByteBuffer buffer) {
         if (INVOKE_CLEANER == null) {
             return;
         }

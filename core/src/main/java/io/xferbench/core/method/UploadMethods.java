@@ -1,0 +1,38 @@
+package io.xferbench.core.method;
+
+import io.xferbench.core.method.receive.DirectChannelReceiver;
+import io.xferbench.core.method.receive.EpollSpliceReceiver;
+import io.xferbench.core.method.receive.IoUringReceiver;
+import io.xferbench.core.method.receive.MmapReceiver;
+import io.xferbench.core.method.receive.SpliceReceiver;
+import io.xferbench.core.method.receive.StreamReceiver;
+import io.xferbench.core.method.receive.TransferFromReceiver;
+import java.util.List;
+import java.util.Optional;
+
+/** The registry of upload (socket → file) methods, in the order results are shown. Add a method here. */
+public final class UploadMethods {
+    private static final List<ReceiverMethod> ALL = List.of(
+            StreamReceiver.METHOD,
+            DirectChannelReceiver.METHOD,
+            TransferFromReceiver.METHOD,
+            MmapReceiver.METHOD,
+            EpollSpliceReceiver.METHOD,
+            IoUringReceiver.METHOD,
+            SpliceReceiver.METHOD);
+
+    private UploadMethods() {
+    }
+
+    public static List<ReceiverMethod> all() {
+        return ALL;
+    }
+
+    public static Optional<ReceiverMethod> byId(String id) {
+        return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
+    }
+
+    public static List<String> ids() {
+        return ALL.stream().map(ReceiverMethod::id).toList();
+    }
+}

@@ -1,0 +1,34 @@
+package io.xferbench.server;
+
+import io.xferbench.core.method.TransferOptions;
+
+/**
+ * @param upstreamHost   the xferbench server every connection is relayed to
+ * @param defaultRelay   relay method for connections that do not open with a PROXY frame, or whose PROXY frame
+ *                       names none
+ * @param bufferSize     user buffer of the copying relays when the PROXY frame does not set one
+ */
+public record ProxyConfig(String bind, int port, int maxConnections, String upstreamHost, int upstreamPort, String defaultRelay,
+                          int bufferSize) {
+
+    public static ProxyConfig loopback(int upstreamPort, String relay) {
+        return new ProxyConfig("127.0.0.1", 0, 256, "127.0.0.1", upstreamPort, relay, TransferOptions.DEFAULT_BUFFER_SIZE);
+    }
+
+    public ProxyConfig withBufferSize(int size) {
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size);
+    }
+
+    /** Parses {@code HOST:PORT} (or {@code [v6]:PORT}). */
+    static String[] hostPort(String text) {
+        int colon = text.lastIndexOf(':');
+        if (colon <= 0 || colon == text.length() - 1) {
+            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
+        }
+        String host = text.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new String[] {host, text.substring(colon + 1)};
+    }
+}

@@ -1,0 +1,257 @@
+package io.xferbench.server;
+
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.Relay;
+import io.xferbench.core.method.RelayMethod;
+import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.ProtocolException;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.Status;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+
+/**
+ * The proxy mode of the server ({@code xferbench-server --proxy-to HOST:PORT [--relay METHOD]}): every accepted
+ * connection is relayed, full duplex, to the upstream xferbench server with one relay method, so that a client
+ * downloading or uploading through it measures the relay (client → proxy → upstream and back).
+ *
+ * <p>The relay method is chosen per connection by its first frame:
+ * <ul>
+ *   <li>a PROXY request ({@link Op#PROXY}, method = relay id or empty for the default, bufferSize = relay buffer
+ *       or 0 for the default) is answered by the proxy itself: after connecting upstream, a "proxy ready" frame
+ *       naming the relay in effect, or an error (unknown relay: BAD_REQUEST; unavailable: UNAVAILABLE; upstream
+ *       unreachable: SERVER_ERROR), after which the client may send another PROXY frame;</li>
+ *   <li>any other request is forwarded unchanged to the upstream, and the connection is relayed with the
+ *       default relay: a plain xferbench client works through the proxy without knowing it.</li>
+ * </ul>
+ * The proxy checks no token: the upstream checks every request it relays. Thread per connection, as the server.
+ */
+public final class XferProxy implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(XferProxy.class.getName());
+
+    private final ProxyConfig config;
+    private final ServerSocketChannel listener;
+    private final ThreadPoolExecutor workers;
+    private final Thread acceptor;
+    private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+
+    private XferProxy(ProxyConfig config, ServerSocketChannel listener) {
+        this.config = config;
+        this.listener = listener;
+        AtomicInteger threadIds = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+            Thread t = new Thread(r, "xferbench-proxy-" + threadIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.acceptor = new Thread(this::acceptLoop, "xferbench-proxy-acceptor");
+    }
+
+    public static XferProxy start(ProxyConfig config) throws IOException {
+        RelayMethod relay = RelayMethods.byId(config.defaultRelay()).orElseThrow(() -> new IllegalArgumentException(
+                "unknown relay '" + config.defaultRelay() + "' (known: " + String.join(", ", RelayMethods.ids()) + ")"));
+        if (!relay.availability().isAvailable()) {
+            throw new IllegalArgumentException("relay " + relay.id() + " is unavailable here: " + relay.availability().unavailableReason());
+        }
+        ServerSocketChannel listener = ServerSocketChannel.open();
+        try {
+            listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            listener.bind(new InetSocketAddress(config.bind(), config.port()), 1024);
+        } catch (IOException | RuntimeException e) {
+            listener.close();
+            throw new IOException("cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
+        }
+        XferProxy proxy = new XferProxy(config, listener);
+        proxy.acceptor.start();
+        return proxy;
+    }
+
+    public int port() {
+        try {
+            return ((InetSocketAddress) listener.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("listener closed", e);
+        }
+    }
+
+    public String host() {
+        return config.bind();
+    }
+
+    public ProxyConfig config() {
+        return config;
+    }
+
+    /** Connections being relayed (or opening) now. */
+    public int activeConnections() {
+        return workers.getActiveCount();
+    }
+
+    private void acceptLoop() {
+        while (listener.isOpen()) {
+            SocketChannel socket;
+            try {
+                socket = listener.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.warning("accept failed: " + e.getMessage());
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+                continue;
+            }
+            try {
+                workers.execute(() -> serve(socket));
+            } catch (RejectedExecutionException e) {
+                try (socket) {
+                    Frames.writeFully(socket, ResponseCodec.error(Status.BUSY,
+                            "proxy busy: " + config.maxConnections() + " connections already open (--max-connections)"));
+                } catch (IOException ignored) {
+                    // The refused client is gone already.
+                }
+            }
+        }
+    }
+
+    private void serve(SocketChannel client) {
+        open.add(client);
+        SocketChannel upstream = null;
+        try (client) {
+            client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            RelayMethod method;
+            TransferOptions options;
+            while (true) {
+                Request first = RequestCodec.read(client);
+                if (first == null) {
+                    return;
+                }
+                if (first.op() != Op.PROXY) {
+                    method = RelayMethods.byId(config.defaultRelay()).orElseThrow();
+                    options = new TransferOptions(config.bufferSize(), false);
+                    upstream = connectUpstream(client);
+                    if (upstream == null) {
+                        return;
+                    }
+                    // Forwarded as the client sent it (same fields, same token): the upstream answers it.
+                    Frames.writeFully(upstream, RequestCodec.encode(first));
+                    break;
+                }
+                String id = first.method().isEmpty() ? config.defaultRelay() : first.method();
+                RelayMethod m = RelayMethods.byId(id).orElse(null);
+                if (m == null) {
+                    answer(client, Status.BAD_REQUEST, "unknown relay '" + id + "' (known: " + String.join(", ", RelayMethods.ids()) + ")");
+                    continue;
+                }
+                Availability a = m.availability();
+                if (!a.isAvailable()) {
+                    answer(client, Status.UNAVAILABLE, m.id() + ": " + a.unavailableReason());
+                    continue;
+                }
+                upstream = connectUpstream(client);
+                if (upstream == null) {
+                    continue;
+                }
+                method = m;
+                options = new TransferOptions(first.bufferSize() > 0 ? first.bufferSize() : config.bufferSize(), false);
+                Frames.writeFully(client, ResponseCodec.proxyReady(m.id()));
+                break;
+            }
+            open.add(upstream);
+            try (Relay relay = method.newRelay(options)) {
+                Relay.Relayed r = relay.relay(client, upstream);
+                LOG.fine(() -> method.id() + " relayed " + r.clientToUpstream() + " bytes up, " + r.upstreamToClient() + " down");
+            }
+        } catch (ProtocolException e) {
+            LOG.info(() -> "proxy: bad first frame: " + e.getMessage());
+            answerQuietly(client, e.status(), e.getMessage());
+        } catch (IOException e) {
+            LOG.info(() -> "proxy: connection ended by an error: " + e);
+        } catch (RuntimeException e) {
+            LOG.warning("proxy: internal error: " + e);
+        } finally {
+            open.remove(client);
+            if (upstream != null) {
+                open.remove(upstream);
+                try {
+                    upstream.close();
+                } catch (IOException ignored) {
+                    // Nothing left to do with it.
+                }
+            }
+        }
+    }
+
+    /** Connects to the upstream; if it cannot, tells the client and returns null. */
+    private SocketChannel connectUpstream(SocketChannel client) throws IOException {
+        SocketChannel upstream = SocketChannel.open();
+        try {
+            upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            upstream.connect(new InetSocketAddress(config.upstreamHost(), config.upstreamPort()));
+            return upstream;
+        } catch (IOException e) {
+            upstream.close();
+            answer(client, Status.SERVER_ERROR, "proxy cannot reach upstream " + config.upstreamHost() + ":" + config.upstreamPort()
+                    + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static void answer(SocketChannel client, Status status, String message) throws IOException {
+        Frames.writeFully(client, ResponseCodec.error(status, message));
+    }
+
+    private static void answerQuietly(SocketChannel client, Status status, String message) {
+        try {
+            answer(client, status, message);
+        } catch (IOException ignored) {
+            // The client is gone.
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        listener.close();
+        for (SocketChannel s : open) {
+            // Shut the sockets themselves down first: a Netty relay works on duplicates of their fds, which a
+            // close of the JDK's descriptor alone would leave running.
+            try {
+                s.shutdownInput();
+                s.shutdownOutput();
+            } catch (IOException ignored) {
+                // Already shut down or closed.
+            }
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // Closing is all that is wanted.
+            }
+        }
+        workers.shutdownNow();
+        try {
+            acceptor.join(5_000);
+            workers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
