@@ -16,6 +16,9 @@ public final class Fds {
     private static final int F_GETFL = 3;
     private static final int F_SETFL = 4;
     private static final int O_NONBLOCK = 04000;
+    private static final int POLLERR = 0x8;
+    private static final int POLLHUP = 0x10;
+    private static final int POLLNVAL = 0x20;
 
     private static final Method SOCKET_FD_VAL;
     private static final Field FILE_CHANNEL_FD;
@@ -104,6 +107,24 @@ public final class Fds {
         } catch (LastErrorException e) {
             throw NativeException.of("fcntl(" + fd + ", F_GETFL)", e);
         }
+    }
+
+    /**
+     * Whether the socket behind {@code fd} has an error or was hung up (a peer's RST shows as POLLERR|POLLHUP),
+     * asked with a zero-timeout poll(2) that consumes nothing.
+     */
+    public static boolean hasErrorOrHangup(int fd) throws NativeException {
+        NativeSupport.check();
+        int[] pollfd = {fd, 0};
+        try {
+            if (Libc.poll(pollfd, 1, 0) == 0) {
+                return false;
+            }
+        } catch (LastErrorException e) {
+            throw NativeException.of("poll(" + fd + ")", e);
+        }
+        int revents = pollfd[1] >>> 16;
+        return (revents & (POLLERR | POLLHUP | POLLNVAL)) != 0;
     }
 
     public static void close(int fd) throws NativeException {

@@ -22,11 +22,15 @@ final class ConnectionRegistry implements AutoCloseable {
 
     private static final class Entry {
         final SocketChannel socket;
+        final Thread thread;
         volatile State state;
         volatile long deadlineNanos;
+        /** Guarded by this entry: once removed, the thread serves someone else and must not be interrupted. */
+        boolean removed;
 
-        Entry(SocketChannel socket) {
+        Entry(SocketChannel socket, Thread thread) {
             this.socket = socket;
+            this.thread = thread;
         }
     }
 
@@ -41,12 +45,20 @@ final class ConnectionRegistry implements AutoCloseable {
         reaper.start();
     }
 
+    /** Registers the calling thread's connection. */
     void add(int id, SocketChannel socket) {
-        live.put(id, new Entry(socket));
+        live.put(id, new Entry(socket, Thread.currentThread()));
     }
 
+    /** Deregisters the calling thread's connection and clears any interrupt the reaper gave it. */
     void remove(int id) {
-        live.remove(id);
+        Entry e = live.remove(id);
+        if (e != null) {
+            synchronized (e) {
+                e.removed = true;
+            }
+        }
+        Thread.interrupted();
     }
 
     /** The connection is in {@code state} and must leave it within {@code budget}. */
@@ -88,7 +100,13 @@ final class ConnectionRegistry implements AutoCloseable {
                 if (e.state != null && now - e.deadlineNanos > 0 && e.socket.isOpen()) {
                     LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
                             ? "idle/header timeout" : "transfer deadline") + " passed");
-                    closeQuietly(e.socket);
+                    synchronized (e) {
+                        if (!e.removed) {
+                            closeQuietly(e.socket);
+                            // Closing unblocks JDK I/O; the interrupt also ends waits on anything else (Netty futures).
+                            e.thread.interrupt();
+                        }
+                    }
                 }
             }
             try {

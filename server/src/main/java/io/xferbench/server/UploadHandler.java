@@ -79,6 +79,10 @@ final class UploadHandler implements AutoCloseable {
         if (request.name().isEmpty()) {
             return refuse(socket, Status.BAD_REQUEST, "an upload needs the name of the file to create");
         }
+        if (request.size() > config.maxUpload()) {
+            return refuse(socket, Status.TOO_LARGE, "an upload of " + request.size() + " bytes exceeds --max-upload "
+                    + config.maxUpload());
+        }
         try {
             method.checkSupported(request.size());
         } catch (UnsupportedTransferException e) {

@@ -6,7 +6,12 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.method.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.method.UploadMethods;
 import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
@@ -23,9 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * 1,000 clients that vanish mid-download (RST after the first bytes), spread over every available method.
- * Afterwards the server holds nothing extra: fds (sockets, pipes, files), threads, mappings, direct buffers,
- * and the data directory is unchanged.
+ * 1,000 clients that vanish mid-transfer (RST after the first bytes): 500 downloads and 500 uploads, spread
+ * over every available method of each direction. Afterwards the server holds nothing extra: fds (sockets,
+ * pipes, files), threads, mappings, direct buffers; and the data directory is unchanged (no temp or partial
+ * files).
  */
 class AbortedTransferTest {
     static final int ABORTS = 1000;
@@ -37,18 +43,28 @@ class AbortedTransferTest {
     @Test
     void abortedDownloadsLeakNothing() throws Exception {
         List<SenderMethod> methods = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).toList();
+        List<ReceiverMethod> receivers = UploadMethods.all().stream().filter(m -> m.availability().isAvailable()).toList();
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
             // Warm every method once so lazily created, long-lived things (event loops, JNA, classes) exist in the baseline.
             try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
                 for (SenderMethod m : methods) {
                     assertThat(c.download(Request.download(m.id(), SIZE, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
                 }
+                TestFile body = server.data().generated(SIZE);
+                for (ReceiverMethod m : receivers) {
+                    assertThat(c.upload(upload(m.id(), "warm-" + m.id(), body.crc32c()), body).verified()).isTrue();
+                }
             }
             ProcessResources before = settled(server);
             List<String> filesBefore = listing();
 
+            int crc = server.data().generated(SIZE).crc32c();
             for (int i = 0; i < ABORTS; i++) {
-                abortDownload(server.port(), methods.get(i % methods.size()).id());
+                if (i % 2 == 0) {
+                    abortDownload(server.port(), methods.get(i / 2 % methods.size()).id());
+                } else {
+                    abortUpload(server.port(), upload(receivers.get(i / 2 % receivers.size()).id(), "aborted-" + (i % 7), crc));
+                }
             }
 
             ProcessResources after = settled(server);
@@ -76,6 +92,20 @@ class AbortedTransferTest {
             while (some.hasRemaining() && ch.read(some) > 0) {
                 // take a little, then vanish
             }
+        }
+    }
+
+    private static Request upload(String method, String name, int crc) {
+        return new Request(Op.UPLOAD, method, name, "", SIZE, crc, Flags.VERIFY_CRC32C, 0);
+    }
+
+    /** Starts an upload, sends 64 KiB of its body, then resets the connection. */
+    private static void abortUpload(int port, Request request) throws Exception {
+        try (SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+            ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+            Frames.writeFully(ch, RequestCodec.encode(request));
+            ResponseCodec.readUploadReady(ch);
+            Frames.writeFully(ch, ByteBuffer.allocate(64 * 1024));
         }
     }
 

@@ -252,8 +252,13 @@ class UploadIntegrationTest {
             assertRefused(c, upload("stream", "../escape.dat", 0), body, Status.FORBIDDEN, "..");
             assertRefused(c, upload("stream", ".hidden", 0), body, Status.FORBIDDEN, "hidden");
             assertRefused(c, upload("stream", "no-such-dir/x.dat", 0), body, Status.NOT_FOUND, "no-such-dir");
-            assertRefused(c, upload("stream", "huge.dat", 0), huge, Status.NO_SPACE, "does not fit");
+            assertRefused(c, upload("stream", "huge.dat", 0), huge, Status.TOO_LARGE, "--max-upload");
             assertDownloadWorks(c);
+        }
+        // Within --max-upload but beyond the file system's usable space.
+        try (XferServer unlimited = XferServer.start(ServerConfig.loopback(serverDir).withMaxUpload(Long.MAX_VALUE));
+             XferConnection c = XferConnection.open("127.0.0.1", unlimited.port(), "")) {
+            assertRefused(c, upload("stream", "huge.dat", 0), huge, Status.NO_SPACE, "does not fit");
         }
         assertNoTempFiles();
     }

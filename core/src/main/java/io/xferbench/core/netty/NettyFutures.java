@@ -1,7 +1,10 @@
 package io.xferbench.core.netty;
 
+import io.xferbench.nativeio.Fds;
+
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
+import io.xferbench.nativeio.Fds;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -22,6 +25,15 @@ public final class NettyFutures {
      * @throws IOException the future's cause (unwrapped when it is one), or a stall
      */
     public static void await(Future<?> future, LongSupplier progress, Duration stall, String what) throws IOException {
+        await(future, progress, stall, what, -1);
+    }
+
+    /**
+     * As {@link #await(Future, LongSupplier, Duration, String)}, and also fails as soon as {@code socketFd} shows
+     * an error or hang-up: a peer's reset does not always reach a Netty channel that has no operation pending,
+     * and nobody should wait a whole stall period for a client that is gone.
+     */
+    public static void await(Future<?> future, LongSupplier progress, Duration stall, String what, int socketFd) throws IOException {
         long last = progress.getAsLong();
         long lastChange = System.nanoTime();
         try {
@@ -32,6 +44,9 @@ public final class NettyFutures {
                     lastChange = System.nanoTime();
                 } else if (System.nanoTime() - lastChange > stall.toNanos()) {
                     throw new IOException(what + ": no progress for " + stall.toSeconds() + " s (at " + now + " bytes)");
+                }
+                if (socketFd >= 0 && !future.isDone() && Fds.hasErrorOrHangup(socketFd)) {
+                    throw new IOException(what + ": the connection was reset or hung up (at " + now + " bytes)");
                 }
             }
         } catch (InterruptedException e) {

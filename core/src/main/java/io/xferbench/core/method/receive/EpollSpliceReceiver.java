@@ -86,7 +86,7 @@ public final class EpollSpliceReceiver implements FileReceiver {
             }
             ch.config().setAutoRead(true);
             try {
-                NettyFutures.await(last, () -> sizeOf(file), stall, "epoll-splice upload");
+                NettyFutures.await(last, () -> sizeOf(file), stall, "epoll-splice upload", Fds.of(socket));
             } catch (ClosedChannelException e) {
                 // Netty closes the channel when the peer hangs up, and fails the queued chunks with this.
                 EOFException eof = new EOFException("connection closed with at most " + sizeOf(file) + " of " + length

@@ -13,6 +13,7 @@ import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.netty.NettyFutures;
 import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.nativeio.Fds;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -54,7 +55,7 @@ public final class IoUringReceiver implements FileReceiver {
         try {
             ch.pipeline().addLast(sink);
             ch.read();
-            NettyFutures.await(sink.done, () -> sink.written, stall, "io-uring upload");
+            NettyFutures.await(sink.done, () -> sink.written, stall, "io-uring upload", Fds.of(socket));
             NettyFutures.onLoop(ch, () -> ch.pipeline().remove(sink));
         } catch (IOException | RuntimeException e) {
             closeChannel();
