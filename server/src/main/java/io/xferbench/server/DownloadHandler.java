@@ -54,7 +54,16 @@ final class DownloadHandler implements AutoCloseable {
         if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
             return refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
         }
-        TestFile file = request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
+        TestFile file;
+        try {
+            file = request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
+        } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+            throw e;
+        } catch (IOException e) {
+            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
+            return refuse(socket, UploadHandler.statusOf(e), "cannot prepare " + (request.name().isEmpty()
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+        }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
         FileSender sender = sender(method, options);
 

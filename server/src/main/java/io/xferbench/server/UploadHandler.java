@@ -109,6 +109,10 @@ final class UploadHandler implements AutoCloseable {
                 try {
                     crc = receiver.receive(socket, file, tmp, request.size());
                 } catch (IOException | RuntimeException e) {
+                    // Gone (and its space released) before the client hears why, so nobody acting on the error
+                    // finds a partial file or a disk still full of it.
+                    file.close();
+                    deleteQuietly(tmp);
                     closeReceiver(method, options);
                     failedInBody(socket, method, request, e);
                     return false;
@@ -118,10 +122,12 @@ final class UploadHandler implements AutoCloseable {
                     report = verify(request, file, crc, serverNanos);
                 } catch (VerifyException e) {
                     LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());
+                    deleteQuietly(tmp);
                     return refuse(socket, Status.VERIFY_FAILED, method.id() + ": " + e.getMessage());
                 }
             } catch (IOException e) {
                 // After the body: the stream is in step, answer and go on.
+                deleteQuietly(tmp);
                 return refuse(socket, statusOf(e), method.id() + ": upload of " + request.name() + " not stored: " + e.getMessage());
             }
             try {
@@ -134,6 +140,9 @@ final class UploadHandler implements AutoCloseable {
                             report.verifyNanos(), report.fsyncNanos() + System.nanoTime() - t0);
                 }
             } catch (IOException e) {
+                if (!placed) {
+                    deleteQuietly(tmp);
+                }
                 return refuse(socket, statusOf(e), method.id() + ": upload of " + request.name() + " not put in place: " + e.getMessage());
             }
             Frames.writeFully(socket, ResponseCodec.uploadResult(report));
