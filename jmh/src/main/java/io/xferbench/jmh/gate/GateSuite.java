@@ -26,6 +26,10 @@ public record GateSuite(List<String> methods, List<String> sizes, int forks, int
         return new GateSuite(someMethods, someSizes, forks, warmupIterations, iterations, jvmArgs);
     }
 
+    public GateSuite withIterations(int warmups, int measured) {
+        return new GateSuite(methods, sizes, forks, warmups, measured, jvmArgs);
+    }
+
     public GateSuite withJvmArgs(List<String> args) {
         return new GateSuite(methods, sizes, forks, warmupIterations, iterations, args);
     }

@@ -50,6 +50,8 @@ public final class PerfGate {
         List<String> jvmArgs = new ArrayList<>();
         List<String> methods = null;
         List<String> sizes = null;
+        int warmups = -1;
+        int iterations = -1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--baseline" -> baselineFile = Path.of(args[++i]);
@@ -63,9 +65,12 @@ public final class PerfGate {
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--methods" -> methods = Arrays.asList(args[++i].split(","));
                 case "--sizes" -> sizes = Arrays.asList(args[++i].split(","));
+                case "--warmup-iterations" -> warmups = Integer.parseInt(args[++i]);
+                case "--iterations" -> iterations = Integer.parseInt(args[++i]);
                 case "-h", "--help" -> {
                     System.out.println("usage: perf-gate [--update-baseline] [--compare A.json B.json] [--baseline FILE] "
-                            + "[--verdict-json FILE] [--results FILE] [--jvm-arg ARG]... [--methods a,b] [--sizes n,m]");
+                            + "[--verdict-json FILE] [--results FILE] [--jvm-arg ARG]... [--methods a,b] [--sizes n,m] "
+                            + "[--warmup-iterations N] [--iterations N]");
                     return GateReport.EXIT_OK;
                 }
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see --help)");
@@ -93,6 +98,9 @@ public final class PerfGate {
         GateSuite suite = GateSuite.defaults(methods != null ? methods : availableMethods()).withJvmArgs(jvmArgs);
         if (sizes != null) {
             suite = suite.only(suite.methods(), sizes);
+        }
+        if (warmups >= 0 || iterations > 0) {
+            suite = suite.withIterations(warmups >= 0 ? warmups : suite.warmupIterations(), iterations > 0 ? iterations : suite.iterations());
         }
         Path out = results != null ? results : Files.createTempFile("perf-gate", ".json");
         suite.run(out);
