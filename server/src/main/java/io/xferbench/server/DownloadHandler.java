@@ -20,8 +20,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.logging.Logger;
 
 /**
@@ -33,7 +31,7 @@ final class DownloadHandler implements AutoCloseable {
 
     private final DataDirectory data;
     private final ServerConfig config;
-    private final Map<String, FileSender> senders = new HashMap<>();
+    private final PerConnection<FileSender> senders = new PerConnection<>();
 
     DownloadHandler(DataDirectory data, ServerConfig config) {
         this.data = data;
@@ -61,11 +59,11 @@ final class DownloadHandler implements AutoCloseable {
             throw e;
         } catch (IOException e) {
             // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
-            return refuse(socket, UploadHandler.statusOf(e), "cannot prepare " + (request.name().isEmpty()
+            return refuse(socket, FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
                     ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
-        FileSender sender = sender(method, options);
+        FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
 
         try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             SourceFile source = new SourceFile(file.path(), channel, file.size());
@@ -81,7 +79,7 @@ final class DownloadHandler implements AutoCloseable {
                 sender.send(source, 0, file.size(), socket);
             } catch (IOException | RuntimeException e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
-                closeSender(method, options);
+                senders.discard(method.id(), options);
                 LOG.info(() -> method.id() + " failed after the header was sent: " + e);
                 return false;
             }
@@ -96,40 +94,8 @@ final class DownloadHandler implements AutoCloseable {
         return true;
     }
 
-    private FileSender sender(SenderMethod method, TransferOptions options) throws IOException {
-        String key = key(method, options);
-        FileSender sender = senders.get(key);
-        if (sender == null) {
-            sender = method.newSender(options);
-            senders.put(key, sender);
-        }
-        return sender;
-    }
-
-    private void closeSender(SenderMethod method, TransferOptions options) {
-        FileSender sender = senders.remove(key(method, options));
-        if (sender != null) {
-            try {
-                sender.close();
-            } catch (Exception e) {
-                LOG.fine(() -> "closing " + method.id() + ": " + e);
-            }
-        }
-    }
-
-    private static String key(SenderMethod method, TransferOptions options) {
-        return method.id() + "/" + options.bufferSize() + "/" + options.unaligned();
-    }
-
     @Override
     public void close() {
-        for (FileSender sender : senders.values()) {
-            try {
-                sender.close();
-            } catch (Exception e) {
-                LOG.fine(() -> "closing sender: " + e);
-            }
-        }
-        senders.clear();
+        senders.close();
     }
 }

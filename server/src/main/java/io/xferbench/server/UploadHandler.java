@@ -13,8 +13,6 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.UploadReport;
-import io.xferbench.nativeio.Errno;
-import io.xferbench.nativeio.NativeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -25,8 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
@@ -57,7 +53,7 @@ final class UploadHandler implements AutoCloseable {
 
     private final DataDirectory data;
     private final ServerConfig config;
-    private final Map<String, FileReceiver> receivers = new HashMap<>();
+    private final PerConnection<FileReceiver> receivers = new PerConnection<>();
     private ByteBuffer checksumBuffer;
 
     UploadHandler(DataDirectory data, ServerConfig config) {
@@ -96,7 +92,7 @@ final class UploadHandler implements AutoCloseable {
                     + usable + " bytes usable in the data directory");
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
-        FileReceiver receiver = receiver(method, options);
+        FileReceiver receiver = receivers.get(method.id(), options, () -> method.newReceiver(options));
 
         Path tmp = dir.resolve(".tmp-" + target.getFileName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
         boolean placed = false;
@@ -113,7 +109,7 @@ final class UploadHandler implements AutoCloseable {
                     // finds a partial file or a disk still full of it.
                     file.close();
                     deleteQuietly(tmp);
-                    closeReceiver(method, options);
+                    receivers.discard(method.id(), options);
                     failedInBody(socket, method, request, e);
                     return false;
                 }
@@ -128,7 +124,7 @@ final class UploadHandler implements AutoCloseable {
             } catch (IOException e) {
                 // After the body: the stream is in step, answer and go on.
                 deleteQuietly(tmp);
-                return refuse(socket, statusOf(e), method.id() + ": upload of " + request.name() + " not stored: " + e.getMessage());
+                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not stored: " + e.getMessage());
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -143,7 +139,7 @@ final class UploadHandler implements AutoCloseable {
                 if (!placed) {
                     deleteQuietly(tmp);
                 }
-                return refuse(socket, statusOf(e), method.id() + ": upload of " + request.name() + " not put in place: " + e.getMessage());
+                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not put in place: " + e.getMessage());
             }
             Frames.writeFully(socket, ResponseCodec.uploadResult(report));
             return true;
@@ -212,7 +208,7 @@ final class UploadHandler implements AutoCloseable {
      * still be sending so that it gets to read the answer instead of a reset, then let the connection close.
      */
     private void failedInBody(SocketChannel socket, ReceiverMethod method, Request request, Exception e) {
-        Status status = statusOf(e);
+        Status status = FailureStatus.of(e);
         LOG.info(() -> method.id() + " upload of " + request.name() + " failed in the body: " + e);
         try {
             Frames.writeFully(socket, ResponseCodec.error(status, method.id() + ": upload of " + request.name()
@@ -242,51 +238,10 @@ final class UploadHandler implements AutoCloseable {
         }
     }
 
-    /** NO_SPACE for ENOSPC/EDQUOT wherever they surface (JDK message, Netty or native errno), else SERVER_ERROR. */
-    static Status statusOf(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof VerifyException) {
-                return Status.VERIFY_FAILED;
-            }
-            if (t instanceof NativeException n && (n.errno() == Errno.ENOSPC || n.errno() == Errno.EDQUOT)) {
-                return Status.NO_SPACE;
-            }
-            String m = t.getMessage();
-            if (m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"))) {
-                return Status.NO_SPACE;
-            }
-        }
-        return Status.SERVER_ERROR;
-    }
 
     private boolean refuse(SocketChannel socket, Status status, String message) throws IOException {
         Frames.writeFully(socket, ResponseCodec.error(status, message));
         return true;
-    }
-
-    private FileReceiver receiver(ReceiverMethod method, TransferOptions options) throws IOException {
-        String key = key(method, options);
-        FileReceiver receiver = receivers.get(key);
-        if (receiver == null) {
-            receiver = method.newReceiver(options);
-            receivers.put(key, receiver);
-        }
-        return receiver;
-    }
-
-    private void closeReceiver(ReceiverMethod method, TransferOptions options) {
-        FileReceiver receiver = receivers.remove(key(method, options));
-        if (receiver != null) {
-            try {
-                receiver.close();
-            } catch (Exception e) {
-                LOG.fine(() -> "closing " + method.id() + ": " + e);
-            }
-        }
-    }
-
-    private static String key(ReceiverMethod method, TransferOptions options) {
-        return method.id() + "/" + options.bufferSize() + "/" + options.unaligned();
     }
 
     private static void deleteQuietly(Path tmp) {
@@ -299,18 +254,11 @@ final class UploadHandler implements AutoCloseable {
 
     @Override
     public void close() {
-        for (FileReceiver receiver : receivers.values()) {
-            try {
-                receiver.close();
-            } catch (Exception e) {
-                LOG.fine(() -> "closing receiver: " + e);
-            }
-        }
-        receivers.clear();
+        receivers.close();
     }
 
     /** The received bytes are not the declared ones. */
-    private static final class VerifyException extends IOException {
+    static final class VerifyException extends IOException {
         VerifyException(String message) {
             super(message);
         }

@@ -277,12 +277,12 @@ class UploadIntegrationTest {
 
     @Test
     void enospcMapsToNoSpace() {
-        assertThat(UploadHandler.statusOf(new IOException("No space left on device"))).isEqualTo(Status.NO_SPACE);
-        assertThat(UploadHandler.statusOf(new IOException("wrapped", new IOException("splice(..) failed: No space left on device"))))
+        assertThat(FailureStatus.of(new IOException("No space left on device"))).isEqualTo(Status.NO_SPACE);
+        assertThat(FailureStatus.of(new IOException("wrapped", new IOException("splice(..) failed: No space left on device"))))
                 .isEqualTo(Status.NO_SPACE);
-        assertThat(UploadHandler.statusOf(new io.xferbench.nativeio.NativeException("splice", io.xferbench.nativeio.Errno.ENOSPC)))
+        assertThat(FailureStatus.of(new io.xferbench.nativeio.NativeException("splice", io.xferbench.nativeio.Errno.ENOSPC)))
                 .isEqualTo(Status.NO_SPACE);
-        assertThat(UploadHandler.statusOf(new IOException("Input/output error"))).isEqualTo(Status.SERVER_ERROR);
+        assertThat(FailureStatus.of(new IOException("Input/output error"))).isEqualTo(Status.SERVER_ERROR);
     }
 
     // --- helpers

@@ -3,8 +3,8 @@ package io.xferbench.core.method;
 import java.io.IOException;
 import java.util.function.Supplier;
 
-/** A {@link ReceiverMethod} assembled from its parts; availability is probed once, on first use. */
-public final class DefinedReceiverMethod implements ReceiverMethod {
+/** A {@link ReceiverMethod} assembled from its parts. */
+public final class DefinedReceiverMethod extends DefinedMethod implements ReceiverMethod {
 
     /** Creates a per-connection receiver. */
     @FunctionalInterface
@@ -12,19 +12,13 @@ public final class DefinedReceiverMethod implements ReceiverMethod {
         FileReceiver create(TransferOptions options) throws IOException;
     }
 
-    private final String id;
-    private final String summary;
-    private final Supplier<Availability> probe;
     private final long maxLength;
     private final String limitReason;
     private final Factory factory;
-    private volatile Availability availability;
 
     public DefinedReceiverMethod(String id, String summary, Supplier<Availability> probe, long maxLength, String limitReason,
                                  Factory factory) {
-        this.id = id;
-        this.summary = summary;
-        this.probe = probe;
+        super(id, summary, probe);
         this.maxLength = maxLength;
         this.limitReason = limitReason;
         this.factory = factory;
@@ -32,16 +26,6 @@ public final class DefinedReceiverMethod implements ReceiverMethod {
 
     public static DefinedReceiverMethod alwaysAvailable(String id, String summary, Factory factory) {
         return new DefinedReceiverMethod(id, summary, () -> Availability.AVAILABLE, Long.MAX_VALUE, "", factory);
-    }
-
-    @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public String summary() {
-        return summary;
     }
 
     @Override
@@ -55,25 +39,8 @@ public final class DefinedReceiverMethod implements ReceiverMethod {
     }
 
     @Override
-    public Availability availability() {
-        Availability a = availability;
-        if (a == null) {
-            availability = a = probe.get();
-        }
-        return a;
-    }
-
-    @Override
     public FileReceiver newReceiver(TransferOptions options) throws IOException {
-        Availability a = availability();
-        if (!a.isAvailable()) {
-            throw new IOException(id + " is unavailable here: " + a.unavailableReason());
-        }
+        requireAvailable();
         return factory.create(options);
-    }
-
-    @Override
-    public String toString() {
-        return id;
     }
 }

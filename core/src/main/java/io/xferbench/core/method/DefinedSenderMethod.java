@@ -3,8 +3,8 @@ package io.xferbench.core.method;
 import java.io.IOException;
 import java.util.function.Supplier;
 
-/** A {@link SenderMethod} assembled from its parts; availability is probed once, on first use. */
-public final class DefinedSenderMethod implements SenderMethod {
+/** A {@link SenderMethod} assembled from its parts. */
+public final class DefinedSenderMethod extends DefinedMethod implements SenderMethod {
 
     /** Creates a per-connection sender. */
     @FunctionalInterface
@@ -12,16 +12,10 @@ public final class DefinedSenderMethod implements SenderMethod {
         FileSender create(TransferOptions options) throws IOException;
     }
 
-    private final String id;
-    private final String summary;
-    private final Supplier<Availability> probe;
     private final Factory factory;
-    private volatile Availability availability;
 
     public DefinedSenderMethod(String id, String summary, Supplier<Availability> probe, Factory factory) {
-        this.id = id;
-        this.summary = summary;
-        this.probe = probe;
+        super(id, summary, probe);
         this.factory = factory;
     }
 
@@ -30,35 +24,8 @@ public final class DefinedSenderMethod implements SenderMethod {
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
-    public String summary() {
-        return summary;
-    }
-
-    @Override
-    public Availability availability() {
-        Availability a = availability;
-        if (a == null) {
-            availability = a = probe.get();
-        }
-        return a;
-    }
-
-    @Override
     public FileSender newSender(TransferOptions options) throws IOException {
-        Availability a = availability();
-        if (!a.isAvailable()) {
-            throw new IOException(id + " is unavailable here: " + a.unavailableReason());
-        }
+        requireAvailable();
         return factory.create(options);
-    }
-
-    @Override
-    public String toString() {
-        return id;
     }
 }
