@@ -117,7 +117,19 @@ final class ConnectionRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Shuts the socket itself down first: a Netty method works on a dup of its fd, which closing the JDK's
+     * descriptor alone would leave connected.
+     */
     private static void closeQuietly(SocketChannel socket) {
+        try {
+            // Output first: the peer sees a clean end of stream before the connection's own thread wakes up
+            // (on the input shutdown) and could write anything misleading.
+            socket.shutdownOutput();
+            socket.shutdownInput();
+        } catch (IOException ignored) {
+            // Already shut down, or not connected.
+        }
         try {
             socket.close();
         } catch (IOException ignored) {

@@ -15,16 +15,9 @@ import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -47,21 +40,11 @@ public final class XferProxy implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(XferProxy.class.getName());
 
     private final ProxyConfig config;
-    private final ServerSocketChannel listener;
-    private final ThreadPoolExecutor workers;
-    private final Thread acceptor;
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+    private BoundedAcceptor acceptor;
 
-    private XferProxy(ProxyConfig config, ServerSocketChannel listener) {
+    private XferProxy(ProxyConfig config) {
         this.config = config;
-        this.listener = listener;
-        AtomicInteger threadIds = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, "xferbench-proxy-" + threadIds.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        this.acceptor = new Thread(this::acceptLoop, "xferbench-proxy-acceptor");
     }
 
     public static XferProxy start(ProxyConfig config) throws IOException {
@@ -70,25 +53,13 @@ public final class XferProxy implements AutoCloseable {
         if (!relay.availability().isAvailable()) {
             throw new IllegalArgumentException("relay " + relay.id() + " is unavailable here: " + relay.availability().unavailableReason());
         }
-        ServerSocketChannel listener = ServerSocketChannel.open();
-        try {
-            listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            listener.bind(new InetSocketAddress(config.bind(), config.port()), 1024);
-        } catch (IOException | RuntimeException e) {
-            listener.close();
-            throw new IOException("cannot listen on " + config.bind() + ":" + config.port() + ": " + e.getMessage(), e);
-        }
-        XferProxy proxy = new XferProxy(config, listener);
-        proxy.acceptor.start();
+        XferProxy proxy = new XferProxy(config);
+        proxy.acceptor = BoundedAcceptor.start("proxy", config.bind(), config.port(), config.maxConnections(), proxy::serve);
         return proxy;
     }
 
     public int port() {
-        try {
-            return ((InetSocketAddress) listener.getLocalAddress()).getPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("listener closed", e);
-        }
+        return acceptor.port();
     }
 
     public String host() {
@@ -101,36 +72,7 @@ public final class XferProxy implements AutoCloseable {
 
     /** Connections being relayed (or opening) now. */
     public int activeConnections() {
-        return workers.getActiveCount();
-    }
-
-    private void acceptLoop() {
-        while (listener.isOpen()) {
-            SocketChannel socket;
-            try {
-                socket = listener.accept();
-            } catch (ClosedChannelException e) {
-                return;
-            } catch (IOException e) {
-                LOG.warning("accept failed: " + e.getMessage());
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-                continue;
-            }
-            try {
-                workers.execute(() -> serve(socket));
-            } catch (RejectedExecutionException e) {
-                try (socket) {
-                    Frames.writeFully(socket, ResponseCodec.error(Status.BUSY,
-                            "proxy busy: " + config.maxConnections() + " connections already open (--max-connections)"));
-                } catch (IOException ignored) {
-                    // The refused client is gone already.
-                }
-            }
-        }
+        return acceptor.activeConnections();
     }
 
     private void serve(SocketChannel client) {
@@ -230,7 +172,7 @@ public final class XferProxy implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        listener.close();
+        acceptor.stopAccepting();
         for (SocketChannel s : open) {
             // Shut the sockets themselves down first: a Netty relay works on duplicates of their fds, which a
             // close of the JDK's descriptor alone would leave running.
@@ -246,12 +188,6 @@ public final class XferProxy implements AutoCloseable {
                 // Closing is all that is wanted.
             }
         }
-        workers.shutdownNow();
-        try {
-            acceptor.join(5_000);
-            workers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        acceptor.stopConnections();
     }
 }
