@@ -71,6 +71,8 @@ public final class GateComparator {
         Set<String> names = new LinkedHashSet<>();
         b.secondary().keySet().stream().filter(policy::isCount).forEach(names::add);
         c.secondary().keySet().stream().filter(policy::isCount).forEach(names::add);
+        String method = c.params().get(policy.ratioParam());
+        boolean paced = policy.isPaced(method);
         for (String name : names) {
             // A count the profiler did not emit was zero (only non-zero syscalls are reported).
             double bv = value(b.secondary().get(name));
@@ -79,10 +81,17 @@ public final class GateComparator {
                 out.add(new Verdict(key, name, Kind.COUNT, bv, cv, Double.NaN, "", Outcome.OK, "NaN: not judged"));
                 continue;
             }
-            double band = policy.countBand(bv);
+            if (policy.isWakeup(name)) {
+                out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), "not gated", Outcome.INFO,
+                        "waits and wake-ups follow scheduling"));
+                continue;
+            }
+            double band = policy.countBand(bv, method);
             Outcome o = cv > bv + band ? Outcome.REGRESSED : cv < bv - band ? Outcome.IMPROVED : Outcome.OK;
-            out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv),
-                    String.format(Locale.ROOT, "±%.2f (max(%.0f%%, %.2f))", band, policy.countTolerance() * 100, policy.countFloor()), o, ""));
+            String threshold = paced
+                    ? String.format(Locale.ROOT, "±%.2f (paced: max(%.0f%%, %.1f))", band, policy.pacedTolerance() * 100, policy.pacedFloor())
+                    : String.format(Locale.ROOT, "±%.2f (max(%.0f%%, %.2f))", band, policy.countTolerance() * 100, policy.countFloor());
+            out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), threshold, o, ""));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.xferbench.jmh.gate;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -12,11 +13,33 @@ import java.util.regex.Pattern;
  * @param ratioParam    the param whose values are compared with each other in one run (the method)
  * @param ruler         the value of {@code ratioParam} every other value is divided by
  * @param ratioDrop     relative drop of a ratio that may be a regression (0.20 = 20%), if the intervals are disjoint
+ * @param wakeupPattern counts of syscalls that wait or wake (futex, epoll_wait, poll, sleeps): their number follows
+ *                      thread scheduling, not the transfer path, so they are reported and never gated
+ * @param pacedMethods  values of {@code ratioParam} whose syscalls follow the socket's pace (non-blocking Netty
+ *                      writes split as the socket fills): their counts get the wider paced band
+ * @param pacedTolerance relative tolerance for paced methods
+ * @param pacedFloor    absolute tolerance per op for paced methods
  */
 public record GatePolicy(String countPattern, double countTolerance, double countFloor, String ratioParam, String ruler,
-                         double ratioDrop) {
+                         double ratioDrop, String wakeupPattern, List<String> pacedMethods, double pacedTolerance,
+                         double pacedFloor) {
 
-    public static final GatePolicy DEFAULT = new GatePolicy("^(syscalls|io_uring)([./][^/]*)?/(op|MiB)$", 0.05, 0.5, "method", "stream", 0.20);
+    public static final GatePolicy DEFAULT = new GatePolicy("^(syscalls|io_uring)([./][^/]*)?/(op|MiB)$", 0.05, 0.5, "method", "stream", 0.20,
+            "^syscalls\\.(futex|epoll_wait|epoll_pwait|epoll_pwait2|poll|ppoll|select|pselect6|sched_yield|nanosleep|clock_nanosleep)/op$",
+            List.of("epoll-sendfile", "io-uring"), 1.0, 2.0);
+
+    public boolean isWakeup(String metricName) {
+        return Pattern.compile(wakeupPattern).matcher(metricName).matches();
+    }
+
+    public boolean isPaced(String method) {
+        return method != null && pacedMethods.contains(method);
+    }
+
+    /** The tolerance band of a count with baseline value {@code base} for {@code method}. */
+    public double countBand(double base, String method) {
+        return isPaced(method) ? Math.max(pacedTolerance * Math.abs(base), pacedFloor) : countBand(base);
+    }
 
     public boolean isCount(String metricName) {
         return Pattern.compile(countPattern).matcher(metricName).matches();

@@ -6,6 +6,7 @@ import io.xferbench.jmh.gate.Verdict.Outcome;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The comparator on fixture runs in JMH's own JSON format (src/test/resources/gate). */
@@ -121,5 +122,38 @@ class GateComparatorTest {
         assertThat(p.isCount("syscalls/MiB")).isTrue();
         assertThat(p.isCount("syscalls.total/s")).as("a rate depends on load").isFalse();
         assertThat(p.isCount("ctxsw/op")).as("scheduling depends on load").isFalse();
+    }
+
+    private static BenchmarkResult counted(String method, Map<String, Double> counts) {
+        Map<String, Metric> secondary = new java.util.LinkedHashMap<>();
+        counts.forEach((k, v) -> secondary.put(k, new Metric(v, Double.NaN, v, v, "calls/op")));
+        return new BenchmarkResult("b.transfer", new java.util.TreeMap<>(Map.of("method", method, "size", "1048576")),
+                new Metric(100, 1, 99, 101, "ops/s"), secondary);
+    }
+
+    @Test
+    void wakeupSyscallsAreReportedButNeverGated() {
+        List<Verdict> v = new GateComparator(GatePolicy.DEFAULT).compare(
+                List.of(counted("transfer-to", Map.of("syscalls.total/op", 3.0, "syscalls.futex/op", 0.1))),
+                List.of(counted("transfer-to", Map.of("syscalls.total/op", 3.2, "syscalls.futex/op", 5.0))));
+        assertThat(v).filteredOn(x -> x.metric().equals("syscalls.futex/op")).singleElement()
+                .satisfies(x -> assertThat(x.outcome()).isEqualTo(Outcome.INFO));
+        assertThat(new GateReport(v).failed()).isFalse();
+    }
+
+    @Test
+    void pacedMethodsToleratePacingButNotAChangeOfPath() {
+        GateComparator c = new GateComparator(GatePolicy.DEFAULT);
+        BenchmarkResult base = counted("epoll-sendfile", Map.of("syscalls.total/op", 11.1, "syscalls.write/op", 0.06, "syscalls.sendfile64/op", 1.0));
+        // The socket filled up more often: a few more sendfile and wake-up writes per op.
+        BenchmarkResult paced = counted("epoll-sendfile", Map.of("syscalls.total/op", 12.0, "syscalls.write/op", 0.8, "syscalls.sendfile64/op", 1.9));
+        assertThat(new GateReport(c.compare(List.of(base), List.of(paced))).failed()).isFalse();
+        // The same method copying through a 64 KiB buffer instead: 16 writes and 16 reads per MiB.
+        BenchmarkResult copying = counted("epoll-sendfile", Map.of("syscalls.total/op", 44.0, "syscalls.write/op", 16.0, "syscalls.pread64/op", 16.0));
+        assertThat(new GateReport(c.compare(List.of(base), List.of(copying))).failed()).isTrue();
+        // A non-paced method gets the tight band: +0.9 sendfile/op would be a regression there.
+        BenchmarkResult blocking = counted("transfer-to", Map.of("syscalls.sendfile64/op", 1.0));
+        BenchmarkResult twice = counted("transfer-to", Map.of("syscalls.sendfile64/op", 1.9));
+        assertThat(new GateReport(c.compare(List.of(blocking), List.of(twice))).failed()).isTrue();
     }
 }
