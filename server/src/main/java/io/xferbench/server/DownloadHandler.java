@@ -19,6 +19,8 @@ import io.xferbench.core.protocol.Trailer;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
 import java.util.logging.Logger;
 
@@ -55,7 +57,8 @@ final class DownloadHandler implements AutoCloseable {
         TestFile file;
         try {
             file = request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
-        } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            // Answered by the connection as NOT_FOUND / FORBIDDEN.
             throw e;
         } catch (IOException e) {
             // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
