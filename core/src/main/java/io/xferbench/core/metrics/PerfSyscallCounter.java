@@ -24,7 +24,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
     public static final List<String> DEFAULT_SYSCALLS = List.of(
             "read", "write", "pread64", "pwrite64", "readv", "writev", "sendfile64", "splice", "tee", "vmsplice",
             "copy_file_range", "mmap", "munmap", "madvise", "mincore", "fadvise64", "io_uring_enter", "io_uring_setup",
-            "epoll_wait", "epoll_pwait", "epoll_ctl", "poll", "ppoll", "futex", "sendto", "recvfrom", "sendmsg",
+            "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll", "futex", "sendto", "recvfrom", "sendmsg",
             "recvmsg", "accept", "accept4", "openat", "close", "lseek", "newfstatat", "fstat", "fsync", "fdatasync",
             "pipe2", "fcntl", "ioctl", "getrusage", "sched_yield", "clock_nanosleep", "statx", "ftruncate", "rename");
 
