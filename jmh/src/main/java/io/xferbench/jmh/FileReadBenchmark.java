@@ -2,6 +2,7 @@ package io.xferbench.jmh;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.send.Unmapper;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.NativeSupport;
@@ -87,8 +88,8 @@ public class FileReadBenchmark {
             case "channel-direct" -> buffer = AlignedBuffers.allocate(block, page);
             case "channel-direct-unaligned" -> buffer = AlignedBuffers.misaligned(block, page, MISALIGNMENT);
             case "mmap" -> {
-                if (Unmap.unavailableReason() != null) {
-                    throw new IllegalStateException("SKIPPED: mmap: " + Unmap.unavailableReason());
+                if (Unmapper.unavailableReason() != null) {
+                    throw new IllegalStateException("SKIPPED: mmap: " + Unmapper.unavailableReason());
                 }
                 if (size > Integer.MAX_VALUE) {
                     throw new IllegalStateException("SKIPPED: mmap maps the whole file in one MappedByteBuffer (< 2 GiB)");
@@ -184,7 +185,7 @@ public class FileReadBenchmark {
             }
             return acc;
         } finally {
-            Unmap.unmap(map);
+            Unmapper.unmap(map);
         }
     }
 

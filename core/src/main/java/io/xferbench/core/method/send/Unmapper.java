@@ -12,10 +12,12 @@ import java.nio.MappedByteBuffer;
 public final class Unmapper {
     private static final Object UNSAFE;
     private static final Method INVOKE_CLEANER;
+    private static final String FAILURE;
 
     static {
         Object unsafe = null;
         Method invokeCleaner = null;
+        String failure = null;
         try {
             Class<?> type = Class.forName("sun.misc.Unsafe");
             Field f = type.getDeclaredField("theUnsafe");
@@ -25,12 +27,19 @@ public final class Unmapper {
         } catch (ReflectiveOperationException | RuntimeException e) {
             unsafe = null;
             invokeCleaner = null;
+            failure = e.toString();
         }
         UNSAFE = unsafe;
         INVOKE_CLEANER = invokeCleaner;
+        FAILURE = failure;
     }
 
     private Unmapper() {
+    }
+
+    /** Null if mappings can be unmapped on demand here, else why not (then {@link #unmap} leaves them to the GC). */
+    public static String unavailableReason() {
+        return FAILURE == null ? null : "cannot unmap on demand (sun.misc.Unsafe.invokeCleaner): " + FAILURE;
     }
 
     public static void unmap(MappedByteBuffer buffer) {
