@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
@@ -12,10 +13,16 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
@@ -35,12 +42,17 @@ import java.util.logging.Logger;
  *       default relay: a plain xferbench client works through the proxy without knowing it.</li>
  * </ul>
  * The proxy checks no token: the upstream checks every request it relays. Thread per connection, as the server.
+ *
+ * <p>INFO, MEASURE_BEGIN and MEASURE_END frames whose method is {@link Request#PROXY_SELF}, sent before any PROXY
+ * frame, are answered by the proxy about itself (pid, relays, a CPU/syscall window of this process), so a client can
+ * measure where the relays run; the connection stays with the proxy.
  */
 public final class XferProxy implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(XferProxy.class.getName());
 
     private final ProxyConfig config;
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
+    private final Measurements measurements = new Measurements();
     private BoundedAcceptor acceptor;
 
     private XferProxy(ProxyConfig config) {
@@ -86,6 +98,9 @@ public final class XferProxy implements AutoCloseable {
                 Request first = RequestCodec.read(client);
                 if (first == null) {
                     return;
+                }
+                if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op())) {
+                    continue;
                 }
                 if (first.op() != Op.PROXY) {
                     method = RelayMethods.byId(config.defaultRelay()).orElseThrow();
@@ -143,6 +158,61 @@ public final class XferProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * INFO, MEASURE_BEGIN and MEASURE_END with method {@link Request#PROXY_SELF} before any PROXY frame are about
+     * the proxy itself: its pid, environment and relays, and a measurement window (CPU time and perf-counted
+     * syscalls of this process, relay threads born in it included) as the server's. The connection stays here.
+     *
+     * @return false for any other op (then the frame is handled as usual)
+     */
+    private boolean answerSelf(SocketChannel client, Op op) throws IOException {
+        switch (op) {
+            case INFO -> Frames.writeFully(client, ResponseCodec.json(Connection.JSON.writeValueAsBytes(selfInfo())));
+            case MEASURE_BEGIN -> {
+                measurements.begin(true);
+                Frames.writeFully(client, ResponseCodec.json("{\"process\":\"proxy\"}".getBytes(StandardCharsets.UTF_8)));
+            }
+            case MEASURE_END -> {
+                Map<String, Object> result;
+                try {
+                    result = new LinkedHashMap<>(measurements.end().toMap());
+                } catch (IllegalStateException e) {
+                    answer(client, Status.BAD_REQUEST, e.getMessage());
+                    return true;
+                }
+                result.put("process", "proxy");
+                Frames.writeFully(client, ResponseCodec.json(Connection.JSON.writeValueAsBytes(result)));
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Map<String, Object> selfInfo() {
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("server", "xferbench-proxy");
+        info.put("protocol", Wire.VERSION);
+        info.put("pid", ProcessHandle.current().pid());
+        info.put("upstream", config.upstreamHost() + ":" + config.upstreamPort());
+        info.put("defaultRelay", config.defaultRelay());
+        info.put("relayBuffer", config.bufferSize());
+        info.put("environment", EnvironmentInfo.describe(null));
+        List<Map<String, Object>> methods = new ArrayList<>();
+        for (RelayMethod m : RelayMethods.all()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("direction", "proxy");
+            e.put("id", m.id());
+            e.put("summary", m.summary());
+            e.put("available", m.availability().isAvailable());
+            e.put("unavailableReason", m.availability().unavailableReason());
+            methods.add(e);
+        }
+        info.put("methods", methods);
+        return info;
+    }
+
     /** Connects to the upstream; if it cannot, tells the client and returns null. */
     private SocketChannel connectUpstream(SocketChannel client) throws IOException {
         SocketChannel upstream = SocketChannel.open();
@@ -189,5 +259,6 @@ public final class XferProxy implements AutoCloseable {
             }
         }
         acceptor.stopConnections();
+        measurements.close();
     }
 }

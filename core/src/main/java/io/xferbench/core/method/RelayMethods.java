@@ -13,7 +13,8 @@ public final class RelayMethods {
             CopyRelay.METHOD,
             EpollSpliceRelay.METHOD,
             IoUringRelay.METHOD,
-            SpliceRelay.METHOD);
+            SpliceRelay.METHOD,
+            SpliceRelay.POOLED);
 
     private RelayMethods() {
     }

@@ -19,7 +19,8 @@ public final class UploadMethods {
             MmapReceiver.METHOD,
             EpollSpliceReceiver.METHOD,
             IoUringReceiver.METHOD,
-            SpliceReceiver.METHOD);
+            SpliceReceiver.METHOD,
+            SpliceReceiver.POOLED);
 
     private UploadMethods() {
     }

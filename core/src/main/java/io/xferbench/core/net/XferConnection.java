@@ -121,6 +121,16 @@ public final class XferConnection implements AutoCloseable {
         return ResponseCodec.readProxyReady(channel);
     }
 
+    /**
+     * INFO, MEASURE_BEGIN, MEASURE_END answered by a proxy about itself ({@link Request#PROXY_SELF}): send them on a
+     * connection that has not sent a PROXY frame; it stays with the proxy and may carry more of them. Check INFO's
+     * {@code "server"} is {@code "xferbench-proxy"} first: a plain server answers these frames about itself.
+     */
+    public byte[] proxySelf(Op op) throws IOException {
+        send(Request.proxySelf(op));
+        return ResponseCodec.readJson(channel);
+    }
+
     /** INFO, MEASURE_BEGIN, MEASURE_END: a JSON answer. */
     public byte[] control(Op op) throws IOException {
         send(Request.control(op));

@@ -11,6 +11,14 @@ package io.xferbench.core.protocol;
  */
 public record Request(Op op, String method, String name, String token, long size, int crc32c, int flags, int bufferSize) {
 
+    /**
+     * The {@code method} of an INFO, MEASURE_BEGIN or MEASURE_END frame that a proxy answers about itself (its own
+     * process, relays and measurement window) when it comes before any PROXY frame on a connection; the connection
+     * then stays with the proxy. The same frames without it are forwarded to the upstream like any other; a server
+     * that is not a proxy ignores the method (a client checks INFO's {@code "server": "xferbench-proxy"} first).
+     */
+    public static final String PROXY_SELF = "proxy";
+
     public static Request download(String method, long size, int flags, int bufferSize) {
         return new Request(Op.DOWNLOAD, method, "", "", size, 0, flags, bufferSize);
     }
@@ -27,6 +35,11 @@ public record Request(Op op, String method, String name, String token, long size
 
     public static Request control(Op op) {
         return new Request(op, "", "", "", 0, 0, 0, 0);
+    }
+
+    /** INFO, MEASURE_BEGIN or MEASURE_END for the proxy itself, see {@link #PROXY_SELF}. */
+    public static Request proxySelf(Op op) {
+        return new Request(op, PROXY_SELF, "", "", 0, 0, 0, 0);
     }
 
     public Request withToken(String newToken) {

@@ -1,12 +1,12 @@
 package io.xferbench.core.method.receive;
 
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.pipe.PipePool;
+import io.xferbench.core.pipe.PipeSource;
+import io.xferbench.core.pipe.RawSplice;
 import io.xferbench.nativeio.Fds;
-import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.Splice;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -20,25 +20,26 @@ import java.nio.file.Path;
  * number of pages and the shim caps it at /proc/sys/fs/pipe-max-size), so each round trip moves at most that
  * much. No byte enters user space: the server checksums the written file afterwards. Offsets are 64-bit
  * ({@code loff_t}), so there is no 2 GiB limit.
+ *
+ * <p>{@code splice} opens the connection's pipe with pipe2(2) and closes it with the connection;
+ * {@code splice-pooled} takes it from the process-wide {@link PipePool} for its size and gives it back (empty) when
+ * the connection ends, so a new connection usually pays no pipe2/F_SETPIPE_SZ/close at all.
  */
 public final class SpliceReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = new DefinedReceiverMethod("splice",
             "raw splice(2) via the native shim: socket -> pipe (F_SETPIPE_SZ = bufferSize) -> file at a 64-bit offset, no user-space copy",
-            SpliceReceiver::availability, Long.MAX_VALUE, "", SpliceReceiver::new);
+            RawSplice::availability, Long.MAX_VALUE, "", options -> new SpliceReceiver(PipeSource.fresh(options.bufferSize())));
 
-    private final int pipeSize;
+    public static final ReceiverMethod POOLED = new DefinedReceiverMethod("splice-pooled",
+            "splice, with the connection's pipe taken from and given back to a process-wide pipe pool (thread-local first) instead of pipe2/close",
+            RawSplice::availability, Long.MAX_VALUE, "", options -> new SpliceReceiver(PipePool.shared(options.bufferSize())));
+
+    private final PipeSource pipes;
     private Splice.Pipe pipe;
 
-    private SpliceReceiver(TransferOptions options) {
-        this.pipeSize = options.bufferSize();
-    }
-
-    static Availability availability() {
-        String reason = NativeSupport.unavailableReason();
-        if (reason == null) {
-            reason = Fds.unavailableReason();
-        }
-        return reason == null ? Availability.AVAILABLE : Availability.unavailable(reason);
+    /** A receiver taking its (one, per-connection) pipe from {@code pipes}. */
+    public SpliceReceiver(PipeSource pipes) {
+        this.pipes = pipes;
     }
 
     @Override
@@ -49,7 +50,7 @@ public final class SpliceReceiver implements FileReceiver {
         try {
             Splice.socketToFile(Fds.of(socket), Fds.of(file), 0, length, pipe());
         } catch (IOException | RuntimeException e) {
-            closePipe(); // it may still hold bytes of this body
+            releasePipe(false); // it may still hold bytes of this body
             throw e;
         }
         return NOT_CHECKSUMMED;
@@ -57,33 +58,21 @@ public final class SpliceReceiver implements FileReceiver {
 
     private Splice.Pipe pipe() throws IOException {
         if (pipe == null) {
-            Splice.Pipe p = Splice.Pipe.open();
-            try {
-                if (p.size() != pipeSize) {
-                    p.resize(pipeSize);
-                }
-            } catch (IOException | RuntimeException e) {
-                p.close();
-                throw e;
-            }
-            pipe = p;
+            pipe = pipes.acquire();
         }
         return pipe;
     }
 
-    private void closePipe() {
+    private void releasePipe(boolean reusable) {
         if (pipe != null) {
-            try {
-                pipe.close();
-            } catch (IOException ignored) {
-                // Nothing more to do with a pipe that will not close.
-            }
+            pipes.release(pipe, reusable);
             pipe = null;
         }
     }
 
     @Override
     public void close() {
-        closePipe();
+        // Every receive that returned normally left the pipe empty.
+        releasePipe(true);
     }
 }

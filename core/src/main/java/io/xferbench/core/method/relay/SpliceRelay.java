@@ -1,14 +1,14 @@
 package io.xferbench.core.method.relay;
 
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DefinedRelayMethod;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.pipe.PipePool;
+import io.xferbench.core.pipe.PipeSource;
+import io.xferbench.core.pipe.RawSplice;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
-import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.Splice;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
@@ -18,24 +18,26 @@ import java.nio.channels.SocketChannel;
  * (up to the pipe's size) and pipe → the other socket until the pipe is empty; end of stream (splice returns 0)
  * is forwarded with shutdown(SHUT_WR). Two pipes per connection (one per direction, since both run at once),
  * resized to the buffer size (F_SETPIPE_SZ, capped at /proc/sys/fs/pipe-max-size). No user-space copy.
+ *
+ * <p>{@code splice} opens both pipes per connection (pipe2, F_SETPIPE_SZ unless the default size, two close each);
+ * {@code splice-pooled} takes them from the process-wide {@link PipePool} for the size and gives them back, empty,
+ * when its direction ends: the proxy worker's direction finds its thread's pipe again, the helper thread's
+ * direction (a new thread per connection) one from the shared pool.
  */
 public final class SpliceRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("splice",
             "raw splice(2) via the native shim, a blocking thread and a pipe (F_SETPIPE_SZ = bufferSize) per direction: socket -> pipe -> socket",
-            SpliceRelay::availability, SpliceRelay::new);
+            RawSplice::availability, options -> new SpliceRelay(PipeSource.fresh(options.bufferSize())));
 
-    private final int pipeSize;
+    public static final RelayMethod POOLED = new DefinedRelayMethod("splice-pooled",
+            "splice, with both pipes taken from and given back to a process-wide pipe pool (thread-local first) instead of pipe2/close per connection",
+            RawSplice::availability, options -> new SpliceRelay(PipePool.shared(options.bufferSize())));
 
-    private SpliceRelay(TransferOptions options) {
-        this.pipeSize = options.bufferSize();
-    }
+    private final PipeSource pipes;
 
-    static Availability availability() {
-        String reason = NativeSupport.unavailableReason();
-        if (reason == null) {
-            reason = Fds.unavailableReason();
-        }
-        return reason == null ? Availability.AVAILABLE : Availability.unavailable(reason);
+    /** A relay taking its two pipes (one per direction) from {@code pipes}. */
+    public SpliceRelay(PipeSource pipes) {
+        this.pipes = pipes;
     }
 
     @Override
@@ -49,14 +51,14 @@ public final class SpliceRelay implements Relay {
     private long pump(SocketChannel from, SocketChannel to) throws IOException {
         int in = Fds.of(from);
         int out = Fds.of(to);
-        try (Splice.Pipe pipe = Splice.Pipe.open()) {
-            if (pipe.size() != pipeSize) {
-                pipe.resize(pipeSize);
-            }
+        Splice.Pipe pipe = pipes.acquire();
+        boolean empty = false;
+        try {
             long total = 0;
             while (true) {
                 long n = splice(in, pipe.writeFd(), pipe.size());
                 if (n == 0) {
+                    empty = true; // every byte that went in went out
                     return total;
                 }
                 for (long left = n; left > 0; ) {
@@ -64,6 +66,8 @@ public final class SpliceRelay implements Relay {
                 }
                 total += n;
             }
+        } finally {
+            pipes.release(pipe, empty);
         }
     }
 
