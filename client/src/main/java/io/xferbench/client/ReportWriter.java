@@ -55,6 +55,11 @@ final class ReportWriter {
             first = heading(p, rows.get(0).scenario(), first);
             exchanges(p, rows);
         }
+        List<MethodResult> uploads = report.results().stream().filter(r -> r.uploadPhasesMillis() != null).toList();
+        if (!uploads.isEmpty()) {
+            p.println();
+            uploadPhases(p, uploads);
+        }
         if (first) {
             throughput(p, List.of());
         }
@@ -126,6 +131,24 @@ final class ReportWriter {
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls, r.verified() ? "yes" : "NO",
                     byName(r, r.transfers(), "%.2f")));
         }
+    }
+
+    /**
+     * Where an upload's time goes on the server (medians per transfer): receiving the body into the temp file, re-reading
+     * it for the CRC32C (zero-copy receivers only), fsync (--fsync only). The client's latency includes all three.
+     */
+    private static void uploadPhases(PrintWriter p, List<MethodResult> rows) {
+        p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", "upload phases", "size", "receive p50 ms",
+                "verify p50 ms", "fsync p50 ms"));
+        for (MethodResult r : rows) {
+            Map<String, Double> m = r.uploadPhasesMillis();
+            p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", r.label(), Sizes.format(r.size()),
+                    millis(m.get("receiveP50")), millis(m.get("verifyP50")), millis(m.get("fsyncP50"))));
+        }
+    }
+
+    private static String millis(Double ms) {
+        return ms == null ? "-" : String.format(Locale.ROOT, "%.2f", ms);
     }
 
     /** Prints a skipped or failed row; false for a measured one. */

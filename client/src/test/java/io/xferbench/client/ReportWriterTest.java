@@ -103,6 +103,20 @@ class ReportWriterTest {
     }
 
     @Test
+    void uploadsShowWhereTheServersTimeWent() {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        phases.put("receiveP50", 40.5);
+        phases.put("verifyP50", 9.25);
+        phases.put("fsyncP50", null);
+        MethodResult upload = new MethodResult("upload", "splice", null, 1L << 20, null, 1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0),
+                20.0, 20.0, 20.0, Map.of("p50", 50.0, "p99", 50.0, "max", 50.0), cpu(), cpu(), "server", null, null, null, null,
+                "no perf", null, phases, true, null, null);
+        String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
+        assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
+        assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
+    }
+
+    @Test
     void jsonHasTheDocumentedFieldsAndRoundTrips() throws Exception {
         String json = ReportWriter.render(report(), "json");
         JsonNode root = JSON.readTree(json);
