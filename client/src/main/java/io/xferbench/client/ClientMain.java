@@ -3,10 +3,10 @@ package io.xferbench.client;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code java -jar xferbench-client.jar download|info ...} */
+/** {@code java -jar xferbench-client.jar download|upload|proxy|info ...} */
 @Command(name = "xferbench-client", mixinStandardHelpOptions = true, version = "xferbench-client 0.1.0",
         description = "Drives transfers against an xferbench server and reports throughput, latency, CPU and syscalls.",
-        subcommands = {DownloadCommand.class, InfoCommand.class})
+        subcommands = {DownloadCommand.class, UploadCommand.class, ProxyCommand.class, InfoCommand.class})
 public final class ClientMain implements Runnable {
 
     @Override

@@ -5,12 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.XferConnection;
-import io.xferbench.core.protocol.Op;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Request;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,103 +31,53 @@ final class DownloadCommand implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "256MiB", split = ",", description = "File sizes, e.g. 0,4095,1MiB+1,1GiB (default: ${DEFAULT-VALUE}).")
     List<String> sizes;
 
-    @Option(names = "--repeat", defaultValue = "5", description = "Measured rounds per method and size (default: ${DEFAULT-VALUE}).")
-    int repeat;
-
-    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured rounds first (default: ${DEFAULT-VALUE}).")
-    int warmup;
-
-    @Option(names = "--concurrency", defaultValue = "1", description = "Simultaneous connections per round (default: ${DEFAULT-VALUE}).")
-    int concurrency;
-
-    @Option(names = "--verify", defaultValue = "crc32c", description = "crc32c (byte count and checksum) or length (byte count only) (default: ${DEFAULT-VALUE}).")
-    String verify;
+    @Mixin
+    RoundOptions rounds;
 
     @Option(names = "--cache", defaultValue = "warm", description = "warm: file read into the page cache first; cold: evicted before every transfer (default: ${DEFAULT-VALUE}).")
     String cache;
 
-    @Option(names = "--buffer", defaultValue = "64KiB", description = "User-space buffer of the copying methods (default: ${DEFAULT-VALUE}).")
-    String buffer;
+    @Mixin
+    BufferOptions buffer;
 
-    @Option(names = "--unaligned", description = "Give channel-direct a buffer at page + 16 to show the misalignment penalty.")
-    boolean unaligned;
-
-    @Option(names = "--no-syscalls", description = "Do not count server syscalls with perf.")
-    boolean noSyscalls;
-
-    @Option(names = "--format", defaultValue = "table", description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    String format;
-
-    @Option(names = "--out", description = "Write the report here instead of standard output.")
-    Path out;
-
-    @Option(names = "--chart", description = "Also draw a PNG bar chart of MiB/s per method here.")
-    Path chart;
+    @Mixin
+    OutputOptions output;
 
     @Override
     public Integer call() throws Exception {
-        if (!verify.equals("crc32c") && !verify.equals("length")) {
-            throw new IllegalArgumentException("--verify must be crc32c or length");
-        }
+        TransferDriver driver = new TransferDriver(rounds.rounds());
         if (!cache.equals("warm") && !cache.equals("cold")) {
             throw new IllegalArgumentException("--cache must be warm or cold");
         }
-        if (repeat < 1 || concurrency < 1 || warmup < 0) {
-            throw new IllegalArgumentException("--repeat and --concurrency must be >= 1, --warmup >= 0");
-        }
-        JsonNode info;
-        try (XferConnection c = XferConnection.open(server.host, server.port, server.token)) {
-            info = JSON.readTree(c.control(Op.INFO));
-        }
-        List<String> known = new ArrayList<>();
-        Map<String, String> unavailable = new LinkedHashMap<>();
-        for (JsonNode m : info.get("methods")) {
-            if (!"download".equals(m.get("direction").asText())) {
-                continue;
-            }
-            known.add(m.get("id").asText());
-            if (!m.get("available").asBoolean()) {
-                unavailable.put(m.get("id").asText(), m.get("unavailableReason").asText());
-            }
-        }
-        List<String> chosen = methods.size() == 1 && methods.get(0).equals("all") ? known : methods;
-        for (String m : chosen) {
-            if (!known.contains(m)) {
-                throw new IllegalArgumentException("unknown method '" + m + "'; the server knows: " + String.join(", ", known));
-            }
-        }
+        int bufferSize = buffer.bufferSize();
+        JsonNode info = Windows.info(server);
+        MethodCatalog catalog = MethodCatalog.of(info, "download");
+        List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
-        RunSettings settings = new RunSettings(server.host, server.port, server.token, chosen, parsedSizes, repeat, warmup,
-                concurrency, verify.equals("crc32c"), cache, (int) Sizes.parse(buffer), unaligned, !noSyscalls);
+        int flags = (rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0)
+                | ("cold".equals(cache) ? Flags.CACHE_COLD : Flags.CACHE_WARM)
+                | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
-        DownloadDriver driver = new DownloadDriver(settings, unavailable);
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             for (String method : chosen) {
                 System.err.println("xferbench: download " + method + " " + Sizes.format(size) + " ...");
-                results.add(driver.run(method, size));
+                Request request = Request.download(method, size, flags, bufferSize);
+                results.add(driver.run(new TransferDriver.Job<XferConnection>(TransferDriver.Row.served("download", method, size), 1,
+                        () -> XferConnection.open(server.host, server.port, server.token),
+                        (c, index) -> Outcome.of(c.download(request)),
+                        connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));
             }
         }
+        Map<String, Object> settings = rounds.describe(server, parsedSizes);
+        settings.put("cache", cache);
+        settings.put("bufferSize", bufferSize);
+        settings.put("unalignedBuffer", buffer.unaligned);
+        settings.put("receiver", "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
         Map<String, Object> environment = new LinkedHashMap<>();
-        environment.put("settings", settings.describe());
+        environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("server", JSON.convertValue(info.get("environment"), Map.class));
-        Report report = new Report(environment, results);
-        String text = ReportWriter.render(report, format);
-        if (out != null) {
-            Files.writeString(out, text, StandardCharsets.UTF_8);
-            System.err.println("xferbench: report written to " + out);
-        } else {
-            System.out.print(text);
-        }
-        if (chart != null) {
-            ResultsChart.write(report, chart);
-            System.err.println("xferbench: chart written to " + chart);
-        }
-        if (report.anyFailed()) {
-            System.err.println("xferbench: FAILED rows: " + Arrays.toString(results.stream().filter(r -> r.error() != null).map(MethodResult::method).toArray()));
-            return 1;
-        }
-        return 0;
+        return output.emit(new Report(environment, results));
     }
 }

@@ -12,7 +12,10 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
 
-/** A PNG bar chart of a report: median MiB/s per method, one series per size, min..max as error bars. */
+/**
+ * A PNG bar chart of a report: median MiB/s per method, one series per size, min..max as error bars. Empty-body
+ * exchange rows (size 0) are left out, unless they are all there is: then it charts requests/s.
+ */
 final class ResultsChart {
     private ResultsChart() {
     }
@@ -27,14 +30,24 @@ final class ResultsChart {
         if (bySize.isEmpty()) {
             throw new IOException("nothing to chart: every row was skipped or failed");
         }
+        // Rows that move bytes are charted in MiB/s; a report of empty-body exchanges only, in requests/s.
+        boolean requests = bySize.keySet().stream().allMatch(size -> size == 0);
+        bySize.remove(0L);
         CategoryChart chart = new CategoryChartBuilder().width(1200).height(650)
-                .title("xferbench " + report.results().get(0).direction() + " throughput (median, min..max over rounds)")
-                .xAxisTitle("method").yAxisTitle("MiB/s").build();
+                .title("xferbench " + report.results().get(0).direction() + (requests ? " requests" : " throughput")
+                        + " (median, min..max over rounds)")
+                .xAxisTitle("method").yAxisTitle(requests ? "requests/s" : "MiB/s").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setXAxisLabelRotation(30);
         chart.getStyler().setErrorBarsColor(java.awt.Color.DARK_GRAY);
+        if (requests) {
+            List<MethodResult> rows = report.results().stream().filter(r -> r.skipped() == null && r.error() == null).toList();
+            chart.addSeries("empty body", rows.stream().map(MethodResult::label).toList(),
+                    rows.stream().map(MethodResult::transfersPerSec).toList(),
+                    rows.stream().map(r -> Math.max(r.transfersPerSec() - r.transfersPerSecMin(), r.transfersPerSecMax() - r.transfersPerSec())).toList());
+        }
         for (Map.Entry<Long, List<MethodResult>> e : bySize.entrySet()) {
-            List<String> methods = e.getValue().stream().map(MethodResult::method).toList();
+            List<String> methods = e.getValue().stream().map(MethodResult::label).toList();
             List<Double> medians = e.getValue().stream().map(MethodResult::mibPerSec).toList();
             // XChart draws symmetric error bars; use the larger half-range so min..max is always covered.
             List<Double> spread = e.getValue().stream()

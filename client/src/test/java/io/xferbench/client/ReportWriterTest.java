@@ -12,21 +12,42 @@ import org.junit.jupiter.api.Test;
 class ReportWriterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private static Map<String, Object> cpu() {
+        Map<String, Object> cpu = new LinkedHashMap<>();
+        cpu.put("userSeconds", 0.1);
+        cpu.put("systemSeconds", 0.2);
+        cpu.put("userSecondsPerGiB", 0.05);
+        cpu.put("systemSecondsPerGiB", 0.1);
+        cpu.put("userMicrosPerTransfer", 50000.0);
+        cpu.put("systemMicrosPerTransfer", 100000.0);
+        return cpu;
+    }
+
     private static MethodResult measured() {
         Map<String, Long> syscalls = new LinkedHashMap<>();
         syscalls.put("sendfile64", 2L);
         syscalls.put("futex", 10L);
-        Map<String, Object> cpu = Map.of("userSeconds", 0.1, "systemSeconds", 0.2, "userSecondsPerGiB", 0.05, "systemSecondsPerGiB", 0.1);
-        return new MethodResult("download", "transfer-to", 1L << 30, 2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0),
-                Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu, cpu, syscalls, 6.0, 0L, null,
-                Map.of("beforeMin", 1000, "afterMin", 1000), true, null, null);
+        return new MethodResult("download", "transfer-to", null, 1L << 30, null, 2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0),
+                4.0, 3.9, 4.1, Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu(), cpu(), "server", syscalls, 6.0, 6.0, 0L, null,
+                Map.of("beforeMin", 1000, "afterMin", 1000), null, true, null, null);
+    }
+
+    /** 4000 empty-body exchanges through the copy relay with a 1 KiB buffer. */
+    private static MethodResult exchanges() {
+        Map<String, Long> syscalls = new LinkedHashMap<>();
+        syscalls.put("read", 8000L);
+        syscalls.put("write", 8000L);
+        syscalls.put("futex", 100L);
+        return new MethodResult("proxy", "copy", "small", 0, 1024, 0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0,
+                Map.of("p50", 0.085, "p99", 0.2, "max", 0.5), cpu(), cpu(), "proxy", syscalls, null, 4.025, 0L, null,
+                Map.of("beforeMin", 1000, "afterMin", 1000), null, true, null, null);
     }
 
     private static Report report() {
         return new Report(Map.of("settings", Map.of("repeat", 2)), List.of(
                 measured(),
-                MethodResult.skipped("download", "io-uring", 1L << 30, "Netty io_uring unavailable: kernel says no"),
-                MethodResult.failed("download", "mmap", 1L << 30, "verification failed: CRC32C mismatch")));
+                MethodResult.skipped(TransferDriver.Row.served("download", "io-uring", 1L << 30), "Netty io_uring unavailable: kernel says no"),
+                MethodResult.failed(TransferDriver.Row.served("download", "mmap", 1L << 30), "verification failed: CRC32C mismatch")));
     }
 
     @Test
@@ -39,19 +60,93 @@ class ReportWriterTest {
     }
 
     @Test
+    void theDownloadTableKeepsItsColumns() {
+        List<String> lines = ReportWriter.table(report()).lines().toList();
+        assertThat(lines.get(4)).isEqualTo("method          size      MiB/s median [min..max]  xfers   p50 ms   p99 ms  "
+                + "client usr/sys  server usr/sys syscalls/GiB  verified  server syscalls/GiB by name");
+        assertThat(lines.get(6)).startsWith("transfer-to     1GiB      4096 [4000..4200]            2   250.00   260.00     "
+                + "0.050/0.100     0.050/0.100            6  yes       futex=5 sendfile64=1");
+        assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
+    }
+
+    @Test
+    void emptyBodyExchangesGetTheirOwnSectionPerRequestAndNameTheProxy() {
+        Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42)), List.of(exchanges(),
+                MethodResult.skipped(new TransferDriver.Row("proxy", "io-uring", "small", 0, null, "proxy"), "no io_uring here")));
+        String table = ReportWriter.table(r);
+        assertThat(table).contains("proxy: {pid=42}").contains("proxy, small: empty-body exchanges")
+                .contains("req/s median [min..max]").contains("proxy syscalls/req by name").contains("CPU us/req")
+                .contains("10000 [9500..10100]").contains("4.03").contains("read=2.00 write=2.00 futex=0.03")
+                .contains("85.0").contains("200.0").contains("50000.0/100000.0")
+                .contains("copy 1KiB").contains("io-uring        0         skipped: no io_uring here")
+                .doesNotContain("MiB/s median");
+    }
+
+    @Test
+    void aReportWithBothKindsPrintsBothSections() {
+        String table = ReportWriter.table(new Report(Map.of(), List.of(exchanges(), measured())));
+        assertThat(table).contains("MiB/s median [min..max]").contains("req/s median [min..max]");
+        assertThat(table.indexOf("MiB/s median")).as("bytes first").isLessThan(table.indexOf("req/s median"));
+    }
+
+    @Test
+    void proxyScenariosGetOneSectionEach() {
+        MethodResult small = exchanges();
+        MethodResult connect = new MethodResult("proxy", "splice-pooled", "connect", 0, null, 0, 500, 1.0, 0, 0, 0, List.of(0.0),
+                500.0, 450.0, 550.0, Map.of("p50", 1.9, "p99", 4.0, "max", 9.0), cpu(), cpu(), "proxy", Map.of("splice", 2000L), null, 20.0,
+                0L, null, null, null, true, null, null);
+        String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
+        assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
+        assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
+        assertThat(table.indexOf("proxy, connect:")).isLessThan(table.indexOf("splice-pooled"));
+        assertThat(table).contains("500 [450..550]").contains("1900.0").contains("splice=4.00");
+    }
+
+    @Test
+    void uploadsShowWhereTheServersTimeWent() {
+        Map<String, Double> phases = new LinkedHashMap<>();
+        phases.put("receiveP50", 40.5);
+        phases.put("verifyP50", 9.25);
+        phases.put("fsyncP50", null);
+        MethodResult upload = new MethodResult("upload", "splice", null, 1L << 20, null, 1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0),
+                20.0, 20.0, 20.0, Map.of("p50", 50.0, "p99", 50.0, "max", 50.0), cpu(), cpu(), "server", null, null, null, null,
+                "no perf", null, phases, true, null, null);
+        String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
+        assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
+        assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
+    }
+
+    @Test
     void jsonHasTheDocumentedFieldsAndRoundTrips() throws Exception {
         String json = ReportWriter.render(report(), "json");
         JsonNode root = JSON.readTree(json);
         JsonNode first = root.get("results").get(0);
-        for (String field : List.of("direction", "method", "bytes", "transfers", "seconds", "mibPerSec", "verified", "syscalls", "skipped")) {
+        for (String field : List.of("direction", "method", "bytes", "transfers", "seconds", "mibPerSec", "transfersPerSec", "verified",
+                "syscalls", "syscallsPerTransfer", "measuredProcess", "relayBuffer", "uploadPhasesMillis", "skipped")) {
             assertThat(first.has(field)).as(field).isTrue();
         }
+        assertThat(first.has("label")).as("label is for tables only").isFalse();
         assertThat(first.get("syscalls").get("sendfile64").asLong()).isEqualTo(2);
         assertThat(root.get("results").get(1).get("skipped").asText()).contains("kernel says no");
         assertThat(root.get("results").get(1).get("syscalls").isNull()).isTrue();
         Report back = JSON.readValue(json, Report.class);
         assertThat(back.results()).hasSize(3);
         assertThat(back.results().get(0).mibPerSec()).isEqualTo(4096);
+        assertThat(back.results().get(0).transfersPerSec()).isEqualTo(4.0);
+    }
+
+    @Test
+    void anOlderReportWithoutTheNewFieldsStillReads() throws Exception {
+        String old = """
+                {"environment": {}, "results": [{"direction": "download", "method": "stream", "size": 1024, "bytes": 1024,
+                 "transfers": 1, "seconds": 0.1, "mibPerSec": 1.0, "mibPerSecMin": 1.0, "mibPerSecMax": 1.0,
+                 "repeatMibPerSec": [1.0], "latencyMillis": {"p50": 1.0, "p99": 1.0, "max": 1.0}, "clientCpu": null,
+                 "serverCpu": null, "syscalls": null, "syscallsPerGiB": null, "ioUringSubmissions": null,
+                 "syscallsUnavailable": "no perf", "residencyPermille": null, "verified": true, "skipped": null, "error": null}]}
+                """;
+        Report back = JSON.readValue(old, Report.class);
+        assertThat(back.results().get(0).transfersPerSec()).isNull();
+        assertThat(ReportWriter.table(back)).contains("stream").contains("n/a: no perf");
     }
 
     @Test
@@ -59,7 +154,8 @@ class ReportWriterTest {
         String csv = ReportWriter.render(report(), "csv");
         List<String> lines = csv.lines().toList();
         assertThat(lines).hasSize(4);
-        assertThat(lines.get(0)).startsWith("direction,method,size");
+        assertThat(lines.get(0)).startsWith("direction,method,size").endsWith(",transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess");
         assertThat(lines.get(2)).contains("\"Netty io_uring unavailable: kernel says no\"");
+        assertThat(lines.get(1).split(",", -1)).hasSize(lines.get(0).split(",").length);
     }
 }

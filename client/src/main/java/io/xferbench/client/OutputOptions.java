@@ -1,0 +1,41 @@
+package io.xferbench.client;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import picocli.CommandLine.Option;
+
+/** Where and how the report goes: table/json/csv to standard output or a file, and a chart. */
+final class OutputOptions {
+    @Option(names = "--format", defaultValue = "table", description = "table, json or csv (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    Path out;
+
+    @Option(names = "--chart", description = "Also draw a PNG bar chart of MiB/s (req/s for empty-body rows) per method here.")
+    Path chart;
+
+    /** Writes the report; the exit code: 1 when any row failed. */
+    int emit(Report report) throws IOException {
+        String text = ReportWriter.render(report, format);
+        if (out != null) {
+            Files.writeString(out, text, StandardCharsets.UTF_8);
+            System.err.println("xferbench: report written to " + out);
+        } else {
+            System.out.print(text);
+        }
+        if (chart != null) {
+            ResultsChart.write(report, chart);
+            System.err.println("xferbench: chart written to " + chart);
+        }
+        if (report.anyFailed()) {
+            System.err.println("xferbench: FAILED rows: " + Arrays.toString(report.results().stream()
+                    .filter(r -> r.error() != null).map(MethodResult::label).toArray()));
+            return 1;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,194 @@
+package io.xferbench.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.Wire;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Measures the relays of a running proxy ({@code xferbench-server --proxy-to HOST:PORT}): every connection picks
+ * its relay with a PROXY frame, then downloads from the upstream server through it. Three scenarios: {@code small},
+ * many empty-body request/response exchanges (0-byte downloads) on kept-alive connections — req/s, latency, proxy
+ * syscalls per request; {@code connect}, the same with a new connection (connect, PROXY frame, one exchange,
+ * close) per exchange, so the relay's per-connection setup (threads, pipes, adopted channels) is in every request;
+ * {@code bulk}, bodies of {@code --size} (1 MiB) — MiB/s, proxy syscalls per GiB. The CPU and syscall columns are
+ * the proxy process's own (its MEASURE window), where the relays run.
+ */
+@Command(name = "proxy", mixinStandardHelpOptions = true,
+        description = "Drive a running xferbench proxy with each relay method: small request/response exchanges and bulk bodies "
+                + "downloaded through it. Reports req/s or MiB/s, latency, and the proxy process's CPU and syscalls.")
+final class ProxyCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Mixin
+    ServerOptions server;
+
+    @Option(names = "--method", defaultValue = "all", split = ",", description = "Relays, comma-separated: ID, ID:BUFFER "
+            + "(e.g. copy:1KiB, the relay buffer sent in the PROXY frame) or 'all' (every relay the proxy has; default).")
+    List<String> methods;
+
+    @Option(names = "--scenario", defaultValue = "small,connect,bulk", split = ",", description = "small: empty-body exchanges "
+            + "on kept-alive connections; connect: a new connection per exchange; bulk: --size bodies (default: ${DEFAULT-VALUE}).")
+    List<String> scenarios;
+
+    @Option(names = "--size", defaultValue = "1MiB", split = ",", description = "Body sizes of the bulk scenario (default: ${DEFAULT-VALUE}).")
+    List<String> sizes;
+
+    @Option(names = "--exchanges", defaultValue = "2000", description = "small: exchanges per connection per round (default: ${DEFAULT-VALUE}).")
+    int exchanges;
+
+    @Option(names = "--connects", defaultValue = "500", description = "connect: connections (one exchange each) per connection "
+            + "slot per round (default: ${DEFAULT-VALUE}).")
+    int connects;
+
+    @Option(names = "--bodies", defaultValue = "64", description = "bulk: bodies per connection per round (default: ${DEFAULT-VALUE}).")
+    int bodies;
+
+    @Option(names = "--relay-buffer", defaultValue = "0", description = "Relay buffer for relays without :BUFFER (copy: user buffer, "
+            + "splice: pipe size); 0 = the proxy's --relay-buffer (default: ${DEFAULT-VALUE}).")
+    String relayBuffer;
+
+    @Option(names = "--download-method", defaultValue = "transfer-to", description = "Upstream server's sender (default: ${DEFAULT-VALUE}).")
+    String downloadMethod;
+
+    @Mixin
+    RoundOptions rounds;
+
+    @Mixin
+    OutputOptions output;
+
+    /** A relay and the buffer its PROXY frame asks for (null: the proxy's default). */
+    record RelaySpec(String relay, Integer buffer) {
+        int frameBuffer() {
+            return buffer == null ? 0 : buffer;
+        }
+    }
+
+    /** Parses {@code ID}, {@code ID:SIZE} and {@code all} against the proxy's relays. */
+    static List<RelaySpec> relays(List<String> items, MethodCatalog catalog, Integer defaultBuffer) {
+        List<RelaySpec> out = new ArrayList<>();
+        for (String item : items) {
+            int colon = item.indexOf(':');
+            String id = colon < 0 ? item : item.substring(0, colon);
+            Integer buffer = colon < 0 ? defaultBuffer : buffer(item.substring(colon + 1));
+            for (String relay : catalog.choose(List.of(id))) {
+                RelaySpec spec = new RelaySpec(relay, buffer);
+                if (!out.contains(spec)) {
+                    out.add(spec);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Integer buffer(String text) {
+        long size = Sizes.parse(text);
+        if (size < 0 || size > Wire.MAX_BUFFER_SIZE) {
+            throw new IllegalArgumentException("relay buffer " + text + " outside 0.." + Wire.MAX_BUFFER_SIZE);
+        }
+        return size == 0 ? null : (int) size;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        TransferDriver driver = new TransferDriver(rounds.rounds());
+        if (exchanges < 1 || bodies < 1 || connects < 1) {
+            throw new IllegalArgumentException("--exchanges, --connects and --bodies must be >= 1");
+        }
+        for (String s : scenarios) {
+            if (!List.of("small", "connect", "bulk").contains(s)) {
+                throw new IllegalArgumentException("--scenario takes small, connect and bulk, not '" + s + "'");
+            }
+        }
+        JsonNode proxyInfo = Windows.proxyInfo(server);
+        JsonNode upstreamInfo = Windows.info(server);
+        MethodCatalog relays = MethodCatalog.of(proxyInfo, "proxy");
+        MethodCatalog senders = MethodCatalog.of(upstreamInfo, "download");
+        senders.choose(List.of(downloadMethod));
+        if (senders.unavailableReason(downloadMethod) != null) {
+            throw new IllegalArgumentException("--download-method " + downloadMethod + " is unavailable on the upstream server: "
+                    + senders.unavailableReason(downloadMethod));
+        }
+        List<RelaySpec> specs = relays(methods, relays, buffer(relayBuffer));
+        List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
+        int flags = (rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0) | Flags.CACHE_WARM;
+
+        List<MethodResult> results = new ArrayList<>();
+        for (String scenario : scenarios) {
+            List<Long> scenarioSizes = scenario.equals("bulk") ? parsedSizes : List.of(0L);
+            for (long size : scenarioSizes) {
+                Request request = Request.download(downloadMethod, size, flags, 0);
+                for (RelaySpec spec : specs) {
+                    System.err.println("xferbench: proxy " + scenario + " " + spec.relay()
+                            + (spec.buffer() == null ? "" : " " + Sizes.format(spec.buffer())) + " " + Sizes.format(size) + " ...");
+                    TransferDriver.Row row = new TransferDriver.Row("proxy", spec.relay(), scenario, size, spec.buffer(), "proxy");
+                    String unavailable = relays.unavailableReason(spec.relay());
+                    if (scenario.equals("connect")) {
+                        results.add(driver.run(new TransferDriver.Job<AutoCloseable>(row, connects, () -> () -> { },
+                                (slot, index) -> connectAndExchange(spec, request), connections -> Windows.proxy(server)), unavailable));
+                    } else {
+                        results.add(driver.run(new TransferDriver.Job<XferConnection>(row, scenario.equals("small") ? exchanges : bodies,
+                                () -> relayed(spec), (c, index) -> Outcome.of(c.download(request)),
+                                connections -> Windows.proxy(server)), unavailable));
+                    }
+                }
+            }
+        }
+        Map<String, Object> settings = rounds.describe(server, parsedSizes);
+        settings.put("scenarios", scenarios);
+        settings.put("exchangesPerConnectionPerRound", exchanges);
+        settings.put("connectsPerConnectionPerRound", connects);
+        settings.put("bodiesPerConnectionPerRound", bodies);
+        settings.put("upstreamMethod", downloadMethod);
+        settings.put("proxyDefaultRelayBuffer", proxyInfo.path("relayBuffer").asInt());
+        settings.put("measured", "proxy process (pid " + proxyInfo.path("pid").asLong() + "): CPU and syscalls in its own MEASURE window");
+        Map<String, Object> proxy = new LinkedHashMap<>();
+        proxy.put("pid", proxyInfo.path("pid").asLong());
+        proxy.put("upstream", proxyInfo.path("upstream").asText());
+        proxy.putAll(JSON.convertValue(proxyInfo.get("environment"), Map.class));
+        Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("settings", settings);
+        environment.put("client", EnvironmentInfo.describe(null));
+        environment.put("proxy", proxy);
+        environment.put("server", JSON.convertValue(upstreamInfo.get("environment"), Map.class));
+        return output.emit(new Report(environment, results));
+    }
+
+    /** connect: one exchange on a connection of its own; its latency runs from connect to the answer. */
+    private Outcome connectAndExchange(RelaySpec spec, Request request) throws IOException {
+        long start = System.nanoTime();
+        try (XferConnection c = relayed(spec)) {
+            Outcome o = Outcome.of(c.download(request));
+            return new Outcome(o.bytes(), System.nanoTime() - start, o.failure(), o.residencyBefore(), o.residencyAfter(),
+                    o.serverNanos(), o.verifyNanos(), o.fsyncNanos());
+        }
+    }
+
+    /** A connection to the proxy that has asked for {@code spec}'s relay. */
+    private XferConnection relayed(RelaySpec spec) throws IOException {
+        XferConnection c = XferConnection.open(server.host, server.port, server.token);
+        try {
+            String inEffect = c.proxy(spec.relay(), spec.frameBuffer());
+            if (!inEffect.equals(spec.relay())) {
+                throw new IOException("asked the proxy for relay " + spec.relay() + ", it relays with " + inEffect);
+            }
+            return c;
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+}

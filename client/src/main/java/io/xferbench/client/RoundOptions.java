@@ -1,0 +1,48 @@
+package io.xferbench.client;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Rounds, connections and verification: the options download, upload and proxy share. */
+final class RoundOptions {
+    @Option(names = "--repeat", defaultValue = "5", description = "Measured rounds per method and size (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured rounds first (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--concurrency", defaultValue = "1", description = "Simultaneous connections per round (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--verify", defaultValue = "crc32c", description = "crc32c (byte count and checksum) or length (byte count only) (default: ${DEFAULT-VALUE}).")
+    String verify;
+
+    @Option(names = "--no-syscalls", description = "Leave syscall counts out of the results.")
+    boolean noSyscalls;
+
+    /** Checks the values; the driver's rounds. */
+    TransferDriver.Rounds rounds() {
+        if (!verify.equals("crc32c") && !verify.equals("length")) {
+            throw new IllegalArgumentException("--verify must be crc32c or length");
+        }
+        return new TransferDriver.Rounds(repeat, warmup, concurrency, !noSyscalls);
+    }
+
+    boolean verifyCrc32c() {
+        return verify.equals("crc32c");
+    }
+
+    /** The run's settings as printed above the table and stored in the JSON; commands add their own after these. */
+    Map<String, Object> describe(ServerOptions server, List<Long> sizes) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("server", server.host + ":" + server.port);
+        m.put("sizes", sizes);
+        m.put("repeat", repeat);
+        m.put("warmup", warmup);
+        m.put("concurrency", concurrency);
+        m.put("verify", verify);
+        return m;
+    }
+}

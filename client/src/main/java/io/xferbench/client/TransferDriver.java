@@ -1,0 +1,220 @@
+package io.xferbench.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.xferbench.core.metrics.ProcessMeasurement;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Status;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Drives one row of results, in any direction: opens {@code concurrency} kept-alive connections, runs warm-up
+ * rounds (not measured), then {@code repeat} measured rounds inside a measurement window of the process that serves
+ * the transfers (the server for downloads and uploads, the proxy for relays: CPU time and syscalls) and a client
+ * CPU window. A round is {@link Job#transfersPerRound()} transfers on every connection at once, one after another
+ * on each. What one transfer is — a download, an upload, an exchange through a proxy — is the job's
+ * {@link Transfer}. Every transfer is verified; one bad transfer fails the row, a method the far side reports
+ * unavailable is skipped with its reason.
+ */
+final class TransferDriver {
+
+    /** How many rounds and connections; whether syscalls are wanted in the results. */
+    record Rounds(int repeat, int warmup, int concurrency, boolean countSyscalls) {
+        Rounds {
+            if (repeat < 1 || concurrency < 1 || warmup < 0) {
+                throw new IllegalArgumentException("--repeat and --concurrency must be >= 1, --warmup >= 0");
+            }
+        }
+    }
+
+    /** Opens one connection, ready for transfers (e.g. after the PROXY frame). */
+    @FunctionalInterface
+    interface Connector<C extends AutoCloseable> {
+        C open() throws IOException;
+    }
+
+    /** One transfer on connection number {@code index} (0 .. concurrency-1). */
+    @FunctionalInterface
+    interface Transfer<C> {
+        Outcome run(C connection, int index) throws IOException;
+    }
+
+    /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's JSON (cpu*Seconds, syscalls). */
+    interface Window extends AutoCloseable {
+        void begin() throws IOException;
+
+        JsonNode end() throws IOException;
+
+        @Override
+        default void close() throws IOException {
+        }
+    }
+
+    /** A window for a run, given its open connections (the server's window rides on the first one). */
+    @FunctionalInterface
+    interface WindowOpener<C> {
+        Window open(List<C> connections) throws IOException;
+    }
+
+    /**
+     * What a row is, as reported.
+     *
+     * @param scenario        proxy rows: small, connect or bulk; null otherwise
+     * @param relayBuffer     proxy rows: the relay buffer the client asked for, null for the proxy's default
+     * @param measuredProcess whose window the server-side columns are: "server" or "proxy"
+     */
+    record Row(String direction, String method, String scenario, long size, Integer relayBuffer, String measuredProcess) {
+        /** A download or upload row, measured on the server. */
+        static Row served(String direction, String method, long size) {
+            return new Row(direction, method, null, size, null, "server");
+        }
+    }
+
+    /** One row and how to run it. */
+    record Job<C extends AutoCloseable>(Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer,
+                                        WindowOpener<C> window) {
+        Job {
+            if (transfersPerRound < 1) {
+                throw new IllegalArgumentException("transfers per round must be >= 1");
+            }
+        }
+
+        MethodResult skipped(String reason) {
+            return MethodResult.skipped(row, reason);
+        }
+
+        MethodResult failed(String error) {
+            return MethodResult.failed(row, error);
+        }
+    }
+
+    /** The wall time of one measured round and what each of its transfers did. */
+    record Round(long nanos, List<Outcome> outcomes) {
+    }
+
+    private final Rounds rounds;
+
+    TransferDriver(Rounds rounds) {
+        this.rounds = rounds;
+    }
+
+    Rounds rounds() {
+        return rounds;
+    }
+
+    /** Runs the job, or skips it with {@code unavailableReason} when the far side already said it cannot run it. */
+    <C extends AutoCloseable> MethodResult run(Job<C> job, String unavailableReason) {
+        if (unavailableReason != null) {
+            return job.skipped(unavailableReason);
+        }
+        List<C> connections = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(rounds.concurrency(), r -> {
+            Thread t = new Thread(r, "xferbench-client");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (int i = 0; i < rounds.concurrency(); i++) {
+                connections.add(job.connector().open());
+            }
+            for (int w = 0; w < rounds.warmup(); w++) {
+                round(pool, connections, job);
+            }
+            return measured(job, pool, connections);
+        } catch (RemoteException e) {
+            if (e.status() == Status.UNAVAILABLE) {
+                return job.skipped(e.reason());
+            }
+            return job.failed(e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            return job.failed(e.toString());
+        } finally {
+            pool.shutdownNow();
+            for (C c : connections) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // Closing; the row is already decided.
+                }
+            }
+        }
+    }
+
+    private <C extends AutoCloseable> MethodResult measured(Job<C> job, ExecutorService pool, List<C> connections)
+            throws IOException {
+        List<Round> measured = new ArrayList<>();
+        ProcessMeasurement.Result client;
+        JsonNode far;
+        try (Window window = job.window().open(connections)) {
+            window.begin();
+            boolean ended = false;
+            try {
+                try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
+                    for (int r = 0; r < rounds.repeat(); r++) {
+                        long start = System.nanoTime();
+                        List<Outcome> outcomes = round(pool, connections, job);
+                        measured.add(new Round(System.nanoTime() - start, outcomes));
+                    }
+                    client = clientWindow.end();
+                }
+                ended = true;
+                far = window.end();
+            } finally {
+                if (!ended) {
+                    endQuietly(window);
+                }
+            }
+        }
+        return Results.of(job, rounds.countSyscalls(), measured, client.usage().userSeconds(),
+                client.usage().systemSeconds(), far);
+    }
+
+    /** Closes the far side's window after a failed round, so it does not count on until the next run. */
+    private static void endQuietly(Window window) {
+        try {
+            window.end();
+        } catch (IOException | RuntimeException ignored) {
+            // The row fails with the round's error.
+        }
+    }
+
+    /** {@code transfersPerRound} transfers on every connection at once. */
+    private static <C extends AutoCloseable> List<Outcome> round(ExecutorService pool, List<C> connections, Job<C> job)
+            throws IOException {
+        List<Future<List<Outcome>>> futures = new ArrayList<>();
+        for (int i = 0; i < connections.size(); i++) {
+            C c = connections.get(i);
+            int index = i;
+            futures.add(pool.submit(() -> {
+                List<Outcome> out = new ArrayList<>(job.transfersPerRound());
+                for (int t = 0; t < job.transfersPerRound(); t++) {
+                    out.add(job.transfer().run(c, index));
+                }
+                return out;
+            }));
+        }
+        List<Outcome> results = new ArrayList<>();
+        for (Future<List<Outcome>> f : futures) {
+            try {
+                results.addAll(f.get());
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IOException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+        return results;
+    }
+}

@@ -1,0 +1,100 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.Sizes;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The arithmetic from measured rounds to a row. */
+class ResultsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static TransferDriver.Job<AutoCloseable> job(String direction, long size) {
+        TransferDriver.Row row = direction.equals("proxy") ? new TransferDriver.Row(direction, "m", "small", size, 1024, "proxy")
+                : TransferDriver.Row.served(direction, "m", size);
+        return new TransferDriver.Job<>(row, 1, () -> () -> { }, (c, i) -> null, c -> null);
+    }
+
+    private static TransferDriver.Round round(long millis, int transfers, long bytesEach) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < transfers; i++) {
+            outcomes.add(new Outcome(bytesEach, 1_000_000L * (i + 1), null, 1000 - i, 900, 5_000_000, 2_000_000, -1));
+        }
+        return new TransferDriver.Round(millis * 1_000_000, outcomes);
+    }
+
+    private static JsonNode far(String json) throws Exception {
+        return JSON.readTree(json);
+    }
+
+    @Test
+    void ratesAreMediansOverRoundsWithTheirRange() throws Exception {
+        // Rounds of 64 MiB in 100, 50 and 200 ms: 640, 1280 and 320 MiB/s.
+        List<TransferDriver.Round> rounds = List.of(round(100, 64, Sizes.MiB), round(50, 64, Sizes.MiB), round(200, 64, Sizes.MiB));
+        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, 0.25, 0.75,
+                far("{\"cpuUserSeconds\": 0.1, \"cpuSystemSeconds\": 0.3, \"syscalls\": null, \"syscallsUnavailable\": \"no perf\"}"));
+        assertThat(r.mibPerSec()).isCloseTo(640, within(1e-6));
+        assertThat(r.mibPerSecMin()).isCloseTo(320, within(1e-6));
+        assertThat(r.mibPerSecMax()).isCloseTo(1280, within(1e-6));
+        assertThat(r.repeatMibPerSec()).containsExactly(640.0, 1280.0, 320.0);
+        assertThat(r.transfersPerSec()).isCloseTo(640, within(1e-6));
+        assertThat(r.seconds()).isCloseTo(0.35, within(1e-9));
+        assertThat(r.bytes()).isEqualTo(192 * Sizes.MiB);
+        assertThat(r.transfers()).isEqualTo(192);
+        assertThat((Double) r.clientCpu().get("systemSecondsPerGiB")).isCloseTo(4.0, within(1e-9));
+        assertThat((Double) r.serverCpu().get("userMicrosPerTransfer")).isCloseTo(0.1e6 / 192, within(1e-9));
+        assertThat(r.syscalls()).isNull();
+        assertThat(r.syscallsUnavailable()).isEqualTo("no perf");
+        assertThat(r.residencyPermille()).containsEntry("beforeMin", 1000 - 63).containsEntry("afterMin", 900);
+        assertThat(r.uploadPhasesMillis()).isNull();
+        assertThat(r.measuredProcess()).isEqualTo("server");
+    }
+
+    @Test
+    void anEvenNumberOfRoundsTakesTheMeanOfTheMiddleTwo() throws Exception {
+        List<TransferDriver.Round> rounds = List.of(round(100, 1, Sizes.MiB), round(50, 1, Sizes.MiB), round(200, 1, Sizes.MiB), round(25, 1, Sizes.MiB));
+        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, 0, 0, far("{}"));
+        assertThat(r.mibPerSec()).isCloseTo((10 + 20) / 2.0, within(1e-9));
+    }
+
+    @Test
+    void emptyBodyExchangesHaveRequestsPerSecondAndSyscallsPerRequest() throws Exception {
+        List<TransferDriver.Round> rounds = List.of(round(100, 1000, 0), round(200, 1000, 0), round(125, 1000, 0));
+        MethodResult r = Results.of(job("proxy", 0), true, rounds, 0, 0, far("""
+                {"cpuUserSeconds": 0.3, "cpuSystemSeconds": 0.6, "process": "proxy",
+                 "syscalls": {"total": 15000, "bySyscall": {"splice": 12000, "futex": 0}, "ioUringSubmissions": 0}}"""));
+        assertThat(r.transfersPerSec()).isCloseTo(8000, within(1e-6));
+        assertThat(r.transfersPerSecMin()).isCloseTo(5000, within(1e-6));
+        assertThat(r.transfersPerSecMax()).isCloseTo(10000, within(1e-6));
+        assertThat(r.mibPerSec()).isZero();
+        assertThat(r.syscallsPerTransfer()).isCloseTo(5.0, within(1e-9));
+        assertThat(r.syscallsPerGiB()).as("no bytes, no per-GiB figure").isNull();
+        assertThat(r.syscalls()).containsExactly(java.util.Map.entry("splice", 12000L), java.util.Map.entry("other", 3000L));
+        assertThat((Double) r.serverCpu().get("systemMicrosPerTransfer")).isCloseTo(200, within(1e-9));
+        assertThat(r.serverCpu().get("systemSecondsPerGiB")).isNull();
+        assertThat(r.relayBuffer()).isEqualTo(1024);
+        assertThat(r.measuredProcess()).isEqualTo("proxy");
+        assertThat(r.label()).isEqualTo("m 1KiB");
+        // Latency is per exchange: 1..1000 ms in each round.
+        assertThat(r.latencyMillis().get("p50")).isCloseTo(500, within(1.0));
+        assertThat(r.latencyMillis().get("max")).isCloseTo(1000, within(1.0));
+    }
+
+    @Test
+    void uploadsReportTheServersPhasesAndNoResidency() throws Exception {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            outcomes.add(new Outcome(100, 10_000_000, null, -1, -1, i * 1_000_000L, i == 5 ? 0 : 3_000_000, -1));
+        }
+        Collections.shuffle(outcomes);
+        MethodResult r = Results.of(job("upload", 100), true, List.of(new TransferDriver.Round(50_000_000, outcomes)), 0, 0, far("{}"));
+        assertThat(r.uploadPhasesMillis()).containsEntry("receiveP50", 3.0).containsEntry("verifyP50", 3.0).containsEntry("fsyncP50", null);
+        assertThat(r.residencyPermille()).isNull();
+    }
+}

@@ -1,0 +1,166 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Status;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The driver with a fake far side: no network, no server. */
+@Timeout(30)
+class TransferDriverTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A connection that only remembers it was closed. */
+    static final class FakeConnection implements AutoCloseable {
+        final AtomicBoolean closed = new AtomicBoolean();
+
+        @Override
+        public void close() {
+            closed.set(true);
+        }
+    }
+
+    /** A far side: counts transfers inside and outside its window and answers MEASURE_END with fixed numbers. */
+    static final class FarSide {
+        final AtomicBoolean open = new AtomicBoolean();
+        final AtomicInteger inWindow = new AtomicInteger();
+        final AtomicInteger outside = new AtomicInteger();
+        final AtomicInteger begins = new AtomicInteger();
+        final AtomicInteger ends = new AtomicInteger();
+        final List<FakeConnection> connections = new CopyOnWriteArrayList<>();
+
+        TransferDriver.Job<FakeConnection> job(String direction, long size, int perRound, TransferDriver.Transfer<FakeConnection> transfer) {
+            return new TransferDriver.Job<>(TransferDriver.Row.served(direction, "m", size), perRound, () -> {
+                FakeConnection c = new FakeConnection();
+                connections.add(c);
+                return c;
+            }, (c, index) -> {
+                (open.get() ? inWindow : outside).incrementAndGet();
+                return transfer.run(c, index);
+            }, conns -> new TransferDriver.Window() {
+                @Override
+                public void begin() {
+                    begins.incrementAndGet();
+                    open.set(true);
+                }
+
+                @Override
+                public JsonNode end() throws IOException {
+                    ends.incrementAndGet();
+                    open.set(false);
+                    return JSON.readTree("{\"cpuUserSeconds\": 0.5, \"cpuSystemSeconds\": 1.5, \"syscalls\": {\"total\": 1000,"
+                            + " \"bySyscall\": {\"read\": 400, \"write\": 400, \"splice\": 0}, \"ioUringSubmissions\": 0}}");
+                }
+            });
+        }
+    }
+
+    private static Outcome ok(long bytes) {
+        return new Outcome(bytes, 2_000_000, null, 1000, 1000, 1_000_000, -1, -1);
+    }
+
+    @Test
+    void warmUpRunsOutsideTheWindowAndEveryMeasuredTransferInsideIt() {
+        FarSide far = new FarSide();
+        TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(3, 2, 4, true));
+        MethodResult r = driver.run(far.job("download", 1 << 20, 5, (c, i) -> ok(1 << 20)), null);
+        assertThat(r.error()).isNull();
+        assertThat(r.skipped()).isNull();
+        assertThat(far.outside.get()).as("warm-up: 2 rounds x 4 connections x 5").isEqualTo(40);
+        assertThat(far.inWindow.get()).as("measured: 3 rounds x 4 connections x 5").isEqualTo(60);
+        assertThat(far.begins.get()).isEqualTo(1);
+        assertThat(far.ends.get()).isEqualTo(1);
+        assertThat(r.transfers()).isEqualTo(60);
+        assertThat(r.bytes()).isEqualTo(60L << 20);
+        assertThat(r.repeatMibPerSec()).hasSize(3);
+        assertThat(r.syscallsPerTransfer()).isCloseTo(1000 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.syscalls()).containsEntry("read", 400L).containsEntry("other", 200L).doesNotContainKey("splice");
+        assertThat(r.latencyMillis().get("p50")).isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(far.connections).hasSize(4).allMatch(c -> c.closed.get());
+    }
+
+    @Test
+    void eachConnectionKnowsItsIndex() {
+        FarSide far = new FarSide();
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        new TransferDriver(new TransferDriver.Rounds(1, 0, 3, true)).run(far.job("upload", 10, 1, (c, i) -> {
+            seen.add(i);
+            return ok(10);
+        }), null);
+        assertThat(seen).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    void oneBadTransferFailsTheRow() {
+        FarSide far = new FarSide();
+        AtomicInteger n = new AtomicInteger();
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(3, 0, 1, true)).run(far.job("download", 100, 1, (c, i) ->
+                n.incrementAndGet() == 2 ? new Outcome(99, 1000, "received 99 bytes, expected 100", -1, -1, -1, -1, -1) : ok(100)), null);
+        assertThat(r.error()).isEqualTo("verification failed: received 99 bytes, expected 100");
+        assertThat(r.verified()).isFalse();
+    }
+
+    @Test
+    void aMethodTheFarSideCannotRunIsSkippedWithItsReason() {
+        FarSide far = new FarSide();
+        TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(1, 1, 1, true));
+        MethodResult listed = driver.run(far.job("upload", 1, 1, (c, i) -> ok(1)), "no io_uring on this kernel");
+        assertThat(listed.skipped()).isEqualTo("no io_uring on this kernel");
+        assertThat(far.connections).as("nothing was tried").isEmpty();
+
+        MethodResult refused = driver.run(far.job("upload", 1, 1, (c, i) -> {
+            throw new RemoteException(Status.UNAVAILABLE, "epoll-splice: cannot receive 3 GiB");
+        }), null);
+        assertThat(refused.skipped()).isEqualTo("epoll-splice: cannot receive 3 GiB");
+        assertThat(refused.error()).isNull();
+    }
+
+    @Test
+    void otherErrorsFailTheRowAndStillEndTheWindow() {
+        FarSide far = new FarSide();
+        TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(2, 0, 2, true));
+        AtomicInteger n = new AtomicInteger();
+        MethodResult r = driver.run(far.job("proxy", 1, 1, (c, i) -> {
+            if (n.incrementAndGet() == 3) {
+                throw new RemoteException(Status.VERIFY_FAILED, "CRC32C mismatch");
+            }
+            return ok(1);
+        }), null);
+        assertThat(r.error()).contains("VERIFY_FAILED").contains("CRC32C mismatch");
+        assertThat(far.ends.get()).as("the far side's window is closed").isEqualTo(1);
+        assertThat(far.open.get()).isFalse();
+
+        MethodResult broken = driver.run(far.job("proxy", 1, 1, (c, i) -> {
+            throw new IOException("connection reset");
+        }), null);
+        assertThat(broken.error()).contains("connection reset");
+        assertThat(far.connections).allMatch(c -> c.closed.get());
+    }
+
+    @Test
+    void noSyscallsLeavesTheCountsOutAndSaysWhy() {
+        FarSide far = new FarSide();
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(1, 0, 1, false)).run(far.job("download", 1, 1, (c, i) -> ok(1)), null);
+        assertThat(r.syscalls()).isNull();
+        assertThat(r.syscallsPerGiB()).isNull();
+        assertThat(r.syscallsUnavailable()).isEqualTo(Results.NOT_REQUESTED);
+        assertThat(r.serverCpu().get("userSeconds")).isEqualTo(0.5);
+    }
+
+    @Test
+    void roundsAreChecked() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransferDriver.Rounds(0, 0, 1, true))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransferDriver.Rounds(1, -1, 1, true))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,54 @@
+# Sourced by scripts/bench*: starts xferbench servers and proxies on loopback (each on a free port), stops them
+# all when the script exits, and renders a client's JSON report. Needs scripts/lib/java.sh sourced first.
+
+xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+xferbench_pids=()
+xferbench_logs=()
+
+xferbench_stop_all() {
+  local i
+  for ((i = ${#xferbench_pids[@]} - 1; i >= 0; i--)); do  # last started (the proxy) first
+    kill "${xferbench_pids[$i]}" 2>/dev/null || true
+    wait "${xferbench_pids[$i]}" 2>/dev/null || true
+  done
+  rm -f "${xferbench_logs[@]}"
+}
+trap xferbench_stop_all EXIT
+
+# Runs the server jar with the given arguments plus --port 0, waits for its "listening on HOST:PORT" line and
+# sets xferbench_port (and xferbench_pid). Works for a server and for a proxy (--proxy-to).
+xferbench_start() {
+  local log pid
+  log=$(mktemp)
+  xferbench_logs+=("$log")
+  "$JAVA" -jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --port 0 >"$log" 2>&1 &
+  pid=$!
+  xferbench_pids+=("$pid")
+  for _ in $(seq 1 300); do
+    grep -q "listening on" "$log" && break
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; echo "xferbench: server failed to start: $*" >&2; exit 2; }
+    sleep 0.1
+  done
+  xferbench_port=$(sed -n 's/^xferbench-[a-z]* listening on [^ ]*:\([0-9]*\).*$/\1/p' "$log" | head -n1)
+  [ -n "$xferbench_port" ] || { cat "$log" >&2; echo "xferbench: server did not report its port: $*" >&2; exit 2; }
+  xferbench_pid=$pid
+}
+
+# Prints the table of a client's JSON report and draws its chart next to it (FILE.png).
+xferbench_render() {
+  local json=$1
+  local render=("$JAVA" -Djava.awt.headless=true -cp "$xferbench_root/client/target/xferbench-client.jar" io.xferbench.client.RenderReport "$json")
+  "${render[@]}" table
+  "${render[@]}" "${json%.json}.png" || echo "xferbench: no chart (every row skipped or failed?)" >&2
+  echo "results: $json (chart: ${json%.json}.png)"
+}
+
+# Whether the arguments after the first contain the option $1 (as "$1 VALUE" or "$1=VALUE").
+xferbench_has_option() {
+  local want=$1 arg
+  shift
+  for arg in "$@"; do
+    [ "$arg" = "$want" ] || [ "${arg%%=*}" = "$want" ] && return 0
+  done
+  return 1
+}
