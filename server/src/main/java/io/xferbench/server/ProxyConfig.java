@@ -1,22 +1,29 @@
 package io.xferbench.server;
 
 import io.xferbench.core.method.TransferOptions;
+import java.time.Duration;
 
 /**
  * @param upstreamHost   the xferbench server every connection is relayed to
  * @param defaultRelay   relay method for connections that do not open with a PROXY frame, or whose PROXY frame
  *                       names none
  * @param bufferSize     user buffer of the copying relays when the PROXY frame does not set one
+ * @param idleTimeout    a client may take this long to send its first frame (afterwards the upstream's timeouts apply)
  */
 public record ProxyConfig(String bind, int port, int maxConnections, String upstreamHost, int upstreamPort, String defaultRelay,
-                          int bufferSize) {
+                          int bufferSize, Duration idleTimeout) {
 
     public static ProxyConfig loopback(int upstreamPort, String relay) {
-        return new ProxyConfig("127.0.0.1", 0, 256, "127.0.0.1", upstreamPort, relay, TransferOptions.DEFAULT_BUFFER_SIZE);
+        return new ProxyConfig("127.0.0.1", 0, 256, "127.0.0.1", upstreamPort, relay, TransferOptions.DEFAULT_BUFFER_SIZE,
+                Duration.ofSeconds(30));
     }
 
     public ProxyConfig withBufferSize(int size) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size, idleTimeout);
+    }
+
+    public ProxyConfig withIdleTimeout(Duration timeout) {
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, timeout);
     }
 
     /** Parses {@code HOST:PORT} (or {@code [v6]:PORT}). */

@@ -115,7 +115,8 @@ public final class ServerMain implements Callable<Integer> {
             System.err.println("xferbench-server: --relay-buffer must be 1.." + io.xferbench.core.protocol.Wire.MAX_BUFFER_SIZE);
             return 2;
         }
-        ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer);
+        ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer,
+                Duration.ofSeconds(idleTimeoutSeconds));
         XferProxy proxy = XferProxy.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

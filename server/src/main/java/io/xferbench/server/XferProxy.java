@@ -19,12 +19,14 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
@@ -49,10 +51,13 @@ import java.util.logging.Logger;
  */
 public final class XferProxy implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(XferProxy.class.getName());
+    private static final Duration RELAY_BUDGET = Duration.ofDays(365);
 
     private final ProxyConfig config;
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
     private final Measurements measurements = new Measurements();
+    private final ConnectionRegistry registry = new ConnectionRegistry();
+    private final AtomicInteger connectionIds = new AtomicInteger();
     private BoundedAcceptor acceptor;
 
     private XferProxy(ProxyConfig config) {
@@ -88,17 +93,23 @@ public final class XferProxy implements AutoCloseable {
     }
 
     private void serve(SocketChannel client) {
+        int conn = connectionIds.incrementAndGet();
         open.add(client);
+        registry.add(conn, client);
         SocketChannel upstream = null;
         try (client) {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
             RelayMethod method;
             TransferOptions options;
             while (true) {
+                // A client that never sends its first frame must not pin this thread (slowloris).
+                registry.enter(conn, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
                 Request first = RequestCodec.read(client);
                 if (first == null) {
                     return;
                 }
+                // Relaying has no deadline of its own: the upstream's timeouts end idle relays.
+                registry.enter(conn, ConnectionRegistry.State.BUSY, RELAY_BUDGET);
                 if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op())) {
                     continue;
                 }
@@ -146,6 +157,7 @@ public final class XferProxy implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warning("proxy: internal error: " + e);
         } finally {
+            registry.remove(conn);
             open.remove(client);
             if (upstream != null) {
                 open.remove(upstream);
@@ -259,6 +271,7 @@ public final class XferProxy implements AutoCloseable {
             }
         }
         acceptor.stopConnections();
+        registry.close();
         measurements.close();
     }
 }
