@@ -1,0 +1,114 @@
+package io.xferbench.jmh;
+
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.send.SpliceSender;
+import io.xferbench.core.pipe.PipePool;
+import io.xferbench.core.pipe.PipeSource;
+import io.xferbench.core.pipe.RawSplice;
+import io.xferbench.jmh.drain.DrainProcess;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What a splice pipe costs to set up, against short transfers. One op = one file of {@code size} bytes sent with raw
+ * splice(2) file → pipe → socket ({@link SpliceSender}, the native shim's {@code Splice.fileToSocket}) to the drain
+ * process (as in {@code FileToSocketBenchmark}), taking the pipe from:
+ * <ul>
+ *   <li>{@code fresh}: pipe2(2) per transfer, F_SETPIPE_SZ when {@code pipeSize} is not the kernel's default 64 KiB
+ *       (which also reads /proc/sys/fs/pipe-max-size to cap it), two close(2) — what Netty's splice paths and the
+ *       plain {@code splice} relay do per transfer or connection;</li>
+ *   <li>{@code thread-local}: a {@link PipePool} holding one pipe per thread and no shared pool;</li>
+ *   <li>{@code shared}: a {@link PipePool} with no thread-local slot, only its shared (lock-free, bounded) pool.</li>
+ * </ul>
+ * {@code pipeSize} is asked for with F_SETPIPE_SZ, capped by /proc/sys/fs/pipe-max-size. With {@code -prof syscalls}
+ * the {@code pipe2}, {@code fcntl}, {@code close} (and {@code openat}/{@code read}) per op show the setup; the pooled
+ * rows should show none of them and only the splices.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
+public class PipeSetupBenchmark {
+
+    /** Where each transfer's pipe comes from. */
+    @Param({"fresh", "thread-local", "shared"})
+    public String pipes;
+
+    /** Capacity asked for (F_SETPIPE_SZ unless the default). */
+    @Param({"65536", "1048576"})
+    public int pipeSize;
+
+    /** Bytes per op (the file's size). */
+    @Param({"4096", "65536"})
+    public long size;
+
+    private FileChannel channel;
+    private SourceFile source;
+    private PipeSource pipeSource;
+    private SpliceSender sender;
+    private DrainProcess drain;
+    private long sent;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        Availability availability = RawSplice.availability();
+        if (!availability.isAvailable()) {
+            throw new IllegalStateException("SKIPPED: raw splice is unavailable here: " + availability.unavailableReason());
+        }
+        pipeSource = switch (pipes) {
+            case "fresh" -> PipeSource.fresh(pipeSize);
+            case "thread-local" -> new PipePool(pipeSize, 0, true);
+            case "shared" -> new PipePool(pipeSize, 4, false);
+            default -> throw new IllegalArgumentException("pipes must be fresh, thread-local or shared, not " + pipes);
+        };
+        TestFile file = BenchData.open().generated(size);
+        channel = FileChannel.open(file.path(), StandardOpenOption.READ);
+        source = new SourceFile(file.path(), channel, file.size());
+        sender = new SpliceSender(pipeSource);
+        drain = DrainProcess.start(size);
+        sendOne();
+        OptionalInt crc = drain.firstCrc32c();
+        if (crc.isEmpty() || crc.getAsInt() != file.crc32c()) {
+            throw new IllegalStateException("splice (" + pipes + ") sent wrong bytes: receiver CRC32C "
+                    + (crc.isEmpty() ? "none" : Integer.toHexString(crc.getAsInt())) + ", file " + Integer.toHexString(file.crc32c()));
+        }
+    }
+
+    @Benchmark
+    public void transfer(MiBCounter mib) throws IOException {
+        sendOne();
+        mib.add(size);
+    }
+
+    private void sendOne() throws IOException {
+        sender.send(source, 0, size, drain.socket());
+        sent += size;
+        drain.awaitReceived(sent);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        Closer.closeAll(drain, channel, pipeSource instanceof PipePool pool ? pool : null);
+        sent = 0;
+    }
+}
