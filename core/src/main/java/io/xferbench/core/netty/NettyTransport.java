@@ -1,6 +1,7 @@
 package io.xferbench.core.netty;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
@@ -38,7 +39,7 @@ public enum NettyTransport {
         }
 
         @Override
-        Channel wrap(int fd) {
+        Channel channelOn(int fd) {
             return new EpollSocketChannel(fd);
         }
     },
@@ -49,7 +50,7 @@ public enum NettyTransport {
         }
 
         @Override
-        Channel wrap(int fd) throws IOException {
+        Channel channelOn(int fd) throws IOException {
             try {
                 return UringAdoption.CHANNEL.newInstance(null, UringAdoption.SOCKET.newInstance(fd));
             } catch (ReflectiveOperationException e) {
@@ -70,7 +71,7 @@ public enum NettyTransport {
 
     abstract IoHandlerFactory handlerFactory();
 
-    abstract Channel wrap(int fd) throws IOException;
+    abstract Channel channelOn(int fd) throws IOException;
 
     public Availability availability() {
         Availability a = availability;
@@ -114,15 +115,27 @@ public enum NettyTransport {
     }
 
     /**
-     * Like {@link #adopt(SocketChannel)}, on a chosen event loop of {@link #group()} (a relay puts both of its
-     * channels on one loop), after {@code setup} configured the channel: options that Netty only accepts before
-     * registration (such as epoll's {@code EpollMode}) go there.
+     * Like {@link #adopt(SocketChannel)}, on a chosen event loop of {@link #group()}, after {@code setup} configured
+     * the channel: options that Netty only accepts before registration (such as epoll's {@code EpollMode}) and the
+     * handlers go there, so none misses an event that is ready at registration.
      */
     public Channel adopt(SocketChannel socket, EventLoop loop, Consumer<Channel> setup) throws IOException {
+        Channel channel = wrap(socket, setup);
+        registerTogether(loop, () -> {
+        }, channel);
+        return channel;
+    }
+
+    /**
+     * A channel of this transport on a duplicate of the socket's fd, auto-read off, configured by {@code setup}, not
+     * registered yet: pass it to {@link #registerTogether}. Until then, {@code channel.unsafe().closeForcibly()}
+     * closes the duplicate.
+     */
+    public Channel wrap(SocketChannel socket, Consumer<Channel> setup) throws IOException {
         int fd = Fds.dup(Fds.of(socket));
         Channel channel;
         try {
-            channel = wrap(fd);
+            channel = channelOn(fd);
         } catch (IOException | RuntimeException e) {
             closeQuietly(fd);
             throw e;
@@ -134,14 +147,57 @@ public enum NettyTransport {
             channel.unsafe().closeForcibly();
             throw e;
         }
-        try {
-            loop.register(channel).sync();
-        } catch (InterruptedException e) {
-            channel.unsafe().closeForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while registering with Netty " + label, e);
-        }
         return channel;
+    }
+
+    /**
+     * Registers {@link #wrap wrapped} channels with {@code loop} in one task on the loop, so that no I/O event of one
+     * is handled before all are registered: a relay's handler on one channel writes to the other, and bytes or a FIN
+     * already queued on a socket are reported by the very first poll. {@code start} runs in the same task, after the
+     * registrations, to start reading (found with both transports: registered one by one and started from another
+     * thread, a request and FIN that arrived before adoption were read before the relay's handlers or its splice
+     * were in place, and dropped). On failure every channel is closed.
+     */
+    public static void registerTogether(EventLoop loop, Runnable start, Channel... channels) throws IOException {
+        ChannelFuture[] registered = new ChannelFuture[channels.length];
+        Runnable registerAll = () -> {
+            for (int i = 0; i < channels.length; i++) {
+                registered[i] = loop.register(channels[i]);
+            }
+            for (ChannelFuture f : registered) {
+                if (!f.isSuccess()) {
+                    return; // the sync below reports it
+                }
+            }
+            start.run();
+        };
+        try {
+            if (loop.inEventLoop()) {
+                registerAll.run();
+            } else {
+                loop.submit(registerAll).sync();
+            }
+            for (ChannelFuture f : registered) {
+                f.sync();
+            }
+        } catch (InterruptedException e) {
+            closeAll(channels);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while registering with Netty", e);
+        } catch (RuntimeException e) {
+            closeAll(channels);
+            throw new IOException("cannot register with Netty: " + e, e);
+        }
+    }
+
+    private static void closeAll(Channel... channels) {
+        for (Channel c : channels) {
+            if (c.isRegistered()) {
+                c.close();
+            } else {
+                c.unsafe().closeForcibly();
+            }
+        }
     }
 
     private static void closeQuietly(int fd) {

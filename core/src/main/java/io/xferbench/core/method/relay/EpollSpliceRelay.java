@@ -46,29 +46,31 @@ public final class EpollSpliceRelay implements Relay {
             ((EpollChannelConfig) c.config()).setEpollMode(EpollMode.LEVEL_TRIGGERED);
             c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         };
-        AbstractEpollStreamChannel c = (AbstractEpollStreamChannel) NettyTransport.EPOLL.adopt(client, loop, setup);
+        AbstractEpollStreamChannel c = (AbstractEpollStreamChannel) NettyTransport.EPOLL.wrap(client, setup);
         AbstractEpollStreamChannel u;
         try {
-            u = (AbstractEpollStreamChannel) NettyTransport.EPOLL.adopt(upstream, loop, setup);
+            u = (AbstractEpollStreamChannel) NettyTransport.EPOLL.wrap(upstream, setup);
         } catch (IOException | RuntimeException e) {
-            c.close();
+            c.unsafe().closeForcibly();
             throw e;
         }
-        NettyRelaySession session = new NettyRelaySession(c, u);
+        NettyRelaySession session = new NettyRelaySession(loop, c, u);
         c.pipeline().addLast(session.endOf(c, u, client));
         u.pipeline().addLast(session.endOf(u, c, upstream));
-        c.spliceTo(u, Integer.MAX_VALUE).addListener(f -> {
-            if (!f.isSuccess()) {
-                session.fail(f.cause());
-            }
+        session.register(() -> {
+            c.spliceTo(u, Integer.MAX_VALUE).addListener(f -> {
+                if (!f.isSuccess()) {
+                    session.fail(f.cause());
+                }
+            });
+            u.spliceTo(c, Integer.MAX_VALUE).addListener(f -> {
+                if (!f.isSuccess()) {
+                    session.fail(f.cause());
+                }
+            });
+            c.config().setAutoRead(true);
+            u.config().setAutoRead(true);
         });
-        u.spliceTo(c, Integer.MAX_VALUE).addListener(f -> {
-            if (!f.isSuccess()) {
-                session.fail(f.cause());
-            }
-        });
-        c.config().setAutoRead(true);
-        u.config().setAutoRead(true);
         session.await();
         return new Relayed(-1, -1);
     }

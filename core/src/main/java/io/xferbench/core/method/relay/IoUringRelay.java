@@ -32,21 +32,23 @@ public final class IoUringRelay implements Relay {
     public Relayed relay(SocketChannel client, SocketChannel upstream) throws IOException {
         EventLoop loop = NettyTransport.IO_URING.group().next();
         Consumer<Channel> setup = c -> c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        Channel c = NettyTransport.IO_URING.adopt(client, loop, setup);
+        Channel c = NettyTransport.IO_URING.wrap(client, setup);
         Channel u;
         try {
-            u = NettyTransport.IO_URING.adopt(upstream, loop, setup);
+            u = NettyTransport.IO_URING.wrap(upstream, setup);
         } catch (IOException | RuntimeException e) {
-            c.close();
+            c.unsafe().closeForcibly();
             throw e;
         }
-        NettyRelaySession session = new NettyRelaySession(c, u);
+        NettyRelaySession session = new NettyRelaySession(loop, c, u);
         Forward toUpstream = new Forward(u, session);
         Forward toClient = new Forward(c, session);
         c.pipeline().addLast(toUpstream, session.endOf(c, u));
         u.pipeline().addLast(toClient, session.endOf(u, c));
-        c.read();
-        u.read();
+        session.register(() -> {
+            c.read();
+            u.read();
+        });
         session.await();
         return new Relayed(toUpstream.bytes, toClient.bytes);
     }

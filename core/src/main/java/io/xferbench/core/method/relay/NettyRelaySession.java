@@ -5,10 +5,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoop;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.Promise;
 import io.xferbench.core.netty.NettyFutures;
+import io.xferbench.core.netty.NettyTransport;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.SocketChannel;
@@ -22,15 +24,27 @@ import java.nio.channels.SocketChannel;
  */
 final class NettyRelaySession {
     private static final int TAIL_CHUNK = 64 * 1024;
+    private final EventLoop loop;
     private final Channel client;
     private final Channel upstream;
     private final Promise<Void> done;
     private int ended;
 
-    NettyRelaySession(Channel client, Channel upstream) {
+    /** For two channels {@link NettyTransport#wrap wrapped} but not registered yet; both go on {@code loop}. */
+    NettyRelaySession(EventLoop loop, Channel client, Channel upstream) {
+        this.loop = loop;
         this.client = client;
         this.upstream = upstream;
-        this.done = client.eventLoop().newPromise();
+        this.done = loop.newPromise();
+    }
+
+    /**
+     * Registers both channels with the loop at once, after their handlers were added, and runs {@code start} (which
+     * starts reading) in the same loop task: the first poll may already report bytes or a FIN that arrived before
+     * the relay started, and must find the relay complete.
+     */
+    void register(Runnable start) throws IOException {
+        NettyTransport.registerTogether(loop, start, client, upstream);
     }
 
     /** The handler to add to {@code from}'s pipeline, last. */
@@ -71,7 +85,7 @@ final class NettyRelaySession {
     }
 
     private void closeBoth() {
-        if (client.eventLoop().inEventLoop()) {
+        if (loop.inEventLoop()) {
             client.close(); // never wait on the loop itself
             upstream.close();
         } else {
@@ -101,6 +115,7 @@ final class NettyRelaySession {
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
             if (evt instanceof ChannelInputShutdownEvent) {
+                stopReading(ctx.channel());
                 if (tail != null) {
                     try {
                         forwardTail();
@@ -110,6 +125,8 @@ final class NettyRelaySession {
                     }
                 }
                 to.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(flushed -> {
+                    // Netty epoll's SpliceOutTask turns auto-read back on when a splice queued before the end completes.
+                    stopReading(ctx.channel());
                     if (!flushed.isSuccess()) {
                         fail(flushed.cause());
                         return;
@@ -124,6 +141,16 @@ final class NettyRelaySession {
                 });
             }
             super.userEventTriggered(ctx, evt);
+        }
+
+        /**
+         * The input has ended: no more reading. Netty 4.2.18's epoll splice path leaves EPOLLIN armed on a half-closed
+         * auto-read channel (only its ByteBuf read path records that the input was read to the end), and a shut-down
+         * input is always readable, so a level-triggered loop would splice 0 bytes in a busy loop until the
+         * connection closes: hundreds of splice and epoll_pwait2 calls per request (RelayHalfCloseIdleTest).
+         */
+        private void stopReading(Channel channel) {
+            channel.config().setAutoRead(false);
         }
 
         /** The peer's FIN has arrived, so every byte before it is queued: read until end of stream. */
