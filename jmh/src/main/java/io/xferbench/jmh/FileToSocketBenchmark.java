@@ -1,8 +1,6 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.DownloadMethods;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
@@ -11,7 +9,6 @@ import io.xferbench.jmh.drain.DrainProcess;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class FileToSocketBenchmark {
 
-    /** Download method id, see {@link DownloadMethods}. */
+    /** Download method id, see {@link io.xferbench.core.method.DownloadMethods}. */
     @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io", "direct-io-jdk"})
     public String method;
 
@@ -66,12 +63,7 @@ public class FileToSocketBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        SenderMethod m = DownloadMethods.byId(method)
-                .orElseThrow(() -> new IllegalArgumentException("unknown method '" + method + "'; known: " + DownloadMethods.ids()));
-        Availability availability = m.availability();
-        if (!availability.isAvailable()) {
-            throw new IllegalStateException("SKIPPED: " + method + " is unavailable here: " + availability.unavailableReason());
-        }
+        SenderMethod m = BenchMethods.download(method);
         TestFile file = BenchData.open().generated(size);
         channel = FileChannel.open(file.path(), StandardOpenOption.READ);
         source = new SourceFile(file.path(), channel, file.size());
@@ -81,11 +73,7 @@ public class FileToSocketBenchmark {
         // Warm the page cache and the method's per-connection state (buffers, adopted Netty channel), and check
         // the bytes: the drain checksums the first body.
         sendOne();
-        OptionalInt crc = drain.firstCrc32c();
-        if (crc.isEmpty() || crc.getAsInt() != file.crc32c()) {
-            throw new IllegalStateException(method + " sent wrong bytes: receiver CRC32C "
-                    + (crc.isEmpty() ? "none" : Integer.toHexString(crc.getAsInt())) + ", file " + Integer.toHexString(file.crc32c()));
-        }
+        BenchMethods.requireReceived(method, drain.firstCrc32c(), file.crc32c());
     }
 
     @Benchmark

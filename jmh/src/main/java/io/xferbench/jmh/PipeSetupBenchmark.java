@@ -1,7 +1,6 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.send.SpliceSender;
 import io.xferbench.core.pipe.PipePool;
@@ -11,7 +10,6 @@ import io.xferbench.jmh.drain.DrainProcess;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -71,10 +69,7 @@ public class PipeSetupBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        Availability availability = RawSplice.availability();
-        if (!availability.isAvailable()) {
-            throw new IllegalStateException("SKIPPED: raw splice is unavailable here: " + availability.unavailableReason());
-        }
+        BenchMethods.requireAvailable("raw splice", RawSplice.availability());
         pipeSource = switch (pipes) {
             case "fresh" -> PipeSource.fresh(pipeSize);
             case "thread-local" -> new PipePool(pipeSize, 0, true);
@@ -87,11 +82,7 @@ public class PipeSetupBenchmark {
         sender = new SpliceSender(pipeSource);
         drain = DrainProcess.start(size);
         sendOne();
-        OptionalInt crc = drain.firstCrc32c();
-        if (crc.isEmpty() || crc.getAsInt() != file.crc32c()) {
-            throw new IllegalStateException("splice (" + pipes + ") sent wrong bytes: receiver CRC32C "
-                    + (crc.isEmpty() ? "none" : Integer.toHexString(crc.getAsInt())) + ", file " + Integer.toHexString(file.crc32c()));
-        }
+        BenchMethods.requireReceived("splice (" + pipes + ")", drain.firstCrc32c(), file.crc32c());
     }
 
     @Benchmark

@@ -1,16 +1,13 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.jmh.drain.DrainProcess;
 import io.xferbench.jmh.drain.FeedProcess;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -55,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class ProxyRelayBenchmark {
 
-    /** Relay id, see {@link RelayMethods}. */
+    /** Relay id, see {@link io.xferbench.core.method.RelayMethods}. */
     @Param({"copy", "epoll-splice", "io-uring", "splice"})
     public String relay;
 
@@ -76,12 +73,7 @@ public class ProxyRelayBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        RelayMethod m = RelayMethods.byId(relay)
-                .orElseThrow(() -> new IllegalArgumentException("unknown relay '" + relay + "'; known: " + RelayMethods.ids()));
-        Availability availability = m.availability();
-        if (!availability.isAvailable()) {
-            throw new IllegalStateException("SKIPPED: " + relay + " is unavailable here: " + availability.unavailableReason());
-        }
+        RelayMethod m = BenchMethods.relay(relay);
         TestFile body = BenchData.open().generated(size);
         drain = DrainProcess.start(size);
         feed = FeedProcess.start(body.path());
@@ -98,11 +90,7 @@ public class ProxyRelayBenchmark {
         pump.setDaemon(true);
         pump.start();
         awaitOne();
-        OptionalInt crc = drain.firstCrc32c();
-        if (crc.isEmpty() || crc.getAsInt() != body.crc32c()) {
-            throw new IllegalStateException(relay + " relayed wrong bytes: receiver CRC32C "
-                    + (crc.isEmpty() ? "none" : Integer.toHexString(crc.getAsInt())) + ", file " + Integer.toHexString(body.crc32c()));
-        }
+        BenchMethods.requireReceived(relay, drain.firstCrc32c(), body.crc32c());
     }
 
     @Benchmark

@@ -1,11 +1,9 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.core.method.UploadMethods;
 import io.xferbench.jmh.drain.FeedProcess;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,7 +54,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class SocketToFileBenchmark {
 
-    /** Upload method id, see {@link UploadMethods}. */
+    /** Upload method id, see {@link io.xferbench.core.method.UploadMethods}. */
     @Param({"stream", "channel-direct", "transfer-from", "mmap", "epoll-splice", "io-uring", "splice"})
     public String method;
 
@@ -76,12 +74,7 @@ public class SocketToFileBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        ReceiverMethod m = UploadMethods.byId(method)
-                .orElseThrow(() -> new IllegalArgumentException("unknown method '" + method + "'; known: " + UploadMethods.ids()));
-        Availability availability = m.availability();
-        if (!availability.isAvailable()) {
-            throw new IllegalStateException("SKIPPED: " + method + " is unavailable here: " + availability.unavailableReason());
-        }
+        ReceiverMethod m = BenchMethods.upload(method);
         m.checkSupported(size);
         TestFile body = BenchData.open().generated(size);
         target = BenchData.dir().resolve(".jmh-upload-" + ProcessHandle.current().pid() + ".dat");
