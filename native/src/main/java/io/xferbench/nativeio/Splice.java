@@ -32,6 +32,8 @@ public final class Splice {
 
     /** An anonymous pipe (pipe2 with O_CLOEXEC) to splice through. */
     public static final class Pipe implements AutoCloseable {
+        private static volatile int maxSize;
+
         private final int readFd;
         private final int writeFd;
         private int size;
@@ -59,15 +61,23 @@ public final class Splice {
             }
         }
 
-        /** The most an unprivileged process may ask for, from /proc/sys/fs/pipe-max-size. */
+        /**
+         * The most an unprivileged process may ask for, from /proc/sys/fs/pipe-max-size, read once per process: read
+         * per {@link #resize} it added openat + read + close to every resized pipe, which is not the cost of a pipe.
+         */
         public static int maxSize() throws IOException {
-            // One read into a roomy buffer: a sysctl file answers only the first read, and Files.readString
-            // (JDK 25) reads 1 byte first from a file whose size is 0, so it would see "1".
-            try (FileChannel channel = FileChannel.open(PIPE_MAX_SIZE)) {
-                ByteBuffer buffer = ByteBuffer.allocate(32);
-                channel.read(buffer);
-                return Integer.parseInt(new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).trim());
+            int max = maxSize;
+            if (max == 0) {
+                // One read into a roomy buffer: a sysctl file answers only the first read, and Files.readString
+                // (JDK 25) reads 1 byte first from a file whose size is 0, so it would see "1".
+                try (FileChannel channel = FileChannel.open(PIPE_MAX_SIZE)) {
+                    ByteBuffer buffer = ByteBuffer.allocate(32);
+                    channel.read(buffer);
+                    max = Integer.parseInt(new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).trim());
+                }
+                maxSize = max;
             }
+            return max;
         }
 
         public int readFd() {
