@@ -31,13 +31,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * process (as in {@code FileToSocketBenchmark}), taking the pipe from:
  * <ul>
  *   <li>{@code fresh}: pipe2(2) per transfer, F_SETPIPE_SZ when {@code pipeSize} is not the kernel's default 64 KiB
- *       (which also reads /proc/sys/fs/pipe-max-size to cap it), two close(2) — what Netty's splice paths and the
+ *       (capped by /proc/sys/fs/pipe-max-size, read once per process), two close(2) — what Netty's splice paths and the
  *       plain {@code splice} relay do per transfer or connection;</li>
  *   <li>{@code thread-local}: a {@link PipePool} holding one pipe per thread and no shared pool;</li>
  *   <li>{@code shared}: a {@link PipePool} with no thread-local slot, only its shared (lock-free, bounded) pool.</li>
  * </ul>
  * {@code pipeSize} is asked for with F_SETPIPE_SZ, capped by /proc/sys/fs/pipe-max-size. With {@code -prof syscalls}
- * the {@code pipe2}, {@code fcntl}, {@code close} (and {@code openat}/{@code read}) per op show the setup; the pooled
+ * the {@code pipe2}, {@code fcntl} and {@code close} per op show the setup; the pooled
  * rows should show none of them and only the splices.
  */
 @State(Scope.Thread)

@@ -27,8 +27,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@link PipeSetupBenchmark} (thread-local pooled pipe, 4 KiB sends) and {@link ProxyRelayBenchmark} (the copy relay
  * with a 1 KiB buffer, 1 MiB bodies, through the feeder and drain processes) for real, one short fork each (about
  * 9 s apiece), with the syscall profiler: what the kernel counted must be what the code is. The fresh-pipe rows
- * (pipe2 + 2 close per op) are in docs/upload-proxy.md; one fork fewer here. Skipped with the reason where perf or the native shim cannot run (fails instead
- * under {@code XFERBENCH_REQUIRE_ALL_METHODS=1}).
+ * (pipe2 + 2 close per op) are in docs/jmh.md; one fork fewer here. Skipped with the reason where perf or the native
+ * shim cannot run (fails instead under {@code XFERBENCH_REQUIRE_ALL_METHODS=1}).
  */
 class PipeAndRelaySmokeTest {
     private static final Map<String, RunResult> results = new HashMap<>();
