@@ -165,6 +165,11 @@ public enum NettyTransport {
                 registered[i] = loop.register(channels[i]);
             }
             for (ChannelFuture f : registered) {
+                if (!f.isDone()) {
+                    // Registration on the loop itself completes at once in Netty 4.2; if it ever does not, reading
+                    // could start before a channel is registered: refuse rather than race.
+                    throw new IllegalStateException("Netty registration did not complete on the event loop");
+                }
                 if (!f.isSuccess()) {
                     return; // the sync below reports it
                 }
