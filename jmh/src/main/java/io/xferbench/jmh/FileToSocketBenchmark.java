@@ -1,14 +1,9 @@
 package io.xferbench.jmh;
 
-import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.jmh.drain.DrainProcess;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -55,44 +50,31 @@ public class FileToSocketBenchmark {
     @Param({"65536"})
     public int buffer;
 
-    private FileChannel channel;
-    private SourceFile source;
+    private FileToDrain fixture;
     private FileSender sender;
-    private DrainProcess drain;
-    private long sent;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         SenderMethod m = BenchMethods.download(method);
-        TestFile file = BenchData.open().generated(size);
-        channel = FileChannel.open(file.path(), StandardOpenOption.READ);
-        source = new SourceFile(file.path(), channel, file.size());
+        fixture = FileToDrain.open(size);
         sender = m.newSender(new TransferOptions(buffer, false));
-        sender.checkSupported(source, 0, size);
-        drain = DrainProcess.start(size);
+        sender.checkSupported(fixture.source(), 0, size);
         // Warm the page cache and the method's per-connection state (buffers, adopted Netty channel), and check
         // the bytes: the drain checksums the first body.
-        sendOne();
-        BenchMethods.requireReceived(method, drain.firstCrc32c(), file.crc32c());
+        fixture.sendOne(sender);
+        fixture.requireFirstReceived(method);
     }
 
     @Benchmark
     public void transfer(MiBCounter mib) throws IOException {
-        sendOne();
+        fixture.sendOne(sender);
         mib.add(size);
-    }
-
-    private void sendOne() throws IOException {
-        sender.send(source, 0, size, drain.socket());
-        sent += size;
-        drain.awaitReceived(sent);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         // The sender first (Netty methods hold a dup of the socket's fd), then the connection and the drain
         // (which sees EOF and exits), then the file.
-        Closer.closeAll(sender, drain, channel);
-        sent = 0;
+        Closer.closeAll(sender, fixture);
     }
 }

@@ -1,15 +1,10 @@
 package io.xferbench.jmh;
 
-import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.send.SpliceSender;
 import io.xferbench.core.pipe.PipePool;
 import io.xferbench.core.pipe.PipeSource;
 import io.xferbench.core.pipe.RawSplice;
-import io.xferbench.jmh.drain.DrainProcess;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -60,12 +55,9 @@ public class PipeSetupBenchmark {
     @Param({"4096", "65536"})
     public long size;
 
-    private FileChannel channel;
-    private SourceFile source;
     private PipeSource pipeSource;
     private SpliceSender sender;
-    private DrainProcess drain;
-    private long sent;
+    private FileToDrain fixture;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -76,30 +68,20 @@ public class PipeSetupBenchmark {
             case "shared" -> new PipePool(pipeSize, 4, false);
             default -> throw new IllegalArgumentException("pipes must be fresh, thread-local or shared, not " + pipes);
         };
-        TestFile file = BenchData.open().generated(size);
-        channel = FileChannel.open(file.path(), StandardOpenOption.READ);
-        source = new SourceFile(file.path(), channel, file.size());
         sender = new SpliceSender(pipeSource);
-        drain = DrainProcess.start(size);
-        sendOne();
-        BenchMethods.requireReceived("splice (" + pipes + ")", drain.firstCrc32c(), file.crc32c());
+        fixture = FileToDrain.open(size);
+        fixture.sendOne(sender);
+        fixture.requireFirstReceived("splice (" + pipes + ")");
     }
 
     @Benchmark
     public void transfer(MiBCounter mib) throws IOException {
-        sendOne();
+        fixture.sendOne(sender);
         mib.add(size);
-    }
-
-    private void sendOne() throws IOException {
-        sender.send(source, 0, size, drain.socket());
-        sent += size;
-        drain.awaitReceived(sent);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        Closer.closeAll(drain, channel, pipeSource instanceof PipePool pool ? pool : null);
-        sent = 0;
+        Closer.closeAll(fixture, pipeSource instanceof PipePool pool ? pool : null);
     }
 }
