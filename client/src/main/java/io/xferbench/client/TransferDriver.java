@@ -1,11 +1,15 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.xferbench.core.metrics.ProcessMeasurement;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -44,15 +48,24 @@ final class TransferDriver {
         Outcome run(C connection, int index) throws IOException;
     }
 
-    /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's JSON (cpu*Seconds, syscalls). */
+    /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's report. */
     interface Window extends AutoCloseable {
         void begin() throws IOException;
 
-        JsonNode end() throws IOException;
+        MeasurementReport end() throws IOException;
 
         @Override
         default void close() throws IOException {
         }
+    }
+
+    /**
+     * A connection type that opens sockets of its own (a new one per transfer, say) names their local addresses, so
+     * the far side's report of other connections in the window can be told apart from this run's own. The driver
+     * knows those of an {@link XferConnection} without help.
+     */
+    interface LocalEndpoints {
+        Collection<String> localAddresses();
     }
 
     /** A window for a run, given its open connections (the server's window rides on the first one). */
@@ -149,7 +162,7 @@ final class TransferDriver {
             throws IOException {
         List<Round> measured = new ArrayList<>();
         ProcessMeasurement.Result client;
-        JsonNode far;
+        MeasurementReport far;
         try (Window window = job.window().open(connections)) {
             window.begin();
             boolean ended = false;
@@ -170,8 +183,21 @@ final class TransferDriver {
                 }
             }
         }
-        return Results.of(job, rounds.countSyscalls(), measured, client.usage().userSeconds(),
-                client.usage().systemSeconds(), far);
+        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own(connections));
+    }
+
+    /** The local addresses of this run's connections, as the far side sees them. */
+    private static <C extends AutoCloseable> Set<String> own(List<C> connections) throws IOException {
+        Set<String> own = new HashSet<>();
+        for (C c : connections) {
+            if (c instanceof XferConnection x) {
+                own.add(x.localAddress());
+            }
+            if (c instanceof LocalEndpoints e) {
+                own.addAll(e.localAddresses());
+            }
+        }
+        return own;
     }
 
     /** Closes the far side's window after a failed round, so it does not count on until the next run. */

@@ -2,8 +2,8 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
@@ -17,8 +17,6 @@ import org.junit.jupiter.api.Timeout;
 /** The driver with a fake far side: no network, no server. */
 @Timeout(30)
 class TransferDriverTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** A connection that only remembers it was closed. */
     static final class FakeConnection implements AutoCloseable {
         final AtomicBoolean closed = new AtomicBoolean();
@@ -54,11 +52,12 @@ class TransferDriverTest {
                 }
 
                 @Override
-                public JsonNode end() throws IOException {
+                public MeasurementReport end() throws IOException {
                     ends.incrementAndGet();
                     open.set(false);
-                    return JSON.readTree("{\"cpuUserSeconds\": 0.5, \"cpuSystemSeconds\": 1.5, \"syscalls\": {\"total\": 1000,"
-                            + " \"bySyscall\": {\"read\": 400, \"write\": 400, \"splice\": 0}, \"ioUringSubmissions\": 0}}");
+                    return ProtocolJson.read(("{\"cpuUserSeconds\": 0.5, \"cpuSystemSeconds\": 1.5, \"syscalls\": {\"total\": 1000,"
+                            + " \"bySyscall\": {\"read\": 400, \"write\": 400, \"splice\": 0}, \"ioUringSubmissions\": 0}}")
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8), MeasurementReport.class);
                 }
             });
         }

@@ -11,6 +11,7 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Trailer;
 import io.xferbench.core.protocol.UploadReport;
+import io.xferbench.core.protocol.WindowOverlap;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -44,6 +45,14 @@ public final class XferConnection implements AutoCloseable {
 
     public SocketChannel channel() {
         return channel;
+    }
+
+    /**
+     * This end's address as the far side names its peer in a measurement window's overlap
+     * ({@link WindowOverlap#address}), so a client can tell its own connections from other clients'.
+     */
+    public String localAddress() throws IOException {
+        return WindowOverlap.address(channel.getLocalAddress());
     }
 
     /** Downloads and verifies; a server-side failure surfaces as {@link io.xferbench.core.protocol.RemoteException}. */
