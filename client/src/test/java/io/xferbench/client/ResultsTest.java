@@ -101,4 +101,35 @@ class ResultsTest {
         assertThat(r.uploadPhasesMillis()).containsEntry("receiveP50", 3.0).containsEntry("verifyP50", 3.0).containsEntry("fsyncP50", null);
         assertThat(r.residencyPermille()).isNull();
     }
+
+    @Test
+    void otherClientsInTheWindowMakeTheRowSharedAndOwnConnectionsDoNot() throws Exception {
+        List<TransferDriver.Round> rounds = List.of(round(100, 4, Sizes.MiB));
+        String report = """
+                {"process": "server", "cpuUserSeconds": 0.1, "cpuSystemSeconds": 0.1,
+                 "overlap": {"connections": 2, "transfers": 5, "peers": {"127.0.0.1:1000": 3, "127.0.0.1:2000": 2},
+                             "peersComplete": true}}""";
+        MethodResult own = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far(report),
+                Set.of("127.0.0.1:1000", "127.0.0.1:2000", "127.0.0.1:3000"));
+        assertThat(own.shared()).isFalse();
+        assertThat(own.sharedWithConnections()).isZero();
+        MethodResult shared = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far(report),
+                Set.of("127.0.0.1:1000", "127.0.0.1:3000"));
+        assertThat(shared.shared()).isTrue();
+        assertThat(shared.sharedWithConnections()).isEqualTo(1);
+        MethodResult alone = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far("{}"), Set.of());
+        assertThat(alone.shared()).as("no overlap reported: alone").isFalse();
+    }
+
+    @Test
+    void contextSwitchesArePerGiBAndPerTransferOnBothSides() throws Exception {
+        // 4 transfers of 256 MiB: 1 GiB.
+        List<TransferDriver.Round> rounds = List.of(round(100, 4, 256 * Sizes.MiB));
+        MethodResult r = Results.of(job("download", 256 * Sizes.MiB), true, rounds,
+                new ResourceUsage(0, 0, 30, 10, 0, 0, 0, 0),
+                far("{\"voluntarySwitches\": 300, \"involuntarySwitches\": 100}"), Set.of());
+        assertThat(r.serverCpu()).containsEntry("voluntarySwitches", 300L).containsEntry("involuntarySwitches", 100L)
+                .containsEntry("contextSwitchesPerGiB", 400.0).containsEntry("contextSwitchesPerTransfer", 100.0);
+        assertThat(r.clientCpu()).containsEntry("contextSwitchesPerGiB", 40.0).containsEntry("contextSwitchesPerTransfer", 10.0);
+    }
 }
