@@ -59,11 +59,14 @@ final class DownloadCommand implements Callable<Integer> {
         for (long size : parsedSizes) {
             for (String method : chosen) {
                 System.err.println("xferbench: download " + method + " " + Sizes.format(size) + " ...");
+                // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
                 Request request = Request.download(method, size, flags, bufferSize);
+                Request timed = request.withoutCacheFlags();
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(TransferDriver.Row.served("download", method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
-                        (c, index) -> Outcome.of(c.download(request)),
-                        connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));
+                        (c, index) -> Outcome.of(c.download(timed)),
+                        connections -> Windows.server(connections.get(0)),
+                        (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
             }
         }
         Map<String, Object> settings = rounds.describe(server, parsedSizes);

@@ -107,7 +107,7 @@ class ResultsTest {
         List<TransferDriver.Round> rounds = List.of(round(100, 4, Sizes.MiB));
         String report = """
                 {"process": "server", "cpuUserSeconds": 0.1, "cpuSystemSeconds": 0.1,
-                 "overlap": {"connections": 2, "transfers": 5, "peers": {"127.0.0.1:1000": 3, "127.0.0.1:2000": 2},
+                 "overlap": {"connections": 2, "requests": 5, "peers": {"127.0.0.1:1000": 3, "127.0.0.1:2000": 2},
                              "peersComplete": true}}""";
         MethodResult own = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far(report),
                 Set.of("127.0.0.1:1000", "127.0.0.1:2000", "127.0.0.1:3000"));

@@ -162,4 +162,36 @@ class TransferDriverTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransferDriver.Rounds(1, -1, 1, true))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void preparationRunsBeforeEachRoundOutsideItsTimeAndGivesTheResidencies() {
+        FarSide far = new FarSide();
+        AtomicInteger prepares = new AtomicInteger();
+        AtomicBoolean preparing = new AtomicBoolean();
+        TransferDriver.Job<FakeConnection> plain = far.job("download", 1 << 20, 1,
+                (c, i) -> {
+                    assertThat(preparing.get()).as("no transfer while preparing").isFalse();
+                    return new Outcome(1 << 20, 1_000_000, null, -1, -1, 500_000, -1, -1);
+                });
+        TransferDriver.Job<FakeConnection> job = new TransferDriver.Job<>(plain.row(), 1, plain.connector(), plain.transfer(),
+                plain.window(), (c, i) -> {
+                    preparing.set(true);
+                    try {
+                        Thread.sleep(1000); // a slow eviction: must not show in the rounds' time
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    preparing.set(false);
+                    int k = prepares.getAndIncrement();
+                    return new io.xferbench.core.protocol.Prepared(100 + k, 900 - k, 1_000_000_000L);
+                });
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(2, 0, 1, true)).run(job, null);
+        assertThat(r.error()).isNull();
+        // set-up (0), before round 0 (1), before round 1 (2), after the window (3)
+        assertThat(prepares.get()).isEqualTo(4);
+        assertThat(r.seconds()).as("two rounds of instant transfers; each prepare took 1 s").isLessThan(1.0);
+        // before: as the round's PREPARE left it (899, 898); after: as the next PREPARE found it (102, 103).
+        assertThat(r.residencyPermille()).containsEntry("beforeMin", 898).containsEntry("afterMin", 102);
+        assertThat(far.inWindow.get()).isEqualTo(2);
+    }
 }

@@ -121,6 +121,15 @@ final class Connection implements Runnable {
                         measurements.finished(id);
                     }
                 }
+                case PREPARE -> {
+                    // Cache work (eviction, warming, generation) is work other windows should know of.
+                    measurements.started(id, peer);
+                    try {
+                        return downloads.prepare(request, socket);
+                    } finally {
+                        measurements.finished(id);
+                    }
+                }
                 case UPLOAD -> {
                     measurements.started(id, peer);
                     try {

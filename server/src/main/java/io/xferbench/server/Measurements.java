@@ -77,7 +77,7 @@ final class Measurements implements AutoCloseable {
         private final Map<String, Long> peers = new HashMap<>();
         private final Set<Integer> others = new HashSet<>();
         private final Set<Integer> listed = new HashSet<>();
-        private long transfers;
+        private long requests;
         private boolean truncated;
         private boolean closed;
 
@@ -91,7 +91,7 @@ final class Measurements implements AutoCloseable {
             if (conn == owner) {
                 return;
             }
-            transfers++;
+            requests++;
             if (others.add(conn)) {
                 if (peers.size() < WindowOverlap.MAX_PEERS || peers.containsKey(peer)) {
                     listed.add(conn);
@@ -112,7 +112,7 @@ final class Measurements implements AutoCloseable {
                 synchronized (Measurements.this) {
                     open.remove(this);
                     overlap = others.isEmpty() ? WindowOverlap.NONE
-                            : new WindowOverlap(others.size(), transfers, peers, !truncated);
+                            : new WindowOverlap(others.size(), requests, peers, !truncated);
                 }
                 return new MeasurementReport(process, r.usage().userSeconds(), r.usage().systemSeconds(),
                         r.usage().voluntarySwitches(), r.usage().involuntarySwitches(), r.usage().majorFaults(),

@@ -91,7 +91,7 @@ class MeasurementWindowTest {
             other.download(DOWNLOAD);
             MeasurementReport shared = end(owner);
             assertThat(shared.overlap().connections()).isEqualTo(1);
-            assertThat(shared.overlap().transfers()).isEqualTo(2);
+            assertThat(shared.overlap().requests()).isEqualTo(2);
             assertThat(shared.overlap().peersComplete()).isTrue();
             assertThat(shared.overlap().peers()).containsExactly(java.util.Map.entry(other.localAddress(), 2L));
             // Seen from a client that owns both connections, nobody else was there; from one that owns only the

@@ -5,6 +5,7 @@ import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
@@ -66,6 +67,15 @@ public final class XferConnection implements AutoCloseable {
         Trailer trailer = ResponseCodec.readTrailer(channel);
         return new DownloadResult(header.length(), header.length(), checksum, header.crc32c(), crc,
                 clientNanos, trailer.serverNanos(), header.residencyPermille(), trailer.residencyPermille());
+    }
+
+    /**
+     * PREPAREs the file {@code download} would send (same name, size and cache flags): untimed, before a timed
+     * {@link #download} of {@code download.withoutCacheFlags()}.
+     */
+    public Prepared prepare(Request download) throws IOException {
+        send(Request.prepare(download));
+        return ResponseCodec.readPrepared(channel);
     }
 
     /**

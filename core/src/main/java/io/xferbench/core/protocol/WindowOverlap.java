@@ -7,17 +7,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Work of connections other than the window's own that overlapped a measurement window: transfers (server) or relayed
+ * Work of connections other than the window's own that overlapped a measurement window: DOWNLOAD, UPLOAD and PREPARE requests (server) or relayed
  * connections (proxy) in flight when the window began or started while it was open. The measured process's CPU and
  * syscalls include that work. The far side cannot tell which of these connections belong to the same client (its
  * other {@code --concurrency} connections), so it names their peers and the client leaves out its own.
  *
  * @param connections   distinct other connections that did such work
- * @param transfers     their transfers (or relayed connections) that overlapped the window
- * @param peers         remote address ({@link #address}) → transfers, for at most {@link #MAX_PEERS} of them
+ * @param requests      their requests that did work (DOWNLOAD, UPLOAD, PREPARE; on a proxy: relayed connections) in the window
+ * @param peers         remote address ({@link #address}) → requests, for at most {@link #MAX_PEERS} of them
  * @param peersComplete whether {@code peers} lists every one of {@code connections}
  */
-public record WindowOverlap(int connections, long transfers, Map<String, Long> peers, boolean peersComplete) {
+public record WindowOverlap(int connections, long requests, Map<String, Long> peers, boolean peersComplete) {
     /** Bounds the MEASURE_END payload (each entry is some 25 bytes of JSON; the payload limit is 1 MiB). */
     public static final int MAX_PEERS = 16_384;
 
