@@ -29,11 +29,17 @@ final class Measurements implements AutoCloseable {
 
     /** Opens a window for connection {@code owner}; close it (or {@link Window#end()} it) when that connection ends. */
     Window begin(int owner, boolean countSyscalls) throws IOException {
-        ProcessMeasurement measurement = ProcessMeasurement.begin(countSyscalls);
-        Window w = new Window(owner, measurement);
+        // Registered before perf starts counting, so no other connection's work is counted without being named.
+        Window w = new Window(owner);
         synchronized (this) {
             busy.forEach(w::saw);
             open.add(w);
+        }
+        try {
+            w.measurement = ProcessMeasurement.begin(countSyscalls);
+        } catch (IOException | RuntimeException e) {
+            forget(w);
+            throw e;
         }
         return w;
     }
@@ -73,7 +79,8 @@ final class Measurements implements AutoCloseable {
     /** One connection's window. */
     final class Window implements AutoCloseable {
         private final int owner;
-        private final ProcessMeasurement measurement;
+        /** Set once, right after the window is registered. */
+        private ProcessMeasurement measurement;
         private final Map<String, Long> peers = new HashMap<>();
         private final Set<Integer> others = new HashSet<>();
         private final Set<Integer> listed = new HashSet<>();
@@ -81,9 +88,8 @@ final class Measurements implements AutoCloseable {
         private boolean truncated;
         private boolean closed;
 
-        private Window(int owner, ProcessMeasurement measurement) {
+        private Window(int owner) {
             this.owner = owner;
-            this.measurement = measurement;
         }
 
         /** Called with the board's lock held. */
@@ -122,11 +128,6 @@ final class Measurements implements AutoCloseable {
             }
         }
 
-        /** The perf process counting this window, if any. */
-        java.util.Optional<ProcessHandle> counterProcess() {
-            return measurement.counterProcess();
-        }
-
         /** Releases the window without a report (its connection ended); idempotent. */
         @Override
         public void close() {
@@ -137,7 +138,9 @@ final class Measurements implements AutoCloseable {
                 closed = true;
             }
             forget(this);
-            measurement.close();
+            if (measurement != null) {
+                measurement.close();
+            }
         }
     }
 }

@@ -64,9 +64,4 @@ public final class ProcessMeasurement implements AutoCloseable {
     /** @param syscalls null when not counted; then {@code syscallsUnavailable} says why */
     public record Result(ResourceUsage usage, SyscallCounts syscalls, String syscallsUnavailable) {
     }
-
-    /** The perf process counting this window's syscalls, if any (tests check it ends with the window). */
-    public java.util.Optional<ProcessHandle> counterProcess() {
-        return perf == null ? java.util.Optional.empty() : java.util.Optional.of(perf.process());
-    }
 }
