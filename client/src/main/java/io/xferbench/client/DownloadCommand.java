@@ -1,12 +1,11 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +19,6 @@ import picocli.CommandLine.Option;
 @Command(name = "download", mixinStandardHelpOptions = true,
         description = "Download generated test files with each method, verify every transfer, report throughput, latency, CPU and syscalls.")
 final class DownloadCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Mixin
     ServerOptions server;
 
@@ -50,7 +47,7 @@ final class DownloadCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--cache must be warm or cold");
         }
         int bufferSize = buffer.bufferSize();
-        JsonNode info = Windows.info(server);
+        ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
@@ -62,11 +59,14 @@ final class DownloadCommand implements Callable<Integer> {
         for (long size : parsedSizes) {
             for (String method : chosen) {
                 System.err.println("xferbench: download " + method + " " + Sizes.format(size) + " ...");
+                // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
                 Request request = Request.download(method, size, flags, bufferSize);
+                Request timed = request.withoutCacheFlags();
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(TransferDriver.Row.served("download", method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
-                        (c, index) -> Outcome.of(c.download(request)),
-                        connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));
+                        (c, index) -> Outcome.of(c.download(timed)),
+                        connections -> Windows.server(connections.get(0)),
+                        (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
             }
         }
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
@@ -77,7 +77,7 @@ final class DownloadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
-        environment.put("server", JSON.convertValue(info.get("environment"), Map.class));
+        environment.put("server", info.environment());
         return output.emit(new Report(environment, results));
     }
 }

@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.xferbench.core.protocol.MethodDescription;
+import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,25 +10,17 @@ import java.util.Map;
 /** The methods of one direction an INFO answer lists, and why the unavailable ones cannot run there. */
 record MethodCatalog(String direction, List<String> known, Map<String, String> unavailable) {
 
-    static MethodCatalog of(JsonNode info, String direction) {
+    static MethodCatalog of(ServerDescription info, String direction) {
         List<String> known = new ArrayList<>();
         Map<String, String> unavailable = new LinkedHashMap<>();
-        JsonNode methods = info.get("methods");
-        if (methods != null) {
-            for (JsonNode m : methods) {
-                if (!direction.equals(m.path("direction").asText())) {
-                    continue;
-                }
-                String id = m.get("id").asText();
-                known.add(id);
-                if (!m.path("available").asBoolean(true)) {
-                    unavailable.put(id, m.path("unavailableReason").asText("unavailable"));
-                }
+        for (MethodDescription m : info.methods(direction)) {
+            known.add(m.id());
+            if (!m.available()) {
+                unavailable.put(m.id(), m.unavailableReason() == null ? "unavailable" : m.unavailableReason());
             }
         }
         return new MethodCatalog(direction, List.copyOf(known), unavailable);
     }
-
     /** {@code all} (anywhere in the list) stands for every known method; unknown ids are refused with the known ones. */
     List<String> choose(List<String> requested) {
         List<String> chosen = new ArrayList<>();

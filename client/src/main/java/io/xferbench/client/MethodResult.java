@@ -23,6 +23,12 @@ import java.util.Map;
  * @param syscalls            that process's syscall counts by name over the measured repeats, or null
  * @param syscallsPerTransfer total syscalls / transfers
  * @param uploadPhasesMillis  upload rows: medians of the server's receive, verify (re-read) and fsync times
+ * @param clientCpu           the client's CPU seconds, per GiB, per transfer; context switches (voluntary,
+ *                            involuntary, per GiB, per transfer)
+ * @param serverCpu           the same for {@code measuredProcess}
+ * @param shared              whether other clients' connections worked in the measured process during the window: then
+ *                            {@code serverCpu} and {@code syscalls} include their work; null when not measured
+ * @param sharedWithConnections how many such connections (a lower bound when the far side could not list them all)
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record MethodResult(String direction, String method, String scenario, long size, Integer relayBuffer, long bytes, int transfers, double seconds,
@@ -31,16 +37,17 @@ record MethodResult(String direction, String method, String scenario, long size,
                     Map<String, Double> latencyMillis, Map<String, Object> clientCpu, Map<String, Object> serverCpu,
                     String measuredProcess, Map<String, Long> syscalls, Double syscallsPerGiB, Double syscallsPerTransfer,
                     Long ioUringSubmissions, String syscallsUnavailable, Map<String, Integer> residencyPermille,
-                    Map<String, Double> uploadPhasesMillis, boolean verified, String skipped, String error) {
+                    Map<String, Double> uploadPhasesMillis, Boolean shared, Integer sharedWithConnections, boolean verified,
+                    String skipped, String error) {
 
     static MethodResult skipped(TransferDriver.Row row, String reason) {
         return new MethodResult(row.direction(), row.method(), row.scenario(), row.size(), row.relayBuffer(), 0, 0, 0, 0, 0, 0, List.of(), null, null, null, Map.of(),
-                null, null, null, null, null, null, null, null, null, null, false, reason, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, false, reason, null);
     }
 
     static MethodResult failed(TransferDriver.Row row, String error) {
         return new MethodResult(row.direction(), row.method(), row.scenario(), row.size(), row.relayBuffer(), 0, 0, 0, 0, 0, 0, List.of(), null, null, null, Map.of(),
-                null, null, null, null, null, null, null, null, null, null, false, null, error);
+                null, null, null, null, null, null, null, null, null, null, null, null, false, null, error);
     }
 
     /** Method as shown in tables: the relay buffer is part of a proxy row's identity when the client chose one. */

@@ -24,6 +24,10 @@ record Outcome(long bytes, long clientNanos, String failure, int residencyBefore
                 d.residencyAfter(), d.serverNanos(), -1, -1);
     }
 
+    Outcome withResidency(int before, int after) {
+        return new Outcome(bytes, clientNanos, failure, before, after, serverNanos, verifyNanos, fsyncNanos);
+    }
+
     static Outcome of(UploadResult u) {
         return new Outcome(u.bytes(), u.clientNanos(), u.verified() ? null : u.failure(), -1, -1, u.serverNanos(),
                 u.verifyNanos(), u.fsyncNanos());

@@ -63,6 +63,11 @@ final class ReportWriter {
         if (first) {
             throughput(p, List.of());
         }
+        if (report.results().stream().anyMatch(r -> Boolean.TRUE.equals(r.shared()))) {
+            p.println();
+            p.println("shared: other clients' connections worked in the measured process during that row's window; its CPU, "
+                    + "context switch and syscall columns include their work.");
+        }
         p.flush();
         return out.toString();
     }
@@ -91,11 +96,11 @@ final class ReportWriter {
     /** Rows that move bytes: MiB/s, latency in ms, CPU and syscalls per GiB. */
     private static void throughput(PrintWriter p, List<MethodResult> rows) {
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s  %-9s %s",
+        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s %s",
                 "method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms", "client usr/sys",
-                side + " usr/sys", "syscalls/GiB", "verified", side + " syscalls/GiB by name"));
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s  %-9s", "", "", "", "", "", "",
-                "CPU s/GiB", "CPU s/GiB", "", ""));
+                side + " usr/sys", "syscalls/GiB", "ctx sw/GiB", "verified", side + " syscalls/GiB by name"));
+        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
+                "CPU s/GiB", "CPU s/GiB", "", side, ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.size());
             if (unmeasured(p, r, size)) {
@@ -104,20 +109,21 @@ final class ReportWriter {
             double gib = r.bytes() / (double) Sizes.GiB;
             String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", r.mibPerSec(), r.mibPerSecMin(), r.mibPerSecMax());
             String syscalls = r.syscallsPerGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallsPerGiB());
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s  %-9s %s",
+            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, r.transfers(), r.latencyMillis().get("p50"), r.latencyMillis().get("p99"),
-                    cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, r.verified() ? "yes" : "NO", byName(r, gib, "%.0f")));
+                    cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), "contextSwitchesPerGiB", "%.0f"),
+                    verified(r), byName(r, gib, "%.0f")));
         }
     }
 
     /** Empty-body request/response rows: req/s, latency in µs, CPU µs and syscalls per request. */
     private static void exchanges(PrintWriter p, List<MethodResult> rows) {
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s  %-9s %s",
+        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s %s",
                 "method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us", "client usr/sys",
-                side + " usr/sys", "syscalls/req", "verified", side + " syscalls/req by name"));
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s  %-9s", "", "", "", "", "", "",
-                "CPU us/req", "CPU us/req", "", ""));
+                side + " usr/sys", "syscalls/req", "ctx sw/req", "verified", side + " syscalls/req by name"));
+        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
+                "CPU us/req", "CPU us/req", "", side, ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.size());
             if (unmeasured(p, r, size)) {
@@ -126,10 +132,10 @@ final class ReportWriter {
             String rate = r.transfersPerSec() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", r.transfersPerSec(), r.transfersPerSecMin(), r.transfersPerSecMax());
             String syscalls = r.syscallsPerTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallsPerTransfer());
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s  %-9s %s",
+            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, r.transfers(), r.latencyMillis().get("p50") * 1000, r.latencyMillis().get("p99") * 1000,
-                    cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls, r.verified() ? "yes" : "NO",
-                    byName(r, r.transfers(), "%.2f")));
+                    cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
+                    switches(r.serverCpu(), "contextSwitchesPerTransfer", "%.2f"), verified(r), byName(r, r.transfers(), "%.2f")));
         }
     }
 
@@ -145,6 +151,16 @@ final class ReportWriter {
             p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", r.label(), Sizes.format(r.size()),
                     millis(m.get("receiveP50")), millis(m.get("verifyP50")), millis(m.get("fsyncP50"))));
         }
+    }
+
+    /** "yes", or "yes shared" when the far side's columns include other clients' work; "NO" unverified. */
+    private static String verified(MethodResult r) {
+        return (r.verified() ? "yes" : "NO") + (Boolean.TRUE.equals(r.shared()) ? " shared" : "");
+    }
+
+    private static String switches(Map<String, Object> cpu, String key, String format) {
+        Object v = cpu == null ? null : cpu.get(key);
+        return v == null ? "n/a" : String.format(Locale.ROOT, format, (Double) v);
     }
 
     private static String millis(Double ms) {
@@ -196,7 +212,8 @@ final class ReportWriter {
         StringBuilder b = new StringBuilder();
         b.append("direction,method,size,bytes,transfers,seconds,mibPerSec,mibPerSecMin,mibPerSecMax,latencyP50Ms,latencyP99Ms,"
                 + "clientUserSecPerGiB,clientSysSecPerGiB,serverUserSecPerGiB,serverSysSecPerGiB,syscallsPerGiB,verified,skipped,error,"
-                + "transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess\n");
+                + "transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess,"
+                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections\n");
         for (MethodResult r : report.results()) {
             b.append(String.join(",", r.direction(), r.method(), Long.toString(r.size()), Long.toString(r.bytes()),
                     Integer.toString(r.transfers()), num(r.seconds()), num(r.mibPerSec()), num(r.mibPerSecMin()),
@@ -205,7 +222,10 @@ final class ReportWriter {
                     cpuField(r.serverCpu(), "userSecondsPerGiB"), cpuField(r.serverCpu(), "systemSecondsPerGiB"),
                     num(r.syscallsPerGiB()), Boolean.toString(r.verified()), quote(r.skipped()), quote(r.error()),
                     num(r.transfersPerSec()), num(r.syscallsPerTransfer()),
-                    r.relayBuffer() == null ? "" : Integer.toString(r.relayBuffer()), r.measuredProcess() == null ? "" : r.measuredProcess()));
+                    r.relayBuffer() == null ? "" : Integer.toString(r.relayBuffer()), r.measuredProcess() == null ? "" : r.measuredProcess(),
+                    cpuField(r.serverCpu(), "contextSwitchesPerGiB"), cpuField(r.serverCpu(), "contextSwitchesPerTransfer"),
+                    r.shared() == null ? "" : r.shared().toString(),
+                    r.sharedWithConnections() == null ? "" : r.sharedWithConnections().toString()));
             b.append('\n');
         }
         return b.toString();

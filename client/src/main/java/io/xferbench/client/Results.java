@@ -1,12 +1,14 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.SyscallCounts;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.nativeio.ResourceUsage;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
 
@@ -20,11 +22,12 @@ final class Results {
     /**
      * @param countSyscalls whether syscall numbers belong in the row (--no-syscalls drops them)
      * @param rounds        the measured rounds, warm-up excluded
-     * @param far           MEASURE_END of the server or proxy: cpuUserSeconds, cpuSystemSeconds, syscalls or
-     *                      syscallsUnavailable
+     * @param client        the client process's usage over the measured rounds
+     * @param far           MEASURE_END of the server or proxy
+     * @param own           local addresses of this run's connections, to tell them from other clients' in the window
      */
     static MethodResult of(TransferDriver.Job<?> job, boolean countSyscalls, List<TransferDriver.Round> rounds,
-                           double clientUser, double clientSystem, JsonNode far) {
+                           ResourceUsage client, MeasurementReport far, Set<String> own) {
         if (rounds.isEmpty()) {
             throw new IllegalArgumentException("no measured rounds");
         }
@@ -67,28 +70,18 @@ final class Results {
         Double perGiB = null;
         Double perTransfer = null;
         Long uring = null;
-        String unavailable = text(far.get("syscallsUnavailable"));
-        JsonNode sys = far.get("syscalls");
+        String unavailable = far.syscallsUnavailable();
+        SyscallCounts sys = far.syscalls();
         if (!countSyscalls) {
             unavailable = NOT_REQUESTED;
-        } else if (sys != null && !sys.isNull()) {
-            syscalls = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = sys.get("bySyscall").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> f = it.next();
-                if (f.getValue().asLong() > 0) {
-                    syscalls.put(f.getKey(), f.getValue().asLong());
-                }
-            }
-            long total = sys.get("total").asLong();
-            long named = syscalls.values().stream().mapToLong(Long::longValue).sum();
-            if (total > named) {
-                syscalls.put("other", total - named);
-            }
-            perGiB = gib > 0 ? total / gib : null;
-            perTransfer = transfers > 0 ? total / (double) transfers : null;
-            uring = sys.get("ioUringSubmissions").asLong();
+        } else if (sys != null) {
+            syscalls = new LinkedHashMap<>(sys.nonZero());
+            perGiB = gib > 0 ? sys.total() / gib : null;
+            perTransfer = transfers > 0 ? sys.total() / (double) transfers : null;
+            uring = sys.ioUringSubmissions();
             unavailable = null;
         }
+        int foreign = far.overlap().foreignConnections(own);
         Map<String, Integer> residency = null;
         TransferDriver.Row row = job.row();
         if (!row.direction().equals("upload")) {
@@ -99,10 +92,10 @@ final class Results {
         return new MethodResult(row.direction(), row.method(), row.scenario(), row.size(), row.relayBuffer(), bytes, transfers, wallNanos / 1e9,
                 median(sortedRates), sortedRates[0], sortedRates[sortedRates.length - 1], Arrays.stream(rates).boxed().toList(),
                 median(sortedPerSecond), sortedPerSecond[0], sortedPerSecond[sortedPerSecond.length - 1], lat,
-                cpu(clientUser, clientSystem, gib, transfers),
-                cpu(far.path("cpuUserSeconds").asDouble(), far.path("cpuSystemSeconds").asDouble(), gib, transfers),
+                cpu(client.userSeconds(), client.systemSeconds(), client.voluntarySwitches(), client.involuntarySwitches(), gib, transfers),
+                cpu(far.cpuUserSeconds(), far.cpuSystemSeconds(), far.voluntarySwitches(), far.involuntarySwitches(), gib, transfers),
                 row.measuredProcess(), syscalls, perGiB, perTransfer, uring, unavailable, residency,
-                row.direction().equals("upload") ? uploadPhases(rounds) : null, true, null, null);
+                row.direction().equals("upload") ? uploadPhases(rounds) : null, foreign > 0, foreign, true, null, null);
     }
 
     /** Upload: medians of the server's receive, verify (re-read) and fsync times per transfer. */
@@ -121,7 +114,8 @@ final class Results {
         return v.length == 0 ? null : median(v);
     }
 
-    static Map<String, Object> cpu(double user, double system, double gib, int transfers) {
+    /** CPU time and context switches (voluntary: blocked; involuntary: preempted), in total, per GiB, per transfer. */
+    static Map<String, Object> cpu(double user, double system, long voluntary, long involuntary, double gib, int transfers) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("userSeconds", user);
         m.put("systemSeconds", system);
@@ -129,6 +123,11 @@ final class Results {
         m.put("systemSecondsPerGiB", gib > 0 ? system / gib : null);
         m.put("userMicrosPerTransfer", transfers > 0 ? user * 1e6 / transfers : null);
         m.put("systemMicrosPerTransfer", transfers > 0 ? system * 1e6 / transfers : null);
+        long switches = voluntary + involuntary;
+        m.put("voluntarySwitches", voluntary);
+        m.put("involuntarySwitches", involuntary);
+        m.put("contextSwitchesPerGiB", gib > 0 ? switches / gib : null);
+        m.put("contextSwitchesPerTransfer", transfers > 0 ? switches / (double) transfers : null);
         return m;
     }
 
@@ -141,9 +140,5 @@ final class Results {
     static double median(double[] sorted) {
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static String text(JsonNode node) {
-        return node == null || node.isNull() ? null : node.asText();
     }
 }

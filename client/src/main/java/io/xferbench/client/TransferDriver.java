@@ -1,11 +1,16 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.xferbench.core.metrics.ProcessMeasurement;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -44,15 +49,34 @@ final class TransferDriver {
         Outcome run(C connection, int index) throws IOException;
     }
 
-    /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's JSON (cpu*Seconds, syscalls). */
+    /**
+     * Untimed work on one connection before each round's transfers, and once more after the last: a download PREPAREs
+     * its file's cache state (cold: evicted; warm: read in), so the transfer's time is the transfer alone. Its
+     * residencies become the transfers' "before" (as left) and the previous round's "after" (as found).
+     */
+    @FunctionalInterface
+    interface Preparer<C> {
+        Prepared prepare(C connection, int index) throws IOException;
+    }
+
+    /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's report. */
     interface Window extends AutoCloseable {
         void begin() throws IOException;
 
-        JsonNode end() throws IOException;
+        MeasurementReport end() throws IOException;
 
         @Override
         default void close() throws IOException {
         }
+    }
+
+    /**
+     * A connection type that opens sockets of its own (a new one per transfer, say) names their local addresses, so
+     * the far side's report of other connections in the window can be told apart from this run's own. The driver
+     * knows those of an {@link XferConnection} without help.
+     */
+    interface LocalEndpoints {
+        Collection<String> localAddresses();
     }
 
     /** A window for a run, given its open connections (the server's window rides on the first one). */
@@ -75,13 +99,18 @@ final class TransferDriver {
         }
     }
 
-    /** One row and how to run it. */
+    /** One row and how to run it; {@code preparer} may be null (nothing to do between rounds). */
     record Job<C extends AutoCloseable>(Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer,
-                                        WindowOpener<C> window) {
+                                        WindowOpener<C> window, Preparer<C> preparer) {
         Job {
             if (transfersPerRound < 1) {
                 throw new IllegalArgumentException("transfers per round must be >= 1");
             }
+        }
+
+        /** A job with nothing to prepare between rounds. */
+        Job(Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer, WindowOpener<C> window) {
+            this(row, transfersPerRound, connector, transfer, window, null);
         }
 
         MethodResult skipped(String reason) {
@@ -122,7 +151,10 @@ final class TransferDriver {
             for (int i = 0; i < rounds.concurrency(); i++) {
                 connections.add(job.connector().open());
             }
+            // Set-up (a file generated on first use, say) before anything is measured.
+            prepareAll(pool, connections, job);
             for (int w = 0; w < rounds.warmup(); w++) {
+                prepareAll(pool, connections, job);
                 round(pool, connections, job);
             }
             return measured(job, pool, connections);
@@ -147,18 +179,24 @@ final class TransferDriver {
 
     private <C extends AutoCloseable> MethodResult measured(Job<C> job, ExecutorService pool, List<C> connections)
             throws IOException {
-        List<Round> measured = new ArrayList<>();
+        List<List<List<Outcome>>> byRound = new ArrayList<>();
+        List<Long> nanos = new ArrayList<>();
         ProcessMeasurement.Result client;
-        JsonNode far;
+        MeasurementReport far;
         try (Window window = job.window().open(connections)) {
             window.begin();
             boolean ended = false;
             try {
                 try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
                     for (int r = 0; r < rounds.repeat(); r++) {
+                        Prepared[] prepared = prepareAll(pool, connections, job);
+                        if (r > 0) {
+                            residencyAfter(byRound.get(r - 1), prepared);
+                        }
                         long start = System.nanoTime();
-                        List<Outcome> outcomes = round(pool, connections, job);
-                        measured.add(new Round(System.nanoTime() - start, outcomes));
+                        List<List<Outcome>> outcomes = round(pool, connections, job);
+                        nanos.add(System.nanoTime() - start);
+                        byRound.add(residencyBefore(outcomes, prepared));
                     }
                     client = clientWindow.end();
                 }
@@ -170,8 +208,71 @@ final class TransferDriver {
                 }
             }
         }
-        return Results.of(job, rounds.countSyscalls(), measured, client.usage().userSeconds(),
-                client.usage().systemSeconds(), far);
+        // Outside the window: how the last round left the file.
+        residencyAfter(byRound.get(byRound.size() - 1), prepareAll(pool, connections, job));
+        List<Round> measured = new ArrayList<>();
+        for (int r = 0; r < byRound.size(); r++) {
+            measured.add(new Round(nanos.get(r), byRound.get(r).stream().flatMap(List::stream).toList()));
+        }
+        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own(connections));
+    }
+
+    /** The job's untimed preparation on every connection at once; null when it has none. */
+    private static <C extends AutoCloseable> Prepared[] prepareAll(ExecutorService pool, List<C> connections, Job<C> job)
+            throws IOException {
+        if (job.preparer() == null) {
+            return null;
+        }
+        List<Future<Prepared>> futures = new ArrayList<>();
+        for (int i = 0; i < connections.size(); i++) {
+            C c = connections.get(i);
+            int index = i;
+            futures.add(pool.submit(() -> job.preparer().prepare(c, index)));
+        }
+        Prepared[] out = new Prepared[futures.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = await(futures.get(i));
+        }
+        return out;
+    }
+
+    /** Each connection's transfers started from the residency its PREPARE left (where the transfer itself did not say). */
+    private static List<List<Outcome>> residencyBefore(List<List<Outcome>> byConnection, Prepared[] prepared) {
+        if (prepared == null) {
+            return byConnection;
+        }
+        List<List<Outcome>> out = new ArrayList<>();
+        for (int i = 0; i < byConnection.size(); i++) {
+            int before = prepared[i].residencyPermille();
+            out.add(new ArrayList<>(byConnection.get(i).stream()
+                    .map(o -> o.residencyBefore() >= 0 ? o : o.withResidency(before, o.residencyAfter())).toList()));
+        }
+        return out;
+    }
+
+    /** Each connection's transfers left the residency its next PREPARE found (where the transfer itself did not say). */
+    private static void residencyAfter(List<List<Outcome>> byConnection, Prepared[] next) {
+        if (next == null) {
+            return;
+        }
+        for (int i = 0; i < byConnection.size(); i++) {
+            int after = next[i].residencyFoundPermille();
+            byConnection.get(i).replaceAll(o -> o.residencyAfter() >= 0 ? o : o.withResidency(o.residencyBefore(), after));
+        }
+    }
+
+    /** The local addresses of this run's connections, as the far side sees them. */
+    private static <C extends AutoCloseable> Set<String> own(List<C> connections) throws IOException {
+        Set<String> own = new HashSet<>();
+        for (C c : connections) {
+            if (c instanceof XferConnection x) {
+                own.add(x.localAddress());
+            }
+            if (c instanceof LocalEndpoints e) {
+                own.addAll(e.localAddresses());
+            }
+        }
+        return own;
     }
 
     /** Closes the far side's window after a failed round, so it does not count on until the next run. */
@@ -183,8 +284,8 @@ final class TransferDriver {
         }
     }
 
-    /** {@code transfersPerRound} transfers on every connection at once. */
-    private static <C extends AutoCloseable> List<Outcome> round(ExecutorService pool, List<C> connections, Job<C> job)
+    /** {@code transfersPerRound} transfers on every connection at once; what each connection's transfers did. */
+    private static <C extends AutoCloseable> List<List<Outcome>> round(ExecutorService pool, List<C> connections, Job<C> job)
             throws IOException {
         List<Future<List<Outcome>>> futures = new ArrayList<>();
         for (int i = 0; i < connections.size(); i++) {
@@ -198,23 +299,27 @@ final class TransferDriver {
                 return out;
             }));
         }
-        List<Outcome> results = new ArrayList<>();
+        List<List<Outcome>> results = new ArrayList<>();
         for (Future<List<Outcome>> f : futures) {
-            try {
-                results.addAll(f.get());
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof IOException io) {
-                    throw io;
-                }
-                if (e.getCause() instanceof RuntimeException re) {
-                    throw re;
-                }
-                throw new IOException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted", e);
-            }
+            results.add(await(f));
         }
         return results;
+    }
+
+    private static <T> T await(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 }

@@ -1,7 +1,5 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
@@ -9,6 +7,7 @@ import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.ServerDescription;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,8 +23,6 @@ import picocli.CommandLine.Option;
         description = "Upload generated bodies with each server receiver method; the server stores each one only after checking "
                 + "its byte count and CRC32C. Reports throughput, latency, CPU and the server's syscalls.")
 final class UploadCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Mixin
     ServerOptions server;
 
@@ -60,7 +57,7 @@ final class UploadCommand implements Callable<Integer> {
         int bufferSize = buffer.bufferSize();
         Path bodies = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"), "xferbench-client-data");
         DataDirectory local = new DataDirectory(bodies);
-        JsonNode info = Windows.info(server);
+        ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
@@ -89,7 +86,7 @@ final class UploadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(bodies));
-        environment.put("server", JSON.convertValue(info.get("environment"), Map.class));
+        environment.put("server", info.environment());
         return output.emit(new Report(environment, results));
     }
 

@@ -1,15 +1,14 @@
 package io.xferbench.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.ProtocolJson;
+import io.xferbench.core.protocol.ServerDescription;
 import java.io.IOException;
 
 /** The measurement windows of the far side: the server's, on a transfer connection, or the proxy's own. */
 final class Windows {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private Windows() {
     }
 
@@ -22,8 +21,8 @@ final class Windows {
             }
 
             @Override
-            public JsonNode end() throws IOException {
-                return JSON.readTree(connection.control(Op.MEASURE_END));
+            public MeasurementReport end() throws IOException {
+                return ProtocolJson.read(connection.control(Op.MEASURE_END), MeasurementReport.class);
             }
         };
     }
@@ -41,9 +40,9 @@ final class Windows {
             }
 
             @Override
-            public JsonNode end() throws IOException {
-                JsonNode result = JSON.readTree(control.proxySelf(Op.MEASURE_END));
-                if (!"proxy".equals(result.path("process").asText())) {
+            public MeasurementReport end() throws IOException {
+                MeasurementReport result = ProtocolJson.read(control.proxySelf(Op.MEASURE_END), MeasurementReport.class);
+                if (!MeasurementReport.PROXY.equals(result.process())) {
                     throw new IOException("the measurement window was not the proxy's: " + result);
                 }
                 return result;
@@ -57,12 +56,11 @@ final class Windows {
     }
 
     /** The proxy's own INFO, refusing anything that is not an xferbench proxy answering about itself. */
-    static JsonNode proxyInfo(ServerOptions proxy) throws IOException {
+    static ServerDescription proxyInfo(ServerOptions proxy) throws IOException {
         try (XferConnection c = XferConnection.open(proxy.host, proxy.port, proxy.token)) {
-            JsonNode info = JSON.readTree(c.proxySelf(Op.INFO));
-            String who = info.path("server").asText();
-            if (!"xferbench-proxy".equals(who)) {
-                throw new IllegalArgumentException(proxy.host + ":" + proxy.port + " answered as '" + who
+            ServerDescription info = ProtocolJson.read(c.proxySelf(Op.INFO), ServerDescription.class);
+            if (!ServerDescription.PROXY.equals(info.server())) {
+                throw new IllegalArgumentException(proxy.host + ":" + proxy.port + " answered as '" + info.server()
                         + "', not as an xferbench proxy measuring itself: start one with "
                         + "'xferbench-server --proxy-to HOST:PORT' (of this version) and point --host/--port at it");
             }
@@ -71,9 +69,9 @@ final class Windows {
     }
 
     /** A plain INFO (for a proxy: relayed to its upstream server). */
-    static JsonNode info(ServerOptions server) throws IOException {
+    static ServerDescription info(ServerOptions server) throws IOException {
         try (XferConnection c = XferConnection.open(server.host, server.port, server.token)) {
-            return JSON.readTree(c.control(Op.INFO));
+            return ProtocolJson.read(c.control(Op.INFO), ServerDescription.class);
         }
     }
 }

@@ -3,7 +3,8 @@ package io.xferbench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.protocol.ProtocolJson;
+import io.xferbench.core.protocol.ServerDescription;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,12 +13,13 @@ class ProxyCommandTest {
 
     static {
         try {
-            RELAYS = MethodCatalog.of(new ObjectMapper().readTree("""
+            RELAYS = MethodCatalog.of(ProtocolJson.read("""
                     {"server": "xferbench-proxy", "methods": [
                       {"direction": "proxy", "id": "copy", "available": true, "unavailableReason": null},
                       {"direction": "proxy", "id": "io-uring", "available": false, "unavailableReason": "no io_uring"},
                       {"direction": "proxy", "id": "splice", "available": true, "unavailableReason": null},
-                      {"direction": "download", "id": "transfer-to", "available": true, "unavailableReason": null}]}"""), "proxy");
+                      {"direction": "download", "id": "transfer-to", "available": true, "unavailableReason": null}]}""".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    ServerDescription.class), "proxy");
         } catch (Exception e) {
             throw new ExceptionInInitializerError(e);
         }

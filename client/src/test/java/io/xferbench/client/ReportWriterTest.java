@@ -20,6 +20,10 @@ class ReportWriterTest {
         cpu.put("systemSecondsPerGiB", 0.1);
         cpu.put("userMicrosPerTransfer", 50000.0);
         cpu.put("systemMicrosPerTransfer", 100000.0);
+        cpu.put("voluntarySwitches", 3000L);
+        cpu.put("involuntarySwitches", 1000L);
+        cpu.put("contextSwitchesPerGiB", 2000.0);
+        cpu.put("contextSwitchesPerTransfer", 1.5);
         return cpu;
     }
 
@@ -29,7 +33,7 @@ class ReportWriterTest {
         syscalls.put("futex", 10L);
         return new MethodResult("download", "transfer-to", null, 1L << 30, null, 2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0),
                 4.0, 3.9, 4.1, Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu(), cpu(), "server", syscalls, 6.0, 6.0, 0L, null,
-                Map.of("beforeMin", 1000, "afterMin", 1000), null, true, null, null);
+                Map.of("beforeMin", 1000, "afterMin", 1000), null, false, 0, true, null, null);
     }
 
     /** 4000 empty-body exchanges through the copy relay with a 1 KiB buffer. */
@@ -40,7 +44,7 @@ class ReportWriterTest {
         syscalls.put("futex", 100L);
         return new MethodResult("proxy", "copy", "small", 0, 1024, 0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0,
                 Map.of("p50", 0.085, "p99", 0.2, "max", 0.5), cpu(), cpu(), "proxy", syscalls, null, 4.025, 0L, null,
-                Map.of("beforeMin", 1000, "afterMin", 1000), null, true, null, null);
+                Map.of("beforeMin", 1000, "afterMin", 1000), null, false, 0, true, null, null);
     }
 
     private static Report report() {
@@ -63,9 +67,9 @@ class ReportWriterTest {
     void theDownloadTableKeepsItsColumns() {
         List<String> lines = ReportWriter.table(report()).lines().toList();
         assertThat(lines.get(4)).isEqualTo("method          size      MiB/s median [min..max]  xfers   p50 ms   p99 ms  "
-                + "client usr/sys  server usr/sys syscalls/GiB  verified  server syscalls/GiB by name");
+                + "client usr/sys  server usr/sys syscalls/GiB  ctx sw/GiB  verified   server syscalls/GiB by name");
         assertThat(lines.get(6)).startsWith("transfer-to     1GiB      4096 [4000..4200]            2   250.00   260.00     "
-                + "0.050/0.100     0.050/0.100            6  yes       futex=5 sendfile64=1");
+                + "0.050/0.100     0.050/0.100            6        2000  yes        futex=5 sendfile64=1");
         assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
     }
 
@@ -94,7 +98,7 @@ class ReportWriterTest {
         MethodResult small = exchanges();
         MethodResult connect = new MethodResult("proxy", "splice-pooled", "connect", 0, null, 0, 500, 1.0, 0, 0, 0, List.of(0.0),
                 500.0, 450.0, 550.0, Map.of("p50", 1.9, "p99", 4.0, "max", 9.0), cpu(), cpu(), "proxy", Map.of("splice", 2000L), null, 20.0,
-                0L, null, null, null, true, null, null);
+                0L, null, null, null, false, 0, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
         assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
@@ -110,7 +114,7 @@ class ReportWriterTest {
         phases.put("fsyncP50", null);
         MethodResult upload = new MethodResult("upload", "splice", null, 1L << 20, null, 1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0),
                 20.0, 20.0, 20.0, Map.of("p50", 50.0, "p99", 50.0, "max", 50.0), cpu(), cpu(), "server", null, null, null, null,
-                "no perf", null, phases, true, null, null);
+                "no perf", null, phases, false, 0, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
         assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
@@ -154,8 +158,39 @@ class ReportWriterTest {
         String csv = ReportWriter.render(report(), "csv");
         List<String> lines = csv.lines().toList();
         assertThat(lines).hasSize(4);
-        assertThat(lines.get(0)).startsWith("direction,method,size").endsWith(",transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess");
+        assertThat(lines.get(0)).startsWith("direction,method,size").endsWith(",transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess,"
+                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections");
         assertThat(lines.get(2)).contains("\"Netty io_uring unavailable: kernel says no\"");
         assertThat(lines.get(1).split(",", -1)).hasSize(lines.get(0).split(",").length);
+    }
+
+    @Test
+    void contextSwitchesArePerGiBAndPerRequest() throws Exception {
+        assertThat(ReportWriter.table(new Report(Map.of(), List.of(exchanges())))).contains("ctx sw/req").contains(" 1.50 ");
+        String csv = ReportWriter.render(new Report(Map.of(), List.of(measured())), "csv");
+        assertThat(csv.lines().toList().get(1)).endsWith(",2000.00,1.50000,false,0");
+        JsonNode cpu = JSON.readTree(ReportWriter.render(new Report(Map.of(), List.of(measured())), "json"))
+                .get("results").get(0).get("serverCpu");
+        assertThat(cpu.get("contextSwitchesPerGiB").asDouble()).isEqualTo(2000.0);
+        assertThat(cpu.get("contextSwitchesPerTransfer").asDouble()).isEqualTo(1.5);
+    }
+
+    @Test
+    void aSharedWindowIsLabelledInTableJsonAndCsv() throws Exception {
+        MethodResult alone = measured();
+        MethodResult shared = new MethodResult("download", "stream", null, 1L << 30, null, 2L << 30, 2, 0.5, 4096, 4000, 4200,
+                List.of(4000.0, 4200.0), 4.0, 3.9, 4.1, Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu(), cpu(), "server",
+                null, null, null, null, "no perf", null, null, true, 3, true, null, null);
+        Report report = new Report(Map.of(), List.of(alone, shared));
+        String table = ReportWriter.table(report);
+        assertThat(table.lines().filter(l -> l.startsWith("stream")).findFirst().orElseThrow()).contains("yes shared");
+        assertThat(table.lines().filter(l -> l.startsWith("transfer-to")).findFirst().orElseThrow()).doesNotContain("shared");
+        assertThat(table).contains("shared: other clients' connections worked in the measured process");
+        JsonNode rows = JSON.readTree(ReportWriter.render(report, "json")).get("results");
+        assertThat(rows.get(0).get("shared").asBoolean()).isFalse();
+        assertThat(rows.get(1).get("shared").asBoolean()).isTrue();
+        assertThat(rows.get(1).get("sharedWithConnections").asInt()).isEqualTo(3);
+        assertThat(ReportWriter.render(report, "csv").lines().toList().get(2)).endsWith(",true,3");
+        assertThat(ReportWriter.table(report())).doesNotContain("shared:");
     }
 }

@@ -3,18 +3,19 @@ package io.xferbench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.ProtocolJson;
+import io.xferbench.nativeio.ResourceUsage;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The arithmetic from measured rounds to a row. */
 class ResultsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private static TransferDriver.Job<AutoCloseable> job(String direction, long size) {
         TransferDriver.Row row = direction.equals("proxy") ? new TransferDriver.Row(direction, "m", "small", size, 1024, "proxy")
                 : TransferDriver.Row.served(direction, "m", size);
@@ -29,16 +30,19 @@ class ResultsTest {
         return new TransferDriver.Round(millis * 1_000_000, outcomes);
     }
 
-    private static JsonNode far(String json) throws Exception {
-        return JSON.readTree(json);
+    private static MeasurementReport far(String json) throws Exception {
+        return ProtocolJson.read(json.getBytes(StandardCharsets.UTF_8), MeasurementReport.class);
+    }
+
+    private static ResourceUsage client(double user, double system) {
+        return new ResourceUsage((long) (user * 1e6), (long) (system * 1e6), 0, 0, 0, 0, 0, 0);
     }
 
     @Test
     void ratesAreMediansOverRoundsWithTheirRange() throws Exception {
         // Rounds of 64 MiB in 100, 50 and 200 ms: 640, 1280 and 320 MiB/s.
         List<TransferDriver.Round> rounds = List.of(round(100, 64, Sizes.MiB), round(50, 64, Sizes.MiB), round(200, 64, Sizes.MiB));
-        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, 0.25, 0.75,
-                far("{\"cpuUserSeconds\": 0.1, \"cpuSystemSeconds\": 0.3, \"syscalls\": null, \"syscallsUnavailable\": \"no perf\"}"));
+        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, client(0.25, 0.75), far("{\"cpuUserSeconds\": 0.1, \"cpuSystemSeconds\": 0.3, \"syscalls\": null, \"syscallsUnavailable\": \"no perf\"}"), Set.of());
         assertThat(r.mibPerSec()).isCloseTo(640, within(1e-6));
         assertThat(r.mibPerSecMin()).isCloseTo(320, within(1e-6));
         assertThat(r.mibPerSecMax()).isCloseTo(1280, within(1e-6));
@@ -59,16 +63,16 @@ class ResultsTest {
     @Test
     void anEvenNumberOfRoundsTakesTheMeanOfTheMiddleTwo() throws Exception {
         List<TransferDriver.Round> rounds = List.of(round(100, 1, Sizes.MiB), round(50, 1, Sizes.MiB), round(200, 1, Sizes.MiB), round(25, 1, Sizes.MiB));
-        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, 0, 0, far("{}"));
+        MethodResult r = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far("{}"), Set.of());
         assertThat(r.mibPerSec()).isCloseTo((10 + 20) / 2.0, within(1e-9));
     }
 
     @Test
     void emptyBodyExchangesHaveRequestsPerSecondAndSyscallsPerRequest() throws Exception {
         List<TransferDriver.Round> rounds = List.of(round(100, 1000, 0), round(200, 1000, 0), round(125, 1000, 0));
-        MethodResult r = Results.of(job("proxy", 0), true, rounds, 0, 0, far("""
+        MethodResult r = Results.of(job("proxy", 0), true, rounds, client(0, 0), far("""
                 {"cpuUserSeconds": 0.3, "cpuSystemSeconds": 0.6, "process": "proxy",
-                 "syscalls": {"total": 15000, "bySyscall": {"splice": 12000, "futex": 0}, "ioUringSubmissions": 0}}"""));
+                 "syscalls": {"total": 15000, "bySyscall": {"splice": 12000, "futex": 0}, "ioUringSubmissions": 0}}"""), Set.of());
         assertThat(r.transfersPerSec()).isCloseTo(8000, within(1e-6));
         assertThat(r.transfersPerSecMin()).isCloseTo(5000, within(1e-6));
         assertThat(r.transfersPerSecMax()).isCloseTo(10000, within(1e-6));
@@ -93,8 +97,39 @@ class ResultsTest {
             outcomes.add(new Outcome(100, 10_000_000, null, -1, -1, i * 1_000_000L, i == 5 ? 0 : 3_000_000, -1));
         }
         Collections.shuffle(outcomes);
-        MethodResult r = Results.of(job("upload", 100), true, List.of(new TransferDriver.Round(50_000_000, outcomes)), 0, 0, far("{}"));
+        MethodResult r = Results.of(job("upload", 100), true, List.of(new TransferDriver.Round(50_000_000, outcomes)), client(0, 0), far("{}"), Set.of());
         assertThat(r.uploadPhasesMillis()).containsEntry("receiveP50", 3.0).containsEntry("verifyP50", 3.0).containsEntry("fsyncP50", null);
         assertThat(r.residencyPermille()).isNull();
+    }
+
+    @Test
+    void otherClientsInTheWindowMakeTheRowSharedAndOwnConnectionsDoNot() throws Exception {
+        List<TransferDriver.Round> rounds = List.of(round(100, 4, Sizes.MiB));
+        String report = """
+                {"process": "server", "cpuUserSeconds": 0.1, "cpuSystemSeconds": 0.1,
+                 "overlap": {"connections": 2, "requests": 5, "peers": {"127.0.0.1:1000": 3, "127.0.0.1:2000": 2},
+                             "peersComplete": true}}""";
+        MethodResult own = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far(report),
+                Set.of("127.0.0.1:1000", "127.0.0.1:2000", "127.0.0.1:3000"));
+        assertThat(own.shared()).isFalse();
+        assertThat(own.sharedWithConnections()).isZero();
+        MethodResult shared = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far(report),
+                Set.of("127.0.0.1:1000", "127.0.0.1:3000"));
+        assertThat(shared.shared()).isTrue();
+        assertThat(shared.sharedWithConnections()).isEqualTo(1);
+        MethodResult alone = Results.of(job("download", Sizes.MiB), true, rounds, client(0, 0), far("{}"), Set.of());
+        assertThat(alone.shared()).as("no overlap reported: alone").isFalse();
+    }
+
+    @Test
+    void contextSwitchesArePerGiBAndPerTransferOnBothSides() throws Exception {
+        // 4 transfers of 256 MiB: 1 GiB.
+        List<TransferDriver.Round> rounds = List.of(round(100, 4, 256 * Sizes.MiB));
+        MethodResult r = Results.of(job("download", 256 * Sizes.MiB), true, rounds,
+                new ResourceUsage(0, 0, 30, 10, 0, 0, 0, 0),
+                far("{\"voluntarySwitches\": 300, \"involuntarySwitches\": 100}"), Set.of());
+        assertThat(r.serverCpu()).containsEntry("voluntarySwitches", 300L).containsEntry("involuntarySwitches", 100L)
+                .containsEntry("contextSwitchesPerGiB", 400.0).containsEntry("contextSwitchesPerTransfer", 100.0);
+        assertThat(r.clientCpu()).containsEntry("contextSwitchesPerGiB", 40.0).containsEntry("contextSwitchesPerTransfer", 10.0);
     }
 }

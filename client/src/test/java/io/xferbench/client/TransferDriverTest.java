@@ -2,8 +2,8 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
@@ -17,8 +17,6 @@ import org.junit.jupiter.api.Timeout;
 /** The driver with a fake far side: no network, no server. */
 @Timeout(30)
 class TransferDriverTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** A connection that only remembers it was closed. */
     static final class FakeConnection implements AutoCloseable {
         final AtomicBoolean closed = new AtomicBoolean();
@@ -54,11 +52,12 @@ class TransferDriverTest {
                 }
 
                 @Override
-                public JsonNode end() throws IOException {
+                public MeasurementReport end() throws IOException {
                     ends.incrementAndGet();
                     open.set(false);
-                    return JSON.readTree("{\"cpuUserSeconds\": 0.5, \"cpuSystemSeconds\": 1.5, \"syscalls\": {\"total\": 1000,"
-                            + " \"bySyscall\": {\"read\": 400, \"write\": 400, \"splice\": 0}, \"ioUringSubmissions\": 0}}");
+                    return ProtocolJson.read(("{\"cpuUserSeconds\": 0.5, \"cpuSystemSeconds\": 1.5, \"syscalls\": {\"total\": 1000,"
+                            + " \"bySyscall\": {\"read\": 400, \"write\": 400, \"splice\": 0}, \"ioUringSubmissions\": 0}}")
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8), MeasurementReport.class);
                 }
             });
         }
@@ -162,5 +161,37 @@ class TransferDriverTest {
                 .isInstanceOf(IllegalArgumentException.class);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TransferDriver.Rounds(1, -1, 1, true))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void preparationRunsBeforeEachRoundOutsideItsTimeAndGivesTheResidencies() {
+        FarSide far = new FarSide();
+        AtomicInteger prepares = new AtomicInteger();
+        AtomicBoolean preparing = new AtomicBoolean();
+        TransferDriver.Job<FakeConnection> plain = far.job("download", 1 << 20, 1,
+                (c, i) -> {
+                    assertThat(preparing.get()).as("no transfer while preparing").isFalse();
+                    return new Outcome(1 << 20, 1_000_000, null, -1, -1, 500_000, -1, -1);
+                });
+        TransferDriver.Job<FakeConnection> job = new TransferDriver.Job<>(plain.row(), 1, plain.connector(), plain.transfer(),
+                plain.window(), (c, i) -> {
+                    preparing.set(true);
+                    try {
+                        Thread.sleep(1000); // a slow eviction: must not show in the rounds' time
+                    } catch (InterruptedException e) {
+                        throw new IOException(e);
+                    }
+                    preparing.set(false);
+                    int k = prepares.getAndIncrement();
+                    return new io.xferbench.core.protocol.Prepared(100 + k, 900 - k, 1_000_000_000L);
+                });
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(2, 0, 1, true)).run(job, null);
+        assertThat(r.error()).isNull();
+        // set-up (0), before round 0 (1), before round 1 (2), after the window (3)
+        assertThat(prepares.get()).isEqualTo(4);
+        assertThat(r.seconds()).as("two rounds of instant transfers; each prepare took 1 s").isLessThan(1.0);
+        // before: as the round's PREPARE left it (899, 898); after: as the next PREPARE found it (102, 103).
+        assertThat(r.residencyPermille()).containsEntry("beforeMin", 898).containsEntry("afterMin", 102);
+        assertThat(far.inWindow.get()).isEqualTo(2);
     }
 }

@@ -1,13 +1,14 @@
 package io.xferbench.server;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.ProtocolException;
+import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
@@ -24,7 +25,6 @@ import java.util.logging.Logger;
  */
 final class Connection implements Runnable {
     private static final Logger LOG = Logger.getLogger(Connection.class.getName());
-    static final ObjectMapper JSON = new ObjectMapper();
 
     private static final java.time.Duration LINGER = java.time.Duration.ofSeconds(2);
     private static final long MAX_LINGER_BYTES = 1 << 20;
@@ -36,6 +36,9 @@ final class Connection implements Runnable {
     private final ConnectionRegistry registry;
     private final DownloadHandler downloads;
     private final UploadHandler uploads;
+    /** This connection's measurement window, if one is open. */
+    private Measurements.Window window;
+    private String peer = "unknown";
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry) {
@@ -66,6 +69,10 @@ final class Connection implements Runnable {
             // Closed here, after any error answer above, not by try-with-resources before it.
             downloads.close();
             uploads.close();
+            if (window != null) {
+                // A client gone mid-window must not leave its perf counter running.
+                window.close();
+            }
             closeQuietly();
             registry.remove(id);
         }
@@ -73,6 +80,7 @@ final class Connection implements Runnable {
 
     private void serve() throws IOException {
         socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        peer = WindowOverlap.address(socket.getRemoteAddress());
         while (true) {
             registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
             if (registry.stopping()) {
@@ -106,22 +114,53 @@ final class Connection implements Runnable {
         try {
             switch (request.op()) {
                 case DOWNLOAD -> {
-                    return downloads.handle(request, socket);
+                    measurements.started(id, peer);
+                    try {
+                        return downloads.handle(request, socket);
+                    } finally {
+                        measurements.finished(id);
+                    }
+                }
+                case PREPARE -> {
+                    // Cache work (eviction, warming, generation) is work other windows should know of.
+                    measurements.started(id, peer);
+                    try {
+                        return downloads.prepare(request, socket);
+                    } finally {
+                        measurements.finished(id);
+                    }
                 }
                 case UPLOAD -> {
-                    return uploads.handle(request, socket);
+                    measurements.started(id, peer);
+                    try {
+                        return uploads.handle(request, socket);
+                    } finally {
+                        measurements.finished(id);
+                    }
                 }
                 case PROXY -> {
                     answer(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY is served by "
                             + "'xferbench-server --proxy-to HOST:PORT'");
                     return false;
                 }
-                case INFO -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(ServerInfo.describe(config))));
+                case INFO -> Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config))));
                 case MEASURE_BEGIN -> {
-                    measurements.begin(true);
+                    // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
+                    if (window != null) {
+                        window.close();
+                        window = null;
+                    }
+                    window = measurements.begin(id, true);
                     Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
                 }
-                case MEASURE_END -> Frames.writeFully(socket, ResponseCodec.json(JSON.writeValueAsBytes(measurements.end().toMap())));
+                case MEASURE_END -> {
+                    if (window == null) {
+                        throw new IllegalStateException("MEASURE_END without MEASURE_BEGIN on this connection");
+                    }
+                    Measurements.Window w = window;
+                    window = null;
+                    Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(w.end())));
+                }
                 default -> {
                     answer(Status.BAD_REQUEST, "operation " + request.op() + " is not served here");
                     return false;

@@ -12,6 +12,7 @@ import io.xferbench.core.method.UnsupportedTransferException;
 import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
@@ -51,19 +52,9 @@ final class DownloadHandler implements AutoCloseable {
         if (!availability.isAvailable()) {
             return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());
         }
-        if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
-            return refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
-        }
-        TestFile file;
-        try {
-            file = request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
-        } catch (NoSuchFileException | AccessDeniedException e) {
-            // Answered by the connection as NOT_FOUND / FORBIDDEN.
-            throw e;
-        } catch (IOException e) {
-            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
-            return refuse(socket, FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
-                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+        TestFile file = resolve(request, socket);
+        if (file == null) {
+            return true;
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
         FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
@@ -75,7 +66,10 @@ final class DownloadHandler implements AutoCloseable {
             } catch (UnsupportedTransferException e) {
                 return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + e.getMessage());
             }
-            int residencyBefore = CacheControl.prepare(file.path(), request.flags());
+            // Cache flags on the DOWNLOAD itself: prepared inline, inside the client's timing (older clients, plain
+            // use). Without them a PREPARE has done it untimed, and the transfer does nothing but send.
+            boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
+            int residencyBefore = inline ? CacheControl.prepare(file.path(), request.flags()) : -1;
             Frames.writeFully(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
@@ -87,9 +81,51 @@ final class DownloadHandler implements AutoCloseable {
                 return false;
             }
             long nanos = System.nanoTime() - start;
-            Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, CacheControl.residency(file.path()))));
+            Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, inline ? CacheControl.residency(file.path()) : -1)));
         }
         return true;
+    }
+
+    /**
+     * PREPARE: the file a DOWNLOAD with the same name, size and flags would send, generated if needed and put into the
+     * cache state the flags ask for, outside any transfer's timing. Answers the residency found and left.
+     *
+     * @return whether the connection is still in a state to read the next request
+     */
+    boolean prepare(Request request, SocketChannel socket) throws IOException {
+        long start = System.nanoTime();
+        TestFile file = resolve(request, socket);
+        if (file == null) {
+            return true;
+        }
+        int found = CacheControl.residency(file.path());
+        int left;
+        try {
+            left = CacheControl.prepare(file.path(), request.flags());
+        } catch (IOException e) {
+            return refuse(socket, Status.UNAVAILABLE, "cannot put " + file.path().getFileName() + " in the asked cache state: " + e.getMessage());
+        }
+        Frames.writeFully(socket, ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start)));
+        return true;
+    }
+
+    /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), or null once refused. */
+    private TestFile resolve(Request request, SocketChannel socket) throws IOException {
+        if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
+            refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
+            return null;
+        }
+        try {
+            return request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            // Answered by the connection as NOT_FOUND / FORBIDDEN.
+            throw e;
+        } catch (IOException e) {
+            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
+            refuse(socket, FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+            return null;
+        }
     }
 
     private boolean refuse(SocketChannel socket, Status status, String message) throws IOException {

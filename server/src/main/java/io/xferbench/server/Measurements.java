@@ -1,37 +1,146 @@
 package io.xferbench.server;
 
 import io.xferbench.core.metrics.ProcessMeasurement;
+import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * The server's self-measurement window (MEASURE_BEGIN .. MEASURE_END): CPU time and syscalls of the whole
- * server process. One window at a time; a new BEGIN replaces an unfinished one.
+ * The measurement windows of one process (server or proxy) and the work its connections do. A window belongs to
+ * the connection that opened it (MEASURE_BEGIN .. MEASURE_END); windows of different connections overlap freely,
+ * each with its own CPU snapshot and its own perf counter. Every window notes the work of other connections that
+ * overlaps it (a transfer in flight when it begins, or started while it is open), so a report can say that its
+ * process-wide numbers include someone else's work.
  */
 final class Measurements implements AutoCloseable {
-    private ProcessMeasurement current;
+    private final String process;
+    /** Connections with work in flight now, and their peers. */
+    private final Map<Integer, String> busy = new HashMap<>();
+    private final Set<Window> open = new HashSet<>();
 
-    synchronized void begin(boolean countSyscalls) throws IOException {
-        close();
-        current = ProcessMeasurement.begin(countSyscalls);
+    /** @param process {@link MeasurementReport#SERVER} or {@link MeasurementReport#PROXY} */
+    Measurements(String process) {
+        this.process = process;
     }
 
-    synchronized ProcessMeasurement.Result end() throws IOException {
-        if (current == null) {
-            throw new IllegalStateException("MEASURE_END without MEASURE_BEGIN");
+    /** Opens a window for connection {@code owner}; close it (or {@link Window#end()} it) when that connection ends. */
+    Window begin(int owner, boolean countSyscalls) throws IOException {
+        // Registered before perf starts counting, so no other connection's work is counted without being named.
+        Window w = new Window(owner);
+        synchronized (this) {
+            busy.forEach(w::saw);
+            open.add(w);
         }
         try {
-            return current.end();
-        } finally {
-            current.close();
-            current = null;
+            w.measurement = ProcessMeasurement.begin(countSyscalls);
+        } catch (IOException | RuntimeException e) {
+            forget(w);
+            throw e;
+        }
+        return w;
+    }
+
+    /** Connection {@code conn} (remote address {@code peer}) starts a transfer or a relay. */
+    synchronized void started(int conn, String peer) {
+        busy.put(conn, peer);
+        for (Window w : open) {
+            w.saw(conn, peer);
         }
     }
 
+    /** Connection {@code conn}'s transfer or relay is over. */
+    synchronized void finished(int conn) {
+        busy.remove(conn);
+    }
+
+    /** Windows open now. */
+    synchronized int openWindows() {
+        return open.size();
+    }
+
+    private synchronized void forget(Window w) {
+        open.remove(w);
+    }
+
+    /** Closes every window left open (process shutdown). */
     @Override
-    public synchronized void close() {
-        if (current != null) {
-            current.close();
-            current = null;
+    public void close() {
+        Set<Window> left;
+        synchronized (this) {
+            left = Set.copyOf(open);
+        }
+        left.forEach(Window::close);
+    }
+
+    /** One connection's window. */
+    final class Window implements AutoCloseable {
+        private final int owner;
+        /** Set once, right after the window is registered. */
+        private ProcessMeasurement measurement;
+        private final Map<String, Long> peers = new HashMap<>();
+        private final Set<Integer> others = new HashSet<>();
+        private final Set<Integer> listed = new HashSet<>();
+        private long requests;
+        private boolean truncated;
+        private boolean closed;
+
+        private Window(int owner) {
+            this.owner = owner;
+        }
+
+        /** Called with the board's lock held. */
+        private void saw(int conn, String peer) {
+            if (conn == owner) {
+                return;
+            }
+            requests++;
+            if (others.add(conn)) {
+                if (peers.size() < WindowOverlap.MAX_PEERS || peers.containsKey(peer)) {
+                    listed.add(conn);
+                } else {
+                    truncated = true;
+                }
+            }
+            if (listed.contains(conn)) {
+                peers.merge(peer, 1L, Long::sum);
+            }
+        }
+
+        /** Ends the window and releases its counter. */
+        MeasurementReport end() throws IOException {
+            try {
+                ProcessMeasurement.Result r = measurement.end();
+                WindowOverlap overlap;
+                synchronized (Measurements.this) {
+                    open.remove(this);
+                    overlap = others.isEmpty() ? WindowOverlap.NONE
+                            : new WindowOverlap(others.size(), requests, peers, !truncated);
+                }
+                return new MeasurementReport(process, r.usage().userSeconds(), r.usage().systemSeconds(),
+                        r.usage().voluntarySwitches(), r.usage().involuntarySwitches(), r.usage().majorFaults(),
+                        r.usage().minorFaults(), r.syscalls(), r.syscalls() == null ? r.syscallsUnavailable() : null, overlap);
+            } finally {
+                close();
+            }
+        }
+
+        /** Releases the window without a report (its connection ended); idempotent. */
+        @Override
+        public void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            }
+            forget(this);
+            if (measurement != null) {
+                measurement.close();
+            }
         }
     }
 }

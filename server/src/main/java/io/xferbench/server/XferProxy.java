@@ -7,26 +7,26 @@ import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.RelayMethods;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.ProtocolException;
+import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.core.protocol.Wire;
+import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
 /**
@@ -55,7 +55,7 @@ public final class XferProxy implements AutoCloseable {
 
     private final ProxyConfig config;
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
-    private final Measurements measurements = new Measurements();
+    private final Measurements measurements = new Measurements(MeasurementReport.PROXY);
     private final ConnectionRegistry registry = new ConnectionRegistry();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private BoundedAcceptor acceptor;
@@ -87,6 +87,11 @@ public final class XferProxy implements AutoCloseable {
         return config;
     }
 
+    /** Measurement windows open now (each belongs to one connection). */
+    public int openMeasurementWindows() {
+        return measurements.openWindows();
+    }
+
     /** Connections being relayed (or opening) now. */
     public int activeConnections() {
         return acceptor.activeConnections();
@@ -97,6 +102,7 @@ public final class XferProxy implements AutoCloseable {
         open.add(client);
         registry.add(conn, client);
         SocketChannel upstream = null;
+        AtomicReference<Measurements.Window> window = new AtomicReference<>();
         try (client) {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
             RelayMethod method;
@@ -110,7 +116,7 @@ public final class XferProxy implements AutoCloseable {
                 }
                 // Relaying has no deadline of its own: the upstream's timeouts end idle relays.
                 registry.enter(conn, ConnectionRegistry.State.BUSY, RELAY_BUDGET);
-                if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op())) {
+                if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op(), conn, window)) {
                     continue;
                 }
                 if (first.op() != Op.PROXY) {
@@ -145,9 +151,12 @@ public final class XferProxy implements AutoCloseable {
                 break;
             }
             open.add(upstream);
+            measurements.started(conn, WindowOverlap.address(client.getRemoteAddress()));
             try (Relay relay = method.newRelay(options)) {
                 Relay.Relayed r = relay.relay(client, upstream);
                 LOG.fine(() -> method.id() + " relayed " + r.clientToUpstream() + " bytes up, " + r.upstreamToClient() + " down");
+            } finally {
+                measurements.finished(conn);
             }
         } catch (ProtocolException e) {
             LOG.info(() -> "proxy: bad first frame: " + e.getMessage());
@@ -157,6 +166,11 @@ public final class XferProxy implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warning("proxy: internal error: " + e);
         } finally {
+            Measurements.Window left = window.getAndSet(null);
+            if (left != null) {
+                // A client gone mid-window must not leave its perf counter running.
+                left.close();
+            }
             registry.remove(conn);
             open.remove(client);
             if (upstream != null) {
@@ -177,23 +191,24 @@ public final class XferProxy implements AutoCloseable {
      *
      * @return false for any other op (then the frame is handled as usual)
      */
-    private boolean answerSelf(SocketChannel client, Op op) throws IOException {
+    private boolean answerSelf(SocketChannel client, Op op, int conn, AtomicReference<Measurements.Window> window) throws IOException {
         switch (op) {
-            case INFO -> Frames.writeFully(client, ResponseCodec.json(Connection.JSON.writeValueAsBytes(selfInfo())));
+            case INFO -> Frames.writeFully(client, ResponseCodec.json(ProtocolJson.write(selfInfo())));
             case MEASURE_BEGIN -> {
-                measurements.begin(true);
+                Measurements.Window previous = window.getAndSet(null);
+                if (previous != null) {
+                    previous.close();
+                }
+                window.set(measurements.begin(conn, true));
                 Frames.writeFully(client, ResponseCodec.json("{\"process\":\"proxy\"}".getBytes(StandardCharsets.UTF_8)));
             }
             case MEASURE_END -> {
-                Map<String, Object> result;
-                try {
-                    result = new LinkedHashMap<>(measurements.end().toMap());
-                } catch (IllegalStateException e) {
-                    answer(client, Status.BAD_REQUEST, e.getMessage());
+                Measurements.Window w = window.getAndSet(null);
+                if (w == null) {
+                    answer(client, Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
                     return true;
                 }
-                result.put("process", "proxy");
-                Frames.writeFully(client, ResponseCodec.json(Connection.JSON.writeValueAsBytes(result)));
+                Frames.writeFully(client, ResponseCodec.json(ProtocolJson.write(w.end())));
             }
             default -> {
                 return false;
@@ -202,27 +217,9 @@ public final class XferProxy implements AutoCloseable {
         return true;
     }
 
-    private Map<String, Object> selfInfo() {
-        Map<String, Object> info = new LinkedHashMap<>();
-        info.put("server", "xferbench-proxy");
-        info.put("protocol", Wire.VERSION);
-        info.put("pid", ProcessHandle.current().pid());
-        info.put("upstream", config.upstreamHost() + ":" + config.upstreamPort());
-        info.put("defaultRelay", config.defaultRelay());
-        info.put("relayBuffer", config.bufferSize());
-        info.put("environment", EnvironmentInfo.describe(null));
-        List<Map<String, Object>> methods = new ArrayList<>();
-        for (RelayMethod m : RelayMethods.all()) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("direction", "proxy");
-            e.put("id", m.id());
-            e.put("summary", m.summary());
-            e.put("available", m.availability().isAvailable());
-            e.put("unavailableReason", m.availability().unavailableReason());
-            methods.add(e);
-        }
-        info.put("methods", methods);
-        return info;
+    private ServerDescription selfInfo() {
+        return ServerDescription.proxy(config.upstreamHost() + ":" + config.upstreamPort(), config.defaultRelay(),
+                config.bufferSize(), EnvironmentInfo.describe(null), ServerInfo.relays());
     }
 
     /** Connects to the upstream; if it cannot, tells the client and returns null. */

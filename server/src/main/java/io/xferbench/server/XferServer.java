@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
@@ -16,7 +17,7 @@ public final class XferServer implements AutoCloseable {
 
     private final ServerConfig config;
     private final DataDirectory data;
-    private final Measurements measurements = new Measurements();
+    private final Measurements measurements = new Measurements(MeasurementReport.SERVER);
     private final ConnectionRegistry registry = new ConnectionRegistry();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private BoundedAcceptor acceptor;
@@ -49,6 +50,11 @@ public final class XferServer implements AutoCloseable {
     /** Connections open now. */
     public int openConnections() {
         return registry.size();
+    }
+
+    /** Measurement windows open now (each belongs to one connection). */
+    public int openMeasurementWindows() {
+        return measurements.openWindows();
     }
 
     /** Worker threads alive now, busy or idle. */

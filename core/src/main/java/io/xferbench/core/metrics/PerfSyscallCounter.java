@@ -1,19 +1,22 @@
 package io.xferbench.core.metrics;
 
 import io.xferbench.core.method.Availability;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Counts a process's syscalls with {@code perf stat} on kernel tracepoints, attached by pid. perf starts
- * with its events disabled ({@code -D -1}) and is switched on and off through a control fifo; each switch
+ * with its events disabled ({@code -D -1}) and is switched on and off through its stdin; each switch
  * waits for perf's ack, so the window counts exactly what happens between {@link #enable()} and
  * {@link #disable()}. Threads the process creates while attached are counted too (perf inherits counters
  * to new threads). Tracepoints count in the kernel: no sampling, no ptrace, no timing distortion worth
@@ -32,17 +35,22 @@ public final class PerfSyscallCounter implements AutoCloseable {
     private static volatile Availability availability;
 
     private final Process perf;
-    private final Path dir;
-    private final Path output;
-    private final RandomAccessFile control;
-    private final FileInputStream ack;
+    private final OutputStream control;
+    private final InputStream ack;
+    private final CompletableFuture<String> output;
 
-    private PerfSyscallCounter(Process perf, Path dir, Path output, RandomAccessFile control, FileInputStream ack) {
+    private PerfSyscallCounter(Process perf) {
         this.perf = perf;
-        this.dir = dir;
-        this.output = output;
-        this.control = control;
-        this.ack = ack;
+        this.control = perf.getOutputStream();
+        this.ack = perf.getInputStream();
+        // perf writes its counts (and any complaint) to stderr; read it all the time so perf can never block on it.
+        this.output = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(perf.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "(perf output unreadable: " + e.getMessage() + ")";
+            }
+        }, runnable -> Thread.ofVirtual().name("perf-output").start(runnable));
     }
 
     /** Whether perf can count syscall tracepoints here; the reason if not (not root, paranoid, no perf). */
@@ -101,7 +109,11 @@ public final class PerfSyscallCounter implements AutoCloseable {
         return null;
     }
 
-    /** Attaches to {@code pid} with events disabled. */
+    /**
+     * Attaches to {@code pid} with events disabled. perf is driven through its standard streams: commands on
+     * stdin, acks on stdout, counts on stderr ({@code --control fd:0,1}), so no file or fifo is ever created and
+     * nothing is left behind, however this JVM ends (perf exits when its target does).
+     */
     public static PerfSyscallCounter attach(long pid) throws IOException {
         return attach(pid, DEFAULT_SYSCALLS);
     }
@@ -111,12 +123,6 @@ public final class PerfSyscallCounter implements AutoCloseable {
         if (!a.isAvailable()) {
             throw new IOException(a.unavailableReason());
         }
-        Path dir = Files.createTempDirectory("xferbench-perf");
-        Path ctl = dir.resolve("ctl");
-        Path ackFifo = dir.resolve("ack");
-        Path output = dir.resolve("stat.csv");
-        mkfifo(ctl);
-        mkfifo(ackFifo);
         List<String> events = new ArrayList<>();
         events.add(PerfStatParser.TOTAL_EVENT);
         for (String s : supported(syscalls)) {
@@ -126,14 +132,9 @@ public final class PerfSyscallCounter implements AutoCloseable {
             events.add(PerfStatParser.IO_URING_SUBMIT_EVENT);
         }
         events.add(PerfStatParser.CONTEXT_SWITCH_EVENT);
-        List<String> cmd = List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1",
-                "--control", "fifo:" + ctl + "," + ackFifo, "-o", output.toString(),
+        List<String> cmd = List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
                 "-e", String.join(",", events), "-p", Long.toString(pid));
-        Process perf = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("perf.log").toFile()).start();
-        // O_RDWR opens of a fifo never block, so a perf that dies before opening its ends cannot hang us.
-        RandomAccessFile control = new RandomAccessFile(ctl.toFile(), "rw");
-        FileInputStream ack = new FileInputStream(new RandomAccessFile(ackFifo.toFile(), "rw").getFD());
-        return new PerfSyscallCounter(perf, dir, output, control, ack);
+        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
     }
 
     public void enable() throws IOException {
@@ -154,6 +155,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
 
     private void command(String what) throws IOException {
         control.write((what + "\n").getBytes(StandardCharsets.US_ASCII));
+        control.flush();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACK_TIMEOUT_MS);
         // perf answers "ack\n" plus the string's NUL (it writes sizeof("ack\n") = 5 bytes) once the events are
         // really switched. Take whatever is there in one read and ignore NULs.
@@ -192,23 +194,33 @@ public final class PerfSyscallCounter implements AutoCloseable {
                 perf.destroyForcibly();
                 throw new IOException("perf did not exit after SIGINT");
             }
-            return PerfStatParser.parse(Files.readString(output));
+            return PerfStatParser.parse(output.get(30, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while stopping perf", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("perf's counts could not be read: " + e, e);
         } finally {
             close();
         }
     }
 
+    /** What perf said so far, once it has exited (its stderr); used in error messages. */
     private String log() {
+        if (perf.isAlive()) {
+            return "(perf still running)";
+        }
         try {
-            return Files.readString(dir.resolve("perf.log")).strip();
-        } catch (IOException e) {
-            return "(no perf log)";
+            return output.get(1, TimeUnit.SECONDS).strip();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(interrupted)";
+        } catch (ExecutionException | TimeoutException e) {
+            return "(no perf output)";
         }
     }
 
+    /** Kills perf if it still runs and waits for it, so no perf process outlives its counter. */
     @Override
     public void close() {
         if (perf.isAlive()) {
@@ -216,29 +228,18 @@ public final class PerfSyscallCounter implements AutoCloseable {
         }
         try {
             control.close();
-            ack.close();
         } catch (IOException ignored) {
-            // Closing fifos we opened; nothing to recover.
+            // perf is gone; its stdin with it.
         }
-        try (var files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                Files.deleteIfExists(p);
-            }
-            Files.deleteIfExists(dir);
-        } catch (IOException ignored) {
-            // Temp files only.
+        try {
+            perf.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    private static void mkfifo(Path path) throws IOException {
-        try {
-            Process p = new ProcessBuilder("mkfifo", "-m", "600", path.toString()).redirectErrorStream(true).start();
-            if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IOException("mkfifo " + path + " failed: " + new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted in mkfifo", e);
-        }
+    /** The perf process (tests check it ends with the counter). */
+    public ProcessHandle process() {
+        return perf.toHandle();
     }
 }

@@ -3,8 +3,6 @@ package io.xferbench.core.metrics;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.ResourceUsage;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * CPU time (getrusage, all threads) and kernel-counted syscalls of this process over a window. Syscalls are
@@ -65,17 +63,5 @@ public final class ProcessMeasurement implements AutoCloseable {
 
     /** @param syscalls null when not counted; then {@code syscallsUnavailable} says why */
     public record Result(ResourceUsage usage, SyscallCounts syscalls, String syscallsUnavailable) {
-        public Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("cpuUserSeconds", usage.userSeconds());
-            m.put("cpuSystemSeconds", usage.systemSeconds());
-            m.put("voluntarySwitches", usage.voluntarySwitches());
-            m.put("involuntarySwitches", usage.involuntarySwitches());
-            m.put("majorFaults", usage.majorFaults());
-            m.put("minorFaults", usage.minorFaults());
-            m.put("syscalls", syscalls);
-            m.put("syscallsUnavailable", syscalls == null ? syscallsUnavailable : null);
-            return m;
-        }
     }
 }

@@ -5,12 +5,14 @@ import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Trailer;
 import io.xferbench.core.protocol.UploadReport;
+import io.xferbench.core.protocol.WindowOverlap;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -46,6 +48,14 @@ public final class XferConnection implements AutoCloseable {
         return channel;
     }
 
+    /**
+     * This end's address as the far side names its peer in a measurement window's overlap
+     * ({@link WindowOverlap#address}), so a client can tell its own connections from other clients'.
+     */
+    public String localAddress() throws IOException {
+        return WindowOverlap.address(channel.getLocalAddress());
+    }
+
     /** Downloads and verifies; a server-side failure surfaces as {@link io.xferbench.core.protocol.RemoteException}. */
     public DownloadResult download(Request request) throws IOException {
         long start = System.nanoTime();
@@ -57,6 +67,15 @@ public final class XferConnection implements AutoCloseable {
         Trailer trailer = ResponseCodec.readTrailer(channel);
         return new DownloadResult(header.length(), header.length(), checksum, header.crc32c(), crc,
                 clientNanos, trailer.serverNanos(), header.residencyPermille(), trailer.residencyPermille());
+    }
+
+    /**
+     * PREPAREs the file {@code download} would send (same name, size and cache flags): untimed, before a timed
+     * {@link #download} of {@code download.withoutCacheFlags()}.
+     */
+    public Prepared prepare(Request download) throws IOException {
+        send(Request.prepare(download));
+        return ResponseCodec.readPrepared(channel);
     }
 
     /**

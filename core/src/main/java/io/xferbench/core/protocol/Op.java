@@ -17,7 +17,13 @@ public enum Op {
      * the connection to the upstream server with the relay method named in {@link Request#method()} (empty: the
      * proxy's default) and {@link Request#bufferSize()}. A server that is not a proxy refuses it.
      */
-    PROXY(6);
+    PROXY(6),
+    /**
+     * Server puts a download's file (name, or the generated file of size; generated on demand) into the cache state
+     * the flags ask for (CACHE_COLD, CACHE_WARM, or neither: only look) and answers {@link Prepared}. Sent before a
+     * timed DOWNLOAD that carries no cache flags, so the preparation is not part of the transfer's time.
+     */
+    PREPARE(7);
 
     private final int code;
 

@@ -23,6 +23,16 @@ public record Request(Op op, String method, String name, String token, long size
         return new Request(Op.DOWNLOAD, method, "", "", size, 0, flags, bufferSize);
     }
 
+    /** PREPARE the file {@code download} would send: same name, size and cache flags. */
+    public static Request prepare(Request download) {
+        return new Request(Op.PREPARE, download.method(), download.name(), "", download.size(), 0, download.flags(), 0);
+    }
+
+    /** This request without its cache flags: a DOWNLOAD that a PREPARE has already put in its cache state. */
+    public Request withoutCacheFlags() {
+        return new Request(op, method, name, token, size, crc32c, flags & ~(Flags.CACHE_COLD | Flags.CACHE_WARM), bufferSize);
+    }
+
     /** An upload of exactly {@code size} bytes whose CRC32C is {@code crc32c}, to be stored as {@code name}. */
     public static Request upload(String method, String name, long size, int crc32c, int flags, int bufferSize) {
         return new Request(Op.UPLOAD, method, name, "", size, crc32c, flags, bufferSize);

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * upload result:   i64 bytes | u32 crc32c | u8 checksum-source (0 inline, 1 re-read from the file)
  *                  | i64 server nanos | i64 verify nanos | i64 fsync nanos (-1: not synced)
  * proxy ready:     UTF-8 id of the relay method now in effect (at most 64 bytes); the connection is relayed from here
+ * prepared:        i32 residency found (per mille, -1 unknown) | i32 residency left | i64 server nanos preparing
  * </pre>
  * An upload is: request → ready (or an error, and no body is sent) → body → result (or an error: NO_SPACE,
  * VERIFY_FAILED, ...). A failure in the middle of the body is answered once the rest of the body has been drained,
@@ -57,6 +58,10 @@ public final class ResponseCodec {
     public static ByteBuffer uploadResult(UploadReport r) {
         return frame(Status.OK, 8 + 4 + 1 + 8 + 8 + 8).putLong(r.bytes()).putInt(r.crc32c()).put((byte) (r.checksumReread() ? 1 : 0))
                 .putLong(r.serverNanos()).putLong(r.verifyNanos()).putLong(r.fsyncNanos()).flip();
+    }
+
+    public static ByteBuffer prepared(Prepared p) {
+        return frame(Status.OK, 16).putInt(p.residencyFoundPermille()).putInt(p.residencyPermille()).putLong(p.nanos()).flip();
     }
 
     public static ByteBuffer proxyReady(String relayId) {
@@ -142,6 +147,20 @@ public final class ResponseCodec {
             return r;
         } catch (BufferUnderflowException e) {
             throw new ProtocolException(Status.BAD_REQUEST, "short upload result frame");
+        }
+    }
+
+    /** Reads the answer to PREPARE; a refusal (unknown file, say) throws {@link RemoteException}. */
+    public static Prepared readPrepared(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            Prepared r = new Prepared(p.getInt(), p.getInt(), p.getLong());
+            if (p.hasRemaining()) {
+                throw new ProtocolException(Status.BAD_REQUEST, "malformed prepared frame");
+            }
+            return r;
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short prepared frame");
         }
     }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,34 @@ class PerfSyscallCounterTest {
             assertThat(c.of("read")).isBetween(1300L, 1400L);
             assertThat(c.total()).isGreaterThanOrEqualTo(c.of("read"));
             assertThat(c.of("sendfile64")).isZero();
+        }
+    }
+
+    @Test
+    void leavesNoFileBehindAndNoPerfRunningOnAnyPath() throws Exception {
+        MethodAssumptions.assumeAvailable("perf syscall counting", PerfSyscallCounter.availability());
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        List<Path> before = perfDirs(tmp);
+        // Stopped normally.
+        PerfSyscallCounter stopped = PerfSyscallCounter.attach(ProcessHandle.current().pid());
+        stopped.awaitAttached();
+        assertThat(perfDirs(tmp)).as("nothing on disk while counting").isEqualTo(before);
+        stopped.enable();
+        stopped.disable();
+        stopped.stop();
+        assertThat(stopped.process().isAlive()).isFalse();
+        // Closed without stopping (a window abandoned mid-way).
+        PerfSyscallCounter abandoned = PerfSyscallCounter.attach(ProcessHandle.current().pid());
+        abandoned.enable();
+        abandoned.close();
+        assertThat(abandoned.process().isAlive()).as("close waits for perf to end").isFalse();
+        assertThat(perfDirs(tmp)).isEqualTo(before);
+    }
+
+    /** Directories the fifo-based counter used to create (and leave behind when the JVM was killed). */
+    private static List<Path> perfDirs(Path tmp) throws java.io.IOException {
+        try (var list = Files.list(tmp)) {
+            return list.filter(p -> p.getFileName().toString().startsWith("xferbench-perf")).sorted().toList();
         }
     }
 

@@ -67,7 +67,7 @@ class RequestDecoderFuzzTest {
             body[0] = 1; // right version, so decoding goes deeper
         }
         if (body.length > 1) {
-            body[1] = (byte) random.nextInt(0, 7);
+            body[1] = (byte) random.nextInt(0, 8);
         }
         return bytes(ByteBuffer.allocate(6 + body.length).putInt(Wire.MAGIC).putShort((short) body.length).put(body).flip());
     }

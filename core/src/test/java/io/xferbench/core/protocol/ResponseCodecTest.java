@@ -32,6 +32,12 @@ class ResponseCodecTest {
     }
 
     @Test
+    void preparedRoundTrips() throws IOException {
+        ReadableByteChannel in = concat(ResponseCodec.prepared(new Prepared(-1, 1000, 123_456_789L)));
+        assertThat(ResponseCodec.readPrepared(in)).isEqualTo(new Prepared(-1, 1000, 123_456_789L));
+    }
+
+    @Test
     void errorsBecomeRemoteExceptionsWithStatusAndReason() throws IOException {
         ReadableByteChannel in = concat(ResponseCodec.error(Status.NOT_FOUND, "no such file: x"));
         assertThatThrownBy(() -> ResponseCodec.readDownloadHeader(in))

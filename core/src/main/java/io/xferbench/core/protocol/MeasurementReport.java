@@ -1,0 +1,31 @@
+package io.xferbench.core.protocol;
+
+import io.xferbench.core.metrics.SyscallCounts;
+
+/**
+ * The MEASURE_END answer: what the measured process (server or proxy) did between MEASURE_BEGIN and MEASURE_END
+ * of one connection. CPU time, context switches and faults are the whole process's ({@code getrusage(RUSAGE_SELF)});
+ * syscalls are counted by perf on the process. Windows of different connections are independent and may overlap;
+ * {@code overlap} says whether other connections' work fell into this one.
+ *
+ * @param process             {@code server} or {@code proxy}
+ * @param voluntarySwitches   context switches where a thread blocked (rusage)
+ * @param involuntarySwitches context switches where a thread was preempted (rusage)
+ * @param syscalls            null when not counted; then {@code syscallsUnavailable} says why
+ * @param overlap             other connections' work inside the window ({@link WindowOverlap#NONE} when alone)
+ */
+public record MeasurementReport(String process, double cpuUserSeconds, double cpuSystemSeconds, long voluntarySwitches,
+                                long involuntarySwitches, long majorFaults, long minorFaults, SyscallCounts syscalls,
+                                String syscallsUnavailable, WindowOverlap overlap) {
+    public static final String SERVER = "server";
+    public static final String PROXY = "proxy";
+
+    public MeasurementReport {
+        overlap = overlap == null ? WindowOverlap.NONE : overlap;
+    }
+
+    /** Context switches of both kinds (rusage). */
+    public long contextSwitches() {
+        return voluntarySwitches + involuntarySwitches;
+    }
+}
