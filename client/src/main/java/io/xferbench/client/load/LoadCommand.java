@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -109,11 +111,12 @@ public final class LoadCommand implements Callable<Integer> {
         Exchange exchange = protocol == Protocol.NATIVE
                 ? new NativeDownloadExchange(method, fileSize, 0, token, crc)
                 : new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc);
-        String server = protocol == Protocol.NATIVE ? "xferbench " + method : "http " + host + ":" + port + filePath;
+        String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
+        String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         List<LoadReport.Row> rows = new ArrayList<>();
         for (int connections : concurrency) {
-            System.err.printf(Locale.ROOT, "xferbench: load %s, %d connections, %s ...%n", server, connections,
+            System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
                     requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
             LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
             LoadResult r = LoadEngine.run(plan, exchange);
@@ -121,16 +124,22 @@ public final class LoadCommand implements Callable<Integer> {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
-            rows.add(new LoadReport.Row(server, protocol.name().toLowerCase(Locale.ROOT), "download", fileSize, r));
+            rows.add(new LoadReport.Row(server, model, "xferbench", "download", fileSize, connections, r, null, null));
         }
-        String text = LoadReport.render(rows, format);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("fileSize", Sizes.format(fileSize));
+        settings.put("threads", loops);
+        settings.put(requests > 0 ? "requests" : "duration", requests > 0 ? requests : duration.toMillis() + " ms");
+        settings.put("warmup", warmup.toMillis() + " ms");
+        settings.put("loop", rate > 0 ? "open at " + rate + " req/s" : "closed");
+        String text = LoadReport.render(LoadEnvironment.describe(), settings, rows, format);
         if (out != null) {
             Files.writeString(out, text, StandardCharsets.UTF_8);
             System.err.println("xferbench: report written to " + out);
         } else {
             System.out.print(text);
         }
-        return rows.stream().allMatch(row -> row.result().verified()) ? 0 : 1;
+        return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
     }
 
     static final class SizeConverter implements ITypeConverter<Long> {

@@ -15,7 +15,23 @@ public final class LoadEngine {
     private LoadEngine() {
     }
 
+    /** Told, on the engine's thread, when the measured window opens and closes (e.g. to sample a server). */
+    public interface WindowObserver {
+        WindowObserver NONE = new WindowObserver() {
+        };
+
+        default void opened() {
+        }
+
+        default void closed() {
+        }
+    }
+
     public static LoadResult run(LoadPlan plan, Exchange exchange) throws InterruptedException {
+        return run(plan, exchange, WindowObserver.NONE);
+    }
+
+    public static LoadResult run(LoadPlan plan, Exchange exchange, WindowObserver observer) throws InterruptedException {
         int threads = plan.effectiveThreads();
         List<List<Integer>> shares = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -32,21 +48,32 @@ public final class LoadEngine {
             workers.add(w);
             running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
         }
-        long cpuAtStart = sampleCpuAt(window.measureFromNanos, running);
-        for (Thread t : running) {
-            t.join();
+        sleepUntil(window.measureFromNanos, running);
+        long cpuAtStart = OS.getProcessCpuTime();
+        observer.opened();
+        if (plan.requests() == 0) {
+            sleepUntil(window.measureUntilNanos(), running);
+        } else {
+            joinAll(running);
         }
         long cpuAtEnd = OS.getProcessCpuTime();
+        observer.closed();
+        joinAll(running);
         return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
     }
 
-    /** The process CPU clock when the window opens (the calling thread sleeps until then). */
-    private static long sampleCpuAt(long nanos, List<Thread> running) throws InterruptedException {
+    private static void joinAll(List<Thread> threads) throws InterruptedException {
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /** The calling thread sleeps until {@code nanos} (or until every worker has ended). */
+    private static void sleepUntil(long nanos, List<Thread> running) throws InterruptedException {
         long wait;
         while ((wait = nanos - System.nanoTime()) > 0 && running.stream().anyMatch(Thread::isAlive)) {
-            Thread.sleep(Math.max(1, wait / 1_000_000), (int) (wait % 1_000_000));
+            Thread.sleep(Math.max(1, Math.min(100, wait / 1_000_000)));
         }
-        return OS.getProcessCpuTime();
     }
 
     private static LoadResult merge(LoadPlan plan, LoadWindow window, List<LoadWorker> workers, long cpuNanos) {

@@ -1,0 +1,45 @@
+package io.xferbench.client.load;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Stopping a server a bench started: SIGTERM, a grace period, then SIGKILL; its descendants too. */
+final class ChildProcesses {
+    private static final long GRACE_SECONDS = 10;
+
+    private ChildProcesses() {
+    }
+
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
+    /**
+     * The command, run so that it gets SIGTERM if the bench dies (even by SIGKILL): util-linux's setpriv sets the
+     * parent-death signal. Without setpriv a killed bench leaves its servers running (said once on stderr).
+     */
+    static List<String> dyingWithParent(List<String> command) {
+        if (!Files.isExecutable(SETPRIV)) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "TERM", "--"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    static void stop(Process p) {
+        var descendants = p.descendants().toList();
+        p.destroy();
+        try {
+            if (!p.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(GRACE_SECONDS, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        // A worker left behind by a master that died first must not outlive the bench.
+        descendants.forEach(ProcessHandle::destroyForcibly);
+    }
+}
