@@ -1,9 +1,12 @@
 package io.xferbench.client.load;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /** Stopping a server a bench started: SIGTERM, a grace period, then SIGKILL; its descendants too. */
@@ -28,7 +31,21 @@ final class ChildProcesses {
         return wrapped;
     }
 
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    /** Starts a server the bench must stop on every path, the JVM's shutdown included. */
+    static Process start(ProcessBuilder builder) throws IOException {
+        Process p = builder.start();
+        LIVE.add(p);
+        return p;
+    }
+
+    static void stopAll() {
+        List.copyOf(LIVE).forEach(ChildProcesses::stop);
+    }
+
     static void stop(Process p) {
+        LIVE.remove(p);
         var descendants = p.descendants().toList();
         p.destroy();
         try {

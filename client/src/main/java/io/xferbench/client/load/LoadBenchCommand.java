@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "load-bench", mixinStandardHelpOptions = true,
         description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small downloads.")
 public final class LoadBenchCommand implements Callable<Integer> {
+    private static final String DATA_DIR_PREFIX = "xferbench-load-data-";
+
     @Spec
     CommandSpec spec;
 
@@ -82,7 +84,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         int maxConnections = concurrency.stream().mapToInt(Integer::intValue).max().orElse(1) + 64;
         NginxProcess.removeStale();
-        Path dataDir = Files.createTempDirectory("xferbench-load-data-");
+        OwnedTempDirs.removeStale(DATA_DIR_PREFIX);
+        Path dataDir = OwnedTempDirs.create(DATA_DIR_PREFIX);
         List<LoadReport.Row> rows = new ArrayList<>();
         try {
             NginxProcess.makeServable(dataDir);
@@ -103,7 +106,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 }
             }
         } finally {
-            NginxProcess.deleteTree(dataDir);
+            OwnedTempDirs.delete(dataDir);
         }
         Map<String, Object> environment = LoadEnvironment.describe();
         Map<String, Object> settings = new LinkedHashMap<>();

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -37,7 +36,6 @@ final class NginxProcess implements LoadTarget {
 
     private static final long START_TIMEOUT_MILLIS = 10_000;
     private static final String DIR_PREFIX = "xferbench-nginx-";
-    private static final String OWNER_FILE = "owner.pid";
 
     private final Process process;
     private final Path dir;
@@ -60,41 +58,9 @@ final class NginxProcess implements LoadTarget {
                 .findFirst();
     }
 
-    /**
-     * Removes what a bench killed by SIGKILL left: the nginx still running from its directory, and the directory.
-     * Only directories of this naming whose owner (the bench's pid, written at start) is gone are touched, so a
-     * bench running beside this one keeps its server.
-     */
+    /** Removes what a bench killed by SIGKILL left: its nginx, if still running, and its directory. */
     static void removeStale() {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        try (Stream<Path> dirs = Files.list(tmp)) {
-            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(DIR_PREFIX)).toList()) {
-                if (ownerAlive(d)) {
-                    continue;
-                }
-                ProcessHandle.allProcesses()
-                        .filter(h -> h.info().commandLine().orElse("").contains(d.toString()))
-                        .forEach(ProcessHandle::destroyForcibly);
-                System.err.println("xferbench: removing " + d + ", left by a bench that was killed");
-                deleteTree(d);
-            }
-        } catch (IOException e) {
-            System.err.println("xferbench: could not clean earlier nginx directories: " + e.getMessage());
-        }
-    }
-
-    private static boolean ownerAlive(Path dir) {
-        try {
-            long owner = Long.parseLong(Files.readString(dir.resolve(OWNER_FILE)).trim());
-            return ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
-        } catch (IOException | NumberFormatException e) {
-            // No owner written yet: a bench is creating it right now, or it died before; leave it unless old.
-            try {
-                return Files.getLastModifiedTime(dir).toMillis() > System.currentTimeMillis() - 60_000;
-            } catch (IOException gone) {
-                return true;
-            }
-        }
+        OwnedTempDirs.removeStale(DIR_PREFIX);
     }
 
     static String missingReason() {
@@ -102,21 +68,20 @@ final class NginxProcess implements LoadTarget {
     }
 
     static NginxProcess start(Path nginx, Path root, Design design, int connections) throws IOException {
-        Path dir = Files.createTempDirectory(DIR_PREFIX);
+        Path dir = OwnedTempDirs.create(DIR_PREFIX);
         try {
-            Files.writeString(dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
             Files.createDirectories(dir.resolve("tmp"));
             int port = freePort();
             Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, design, connections), StandardCharsets.UTF_8);
-            Process p = new ProcessBuilder(ChildProcesses.dyingWithParent(
+            Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(
                     List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString())))
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()));
             InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
             NginxProcess started = new NginxProcess(p, dir, address, design);
             started.awaitListening();
             return started;
         } catch (IOException | RuntimeException e) {
-            deleteTree(dir);
+            OwnedTempDirs.delete(dir);
             throw e;
         }
     }
@@ -220,20 +185,7 @@ final class NginxProcess implements LoadTarget {
     @Override
     public void close() {
         ChildProcesses.stop(process);
-        deleteTree(dir);
-    }
-
-    static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            System.err.println("xferbench: could not remove " + dir + ": " + e.getMessage());
-        }
+        OwnedTempDirs.delete(dir);
     }
 
     /** Data directories nginx's workers must read: rwxr-xr-x, whatever the umask or temp-dir default. */

@@ -31,9 +31,9 @@ final class XferServerProcess implements LoadTarget {
     /** Starts {@code java -jar serverJar} (its manifest carries the JVM flags) and waits for its port. */
     static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(ChildProcesses.dyingWithParent(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
+        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
                 "--port", "0", "--max-connections", Integer.toString(maxConnections))))
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true));
         CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -86,8 +86,8 @@ class NginxProcessTest {
             assertThat(stale).doesNotExist();
             assertThat(live).exists();
         } finally {
-            NginxProcess.deleteTree(stale);
-            NginxProcess.deleteTree(live);
+            OwnedTempDirs.delete(stale);
+            OwnedTempDirs.delete(live);
         }
     }
 }
