@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -51,13 +52,26 @@ final class OwnedTempDirs {
                     continue;
                 }
                 ProcessHandle.allProcesses()
-                        .filter(h -> h.info().commandLine().orElse("").contains(d.toString()))
+                        .filter(h -> commandLine(h).contains(d.toString()))
                         .forEach(ProcessHandle::destroyForcibly);
                 System.err.println("xferbench: removing " + d + ", left by a bench that was killed");
                 delete(d);
             }
         } catch (IOException e) {
             System.err.println("xferbench: could not clean earlier " + prefix + "* directories: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A process's command line as the kernel shows it: nginx rewrites its argv into a title ("nginx: master
+     * process /usr/sbin/nginx -p DIR ..."), which ProcessHandle.Info does not always report.
+     */
+    static String commandLine(ProcessHandle h) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline"), StandardCharsets.ISO_8859_1)
+                    .replace('\0', ' ');
+        } catch (IOException | RuntimeException e) {
+            return "";
         }
     }
 
