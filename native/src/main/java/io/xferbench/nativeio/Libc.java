@@ -17,6 +17,7 @@ import java.util.Arrays;
  * struct offsets are x86_64 Linux values.
  */
 final class Libc {
+    static final int RUSAGE_CHILDREN = -1;
     static final int RUSAGE_SELF = 0;
     static final int RUSAGE_THREAD = 1;
 

@@ -25,6 +25,11 @@ public record ResourceUsage(long userMicros, long systemMicros, long voluntarySw
         return of(Libc.RUSAGE_SELF, "getrusage(RUSAGE_SELF)");
     }
 
+    /** Children that have ended and been waited for (e.g. a load generator run as a child process). */
+    public static ResourceUsage children() throws NativeException {
+        return of(Libc.RUSAGE_CHILDREN, "getrusage(RUSAGE_CHILDREN)");
+    }
+
     /** The calling thread only. */
     public static ResourceUsage thread() throws NativeException {
         return of(Libc.RUSAGE_THREAD, "getrusage(RUSAGE_THREAD)");

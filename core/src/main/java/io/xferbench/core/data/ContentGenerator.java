@@ -42,6 +42,18 @@ public final class ContentGenerator {
         dst.position(dst.limit());
     }
 
+    /** CRC32C of the first {@code length} bytes, as a client expects them without reading the file. */
+    public int crc32c(long length) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        ByteBuffer chunk = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
+        for (long offset = 0; offset < length; offset += chunk.capacity()) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), length - offset));
+            fill(chunk, offset);
+            crc.update(chunk.flip());
+        }
+        return (int) crc.getValue();
+    }
+
     private static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

@@ -1,0 +1,12 @@
+package io.xferbench.client.load;
+
+import java.nio.ByteBuffer;
+
+/** One kind of request a load connection sends over and over: its bytes, and a parser for its response. */
+interface Exchange {
+
+    /** The request's bytes, positioned to be written; a fresh view each call. */
+    ByteBuffer request();
+
+    ResponseParser newParser();
+}

@@ -1,0 +1,30 @@
+package io.xferbench.client.load;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/** A kept-alive HTTP/1.1 GET (or HEAD) of one file whose length and CRC32C the run knows. */
+final class HttpGetExchange implements Exchange {
+    private final ByteBuffer request;
+    private final boolean head;
+    private final long length;
+    private final int crc;
+
+    HttpGetExchange(String hostHeader, String path, boolean head, long length, int crc) {
+        String text = (head ? "HEAD " : "GET ") + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\n\r\n";
+        this.request = ByteBuffer.wrap(text.getBytes(StandardCharsets.US_ASCII)).asReadOnlyBuffer();
+        this.head = head;
+        this.length = length;
+        this.crc = crc;
+    }
+
+    @Override
+    public ByteBuffer request() {
+        return request.duplicate();
+    }
+
+    @Override
+    public ResponseParser newParser() {
+        return new HttpResponseParser(200, head, length, crc);
+    }
+}

@@ -1,0 +1,150 @@
+package io.xferbench.client.load;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.zip.CRC32C;
+
+/**
+ * An HTTP/1.1 response read incrementally: status line and headers (bounded), then a body framed by
+ * {@code Content-Length} whose CRC32C is checked against the content the run placed on the server. Chunked
+ * bodies are refused: file servers answer GET with a length, and a body without one cannot be verified cheaply.
+ */
+final class HttpResponseParser implements ResponseParser {
+    static final int MAX_HEAD_BYTES = 16 * 1024;
+
+    private final int expectedStatus;
+    private final boolean headRequest;
+    private final long expectedLength;
+    private final int expectedCrc;
+    private final ByteBuffer head = ByteBuffer.allocate(MAX_HEAD_BYTES);
+    private final CRC32C crc = new CRC32C();
+    private boolean inBody;
+    private int status;
+    private long contentLength = -1;
+    private boolean close;
+    private long bodyRead;
+    private ExchangeOutcome outcome;
+
+    /**
+     * @param expectedLength body length a good answer has, or -1 to accept any (then the CRC is not checked)
+     * @param expectedCrc    CRC32C of that body
+     */
+    HttpResponseParser(int expectedStatus, boolean headRequest, long expectedLength, int expectedCrc) {
+        this.expectedStatus = expectedStatus;
+        this.headRequest = headRequest;
+        this.expectedLength = expectedLength;
+        this.expectedCrc = expectedCrc;
+    }
+
+    @Override
+    public boolean feed(ByteBuffer in) throws LoadProtocolException {
+        if (outcome != null) {
+            return true;
+        }
+        if (!inBody) {
+            if (!readHead(in)) {
+                return false;
+            }
+            inBody = true;
+            if (headRequest || contentLength == 0 || status == 204 || status == 304) {
+                return finish();
+            }
+        }
+        int n = (int) Math.min(in.remaining(), contentLength - bodyRead);
+        int limit = in.limit();
+        in.limit(in.position() + n);
+        crc.update(in);
+        in.limit(limit);
+        bodyRead += n;
+        return bodyRead == contentLength && finish();
+    }
+
+    /** Moves bytes up to the blank line into {@code head}, never past it: the body stays in {@code in}. */
+    private boolean readHead(ByteBuffer in) throws LoadProtocolException {
+        while (in.hasRemaining()) {
+            if (!head.hasRemaining()) {
+                throw new LoadProtocolException("response head exceeds " + MAX_HEAD_BYTES + " bytes");
+            }
+            byte b = in.get();
+            head.put(b);
+            int p = head.position();
+            if (b == '\n' && p >= 4 && head.get(p - 2) == '\r' && head.get(p - 3) == '\n' && head.get(p - 4) == '\r') {
+                parseHead(new String(head.array(), 0, p - 4, StandardCharsets.ISO_8859_1));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void parseHead(String text) throws LoadProtocolException {
+        String[] lines = text.split("\r\n");
+        String[] statusLine = lines[0].split(" ", 3);
+        if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/1.")) {
+            throw new LoadProtocolException("not an HTTP/1.x status line: " + abbreviate(lines[0]));
+        }
+        try {
+            status = Integer.parseInt(statusLine[1]);
+        } catch (NumberFormatException e) {
+            throw new LoadProtocolException("bad status code: " + abbreviate(lines[0]));
+        }
+        close = statusLine[0].equals("HTTP/1.0");
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon <= 0) {
+                throw new LoadProtocolException("malformed header line: " + abbreviate(lines[i]));
+            }
+            String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
+            String value = lines[i].substring(colon + 1).trim();
+            switch (name) {
+                case "content-length" -> {
+                    try {
+                        contentLength = Long.parseLong(value);
+                    } catch (NumberFormatException e) {
+                        throw new LoadProtocolException("bad Content-Length: " + abbreviate(value));
+                    }
+                }
+                case "transfer-encoding" -> {
+                    if (!value.equalsIgnoreCase("identity")) {
+                        throw new LoadProtocolException("Transfer-Encoding " + value + " is not supported (a file body needs a length)");
+                    }
+                }
+                case "connection" -> close = value.toLowerCase(Locale.ROOT).contains("close")
+                        || (close && !value.toLowerCase(Locale.ROOT).contains("keep-alive"));
+                default -> {
+                    // Other headers do not change framing.
+                }
+            }
+        }
+        if (contentLength < 0 && !headRequest && status != 204 && status != 304) {
+            throw new LoadProtocolException("response without Content-Length");
+        }
+    }
+
+    private boolean finish() {
+        if (status != expectedStatus) {
+            outcome = ExchangeOutcome.failed("http " + status, bodyRead);
+        } else if (!headRequest && expectedLength >= 0 && contentLength != expectedLength) {
+            outcome = ExchangeOutcome.failed("length mismatch", bodyRead);
+        } else if (!headRequest && expectedLength >= 0 && (int) crc.getValue() != expectedCrc) {
+            outcome = ExchangeOutcome.failed("crc mismatch", bodyRead);
+        } else {
+            outcome = ExchangeOutcome.verified(bodyRead);
+        }
+        return true;
+    }
+
+    @Override
+    public ExchangeOutcome outcome() {
+        return outcome;
+    }
+
+    @Override
+    public boolean closesConnection() {
+        return close;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "...";
+    }
+}

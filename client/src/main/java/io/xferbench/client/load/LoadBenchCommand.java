@@ -1,0 +1,196 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.data.DataDirectory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The load table ({@code scripts/bench-load}): starts each server design on loopback, drives it with this
+ * client's load generator (and wrk, where installed and the server speaks HTTP), and prints one row per design
+ * and concurrency with the server's CPU per request and peak threads, next to nginx serving the same files.
+ * Every server and temporary directory it made is gone when it returns, whatever happened.
+ */
+@Command(name = "load-bench", mixinStandardHelpOptions = true,
+        description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small downloads.")
+public final class LoadBenchCommand implements Callable<Integer> {
+    private static final String DATA_DIR_PREFIX = "xferbench-load-data-";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--server-jar", required = true, description = "The xferbench server jar to run.")
+    Path serverJar;
+
+    @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
+    String method;
+
+    @Option(names = "--file-size", defaultValue = "50KiB", converter = LoadCommand.SizeConverter.class,
+            description = "Size of the file every request downloads (default: ${DEFAULT-VALUE}).")
+    long fileSize;
+
+    @Option(names = "--concurrency", split = ",", defaultValue = "50,500", converter = LoadCommand.PositiveIntConverter.class,
+            description = "Concurrent connections, one run per value (default: ${DEFAULT-VALUE}).")
+    List<Integer> concurrency;
+
+    @Option(names = "--threads", converter = LoadCommand.PositiveIntConverter.class,
+            description = "Event-loop threads of the generator and wrk (default: the number of CPUs).")
+    Integer threads;
+
+    @Option(names = "--duration", defaultValue = "10s", converter = LoadCommand.DurationConverter.class,
+            description = "Measured time per row (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "2s", converter = LoadCommand.DurationConverter.class,
+            description = "Unmeasured load before each row (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
+    boolean noWrk;
+
+    @Option(names = "--format", defaultValue = "table", converter = LoadCommand.FormatConverter.class,
+            description = "table, json or csv (default: ${DEFAULT-VALUE}).")
+    LoadCommand.Format format;
+
+    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    Path out;
+
+    @Option(names = "--json", description = "Also write the rows as JSON here (whatever --format says).")
+    Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(serverJar)) {
+            throw new ParameterException(spec.commandLine(), "no server jar at " + serverJar + " (build it: ./mvnw package -DskipTests)");
+        }
+        int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
+        int maxConnections = concurrency.stream().mapToInt(Integer::intValue).max().orElse(1) + 64;
+        NginxProcess.removeStale();
+        OwnedTempDirs.removeStale(DATA_DIR_PREFIX);
+        Path dataDir = OwnedTempDirs.create(DATA_DIR_PREFIX);
+        List<LoadReport.Row> rows = new ArrayList<>();
+        try {
+            NginxProcess.makeServable(dataDir);
+            try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method)) {
+                // The first download makes the server generate the file (and its checksum record) that nginx serves too.
+                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.download(fileSize, crc));
+                runRows(xfer, loops, crc, rows);
+            }
+            Optional<Path> nginx = NginxProcess.binary();
+            for (NginxProcess.Design design : NginxProcess.designs()) {
+                if (nginx.isEmpty()) {
+                    concurrency.forEach(c -> rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", fileSize, c,
+                            NginxProcess.missingReason())));
+                    continue;
+                }
+                try (NginxProcess n = NginxProcess.start(nginx.get(), dataDir, design, maxConnections)) {
+                    runRows(n, loops, crc, rows);
+                }
+            }
+        } finally {
+            OwnedTempDirs.delete(dataDir);
+        }
+        Map<String, Object> environment = LoadEnvironment.describe();
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("fileSize", Sizes.format(fileSize));
+        settings.put("xferbenchMethod", method);
+        settings.put("threads", loops);
+        settings.put("duration", duration.toMillis() + " ms");
+        settings.put("warmup", warmup.toMillis() + " ms");
+        settings.put("loop", "closed");
+        settings.put("cache", "warm (the file is read before the window)");
+        if (json != null) {
+            Files.writeString(json, LoadReport.render(environment, settings, rows, LoadCommand.Format.JSON), StandardCharsets.UTF_8);
+        }
+        String text = LoadReport.render(environment, settings, rows, format);
+        if (out != null) {
+            Files.writeString(out, text, StandardCharsets.UTF_8);
+            System.err.println("xferbench: report written to " + out);
+        } else {
+            System.out.print(text);
+        }
+        boolean anySkipped = rows.stream().anyMatch(r -> r.skipped() != null);
+        if (anySkipped && "1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
+            System.err.println("xferbench: XFERBENCH_REQUIRE_ALL_METHODS=1 and some rows were skipped");
+            return 1;
+        }
+        return rows.stream().filter(r -> r.skipped() == null && r.client().equals("xferbench"))
+                .allMatch(LoadReport.Row::verified) ? 0 : 1;
+    }
+
+    private void runRows(LoadTarget target, int loops, int crc, List<LoadReport.Row> rows) throws IOException, InterruptedException {
+        Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+        for (int connections : concurrency) {
+            progress(target, "xferbench", connections);
+            ServerSampler[] sampler = new ServerSampler[1];
+            ServerSampler.ServerFigures[] figures = new ServerSampler.ServerFigures[1];
+            LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), target.download(fileSize, crc),
+                    new LoadEngine.WindowObserver() {
+                        @Override
+                        public void opened() {
+                            sampler[0] = new ServerSampler(target.processes());
+                        }
+
+                        @Override
+                        public void closed() {
+                            figures[0] = finish(sampler[0]);
+                        }
+                    });
+            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", "download", fileSize, connections, r,
+                    figures[0], null));
+            String url = target.httpUrl(fileSize);
+            if (url == null) {
+                continue;
+            }
+            if (wrk.isEmpty()) {
+                if (!noWrk) {
+                    rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", fileSize, connections, WrkRun.missingReason()));
+                }
+                continue;
+            }
+            progress(target, "wrk", connections);
+            WrkRun.run(wrk.get(), url, connections, loops, warmup, () -> { }, () -> { });
+            ServerSampler[] wrkSampler = new ServerSampler[1];
+            ServerSampler.ServerFigures[] wrkFigures = new ServerSampler.ServerFigures[1];
+            LoadResult w = WrkRun.run(wrk.get(), url, connections, loops, duration,
+                    () -> wrkSampler[0] = new ServerSampler(target.processes()), () -> wrkFigures[0] = finish(wrkSampler[0]));
+            rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "download", fileSize, connections, w, wrkFigures[0], null));
+        }
+    }
+
+    private LoadPlan plan(InetSocketAddress address, int connections, int loops, Duration warm, long requests) {
+        return new LoadPlan(address, connections, loops, requests, duration, warm, 0, Duration.ofSeconds(10));
+    }
+
+    private static ServerSampler.ServerFigures finish(ServerSampler sampler) {
+        try {
+            return sampler.finish();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private void progress(LoadTarget target, String client, int connections) {
+        System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %d ms ...%n", target.server(), target.model(),
+                client, connections, (warmup.plus(duration)).toMillis());
+    }
+}

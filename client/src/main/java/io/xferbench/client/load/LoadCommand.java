@@ -1,0 +1,213 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.data.DataDirectory;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code client load}: many kept-alive connections downloading one small file, multiplexed on a few event-loop
+ * threads, for a request count or a duration; closed loop, or open loop at {@code --rate}. Speaks the native
+ * protocol to an xferbench server or HTTP/1.1 to any file server (nginx), and verifies every body.
+ */
+@Command(name = "load", mixinStandardHelpOptions = true,
+        description = "Many connections downloading a small file: requests/s, latency percentiles, errors, client CPU.")
+public final class LoadCommand implements Callable<Integer> {
+    /** Wire dialects the generator speaks. */
+    public enum Protocol { NATIVE, HTTP }
+
+    /** Report formats. */
+    public enum Format { TABLE, JSON, CSV }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "7070", description = "Server port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--token", defaultValue = "", description = "Token the xferbench server requires, if any.")
+    String token;
+
+    @Option(names = "--protocol", defaultValue = "native", converter = ProtocolConverter.class,
+            description = "native (xferbench server) or http (any HTTP/1.1 file server, e.g. nginx) (default: ${DEFAULT-VALUE}).")
+    Protocol protocol;
+
+    @Option(names = "--method", defaultValue = "transfer-to", description = "native: the server's transfer method (default: ${DEFAULT-VALUE}).")
+    String method;
+
+    @Option(names = "--file-size", defaultValue = "50KiB", converter = SizeConverter.class,
+            description = "Size of the generated file every request downloads (default: ${DEFAULT-VALUE}).")
+    long fileSize;
+
+    @Option(names = "--path", description = "http: the file's URL path (default: /xferbench-<bytes>.dat, the xferbench "
+            + "server's generated file, which must hold the generated content).")
+    String path;
+
+    @Option(names = "--concurrency", split = ",", defaultValue = "50", converter = PositiveIntConverter.class,
+            description = "Concurrent connections; a list runs once per value (default: ${DEFAULT-VALUE}).")
+    List<Integer> concurrency;
+
+    @Option(names = "--threads", converter = PositiveIntConverter.class,
+            description = "Event-loop threads of the generator (default: the number of CPUs).")
+    Integer threads;
+
+    @Option(names = "--requests", defaultValue = "0", converter = NonNegativeLongConverter.class,
+            description = "Measured requests per run; 0: run for --duration (default: ${DEFAULT-VALUE}).")
+    long requests;
+
+    @Option(names = "--duration", defaultValue = "10s", converter = DurationConverter.class,
+            description = "Measured time per run when --requests is 0, e.g. 500ms, 10s, 1m (default: ${DEFAULT-VALUE}).")
+    Duration duration;
+
+    @Option(names = "--warmup", defaultValue = "1s", converter = DurationConverter.class,
+            description = "Unmeasured time before each run's window (default: ${DEFAULT-VALUE}).")
+    Duration warmup;
+
+    @Option(names = "--rate", defaultValue = "0", description = "Open loop: requests/s over all connections, latency "
+            + "from each request's intended start; 0: closed loop (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--drain-timeout", defaultValue = "10s", converter = DurationConverter.class,
+            description = "How long requests in flight at the end may still complete (default: ${DEFAULT-VALUE}).")
+    Duration drainTimeout;
+
+    @Option(names = "--format", defaultValue = "table", converter = FormatConverter.class,
+            description = "table, json or csv (default: ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
+            throw new ParameterException(spec.commandLine(), "--rate must be a finite number >= 0, not " + rate);
+        }
+        InetSocketAddress target = new InetSocketAddress(host, port);
+        if (target.isUnresolved()) {
+            throw new ParameterException(spec.commandLine(), "unknown host: " + host);
+        }
+        int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
+        String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
+        Exchange exchange = protocol == Protocol.NATIVE
+                ? new NativeDownloadExchange(method, fileSize, 0, token, crc)
+                : new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc);
+        String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
+        String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
+        int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        List<LoadReport.Row> rows = new ArrayList<>();
+        for (int connections : concurrency) {
+            System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
+                    requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
+            LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
+            LoadResult r = LoadEngine.run(plan, exchange);
+            if (r.clientMayBeLimit()) {
+                System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
+                        + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
+            }
+            rows.add(new LoadReport.Row(server, model, "xferbench", "download", fileSize, connections, r, null, null));
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("fileSize", Sizes.format(fileSize));
+        settings.put("threads", loops);
+        settings.put(requests > 0 ? "requests" : "duration", requests > 0 ? requests : duration.toMillis() + " ms");
+        settings.put("warmup", warmup.toMillis() + " ms");
+        settings.put("loop", rate > 0 ? "open at " + rate + " req/s" : "closed");
+        String text = LoadReport.render(LoadEnvironment.describe(), settings, rows, format);
+        if (out != null) {
+            Files.writeString(out, text, StandardCharsets.UTF_8);
+            System.err.println("xferbench: report written to " + out);
+        } else {
+            System.out.print(text);
+        }
+        return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
+    }
+
+    static final class SizeConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long v = Sizes.parse(value);
+            if (v < 0) {
+                throw new IllegalArgumentException("size must not be negative: " + value);
+            }
+            return v;
+        }
+    }
+
+    static final class PositiveIntConverter implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int v = Integer.parseInt(value.trim());
+            if (v < 1) {
+                throw new IllegalArgumentException("must be at least 1: " + value);
+            }
+            return v;
+        }
+    }
+
+    static final class NonNegativeLongConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long v = Long.parseLong(value.trim());
+            if (v < 0) {
+                throw new IllegalArgumentException("must not be negative: " + value);
+            }
+            return v;
+        }
+    }
+
+    static final class ProtocolConverter implements ITypeConverter<Protocol> {
+        @Override
+        public Protocol convert(String value) {
+            return Protocol.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    static final class FormatConverter implements ITypeConverter<Format> {
+        @Override
+        public Format convert(String value) {
+            return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds. */
+    static final class DurationConverter implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            Duration d;
+            if (v.endsWith("ms")) {
+                d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+            } else if (v.endsWith("s")) {
+                d = Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+            } else if (v.endsWith("m")) {
+                d = Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
+            } else {
+                d = Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
+            }
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("duration must not be negative: " + value);
+            }
+            return d;
+        }
+    }
+}

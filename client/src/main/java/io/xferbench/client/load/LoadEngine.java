@@ -1,0 +1,115 @@
+package io.xferbench.client.load;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/** Runs one {@link LoadPlan}: spreads its connections over event-loop workers, then merges what they saw. */
+public final class LoadEngine {
+    private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private LoadEngine() {
+    }
+
+    /** Told, on the engine's thread, when the measured window opens and closes (e.g. to sample a server). */
+    public interface WindowObserver {
+        WindowObserver NONE = new WindowObserver() {
+        };
+
+        default void opened() {
+        }
+
+        default void closed() {
+        }
+    }
+
+    public static LoadResult run(LoadPlan plan, Exchange exchange) throws InterruptedException {
+        return run(plan, exchange, WindowObserver.NONE);
+    }
+
+    public static LoadResult run(LoadPlan plan, Exchange exchange, WindowObserver observer) throws InterruptedException {
+        int threads = plan.effectiveThreads();
+        List<List<Integer>> shares = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            shares.add(new ArrayList<>());
+        }
+        for (int i = 0; i < plan.connections(); i++) {
+            shares.get(i % threads).add(i);
+        }
+        LoadWindow window = new LoadWindow(plan, System.nanoTime());
+        List<LoadWorker> workers = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            LoadWorker w = new LoadWorker(plan, window, exchange, shares.get(t));
+            workers.add(w);
+            running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
+        }
+        sleepUntil(window.measureFromNanos, running);
+        long cpuAtStart = OS.getProcessCpuTime();
+        observer.opened();
+        if (plan.requests() == 0) {
+            sleepUntil(window.measureUntilNanos(), running);
+        } else {
+            joinAll(running);
+        }
+        long cpuAtEnd = OS.getProcessCpuTime();
+        observer.closed();
+        joinAll(running);
+        return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
+    }
+
+    private static void joinAll(List<Thread> threads) throws InterruptedException {
+        for (Thread t : threads) {
+            t.join();
+        }
+    }
+
+    /** The calling thread sleeps until {@code nanos} (or until every worker has ended). */
+    private static void sleepUntil(long nanos, List<Thread> running) throws InterruptedException {
+        long wait;
+        while ((wait = nanos - System.nanoTime()) > 0 && running.stream().anyMatch(Thread::isAlive)) {
+            Thread.sleep(Math.max(1, Math.min(100, wait / 1_000_000)));
+        }
+    }
+
+    private static LoadResult merge(LoadPlan plan, LoadWindow window, List<LoadWorker> workers, long cpuNanos) {
+        Histogram latency = new Histogram(3);
+        Map<String, Long> errors = new TreeMap<>();
+        long ok = 0;
+        long bytes = 0;
+        long unfinished = 0;
+        long last = Long.MIN_VALUE;
+        double busiest = 0;
+        double windowNanos = plan.requests() > 0 ? 0 : plan.duration().toNanos();
+        for (LoadWorker w : workers) {
+            LoadWorker.WorkerTally t = w.tally();
+            latency.add(t.latencyNanos);
+            t.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+            ok += t.ok;
+            bytes += t.bodyBytes;
+            unfinished += t.unfinished;
+            last = Math.max(last, t.lastCompletionNanos);
+        }
+        if (plan.requests() > 0) {
+            windowNanos = last == Long.MIN_VALUE ? 0 : last - window.measureFromNanos;
+        }
+        for (LoadWorker w : workers) {
+            busiest = Math.max(busiest, windowNanos > 0 ? w.tally().cpuNanos() / windowNanos : 0);
+        }
+        long completed = ok + errors.values().stream().mapToLong(Long::longValue).sum();
+        double seconds = windowNanos / 1e9;
+        return new LoadResult(plan.connections(), plan.effectiveThreads(), plan.ratePerSecond(), ok, errors, unfinished,
+                seconds, seconds > 0 ? ok / seconds : 0, seconds > 0 ? bytes / seconds / (1 << 20) : 0,
+                new LoadResult.LatencySummary(ms(latency, 50), ms(latency, 90), ms(latency, 99), ms(latency, 99.9),
+                        latency.getTotalCount() == 0 ? 0 : latency.getMaxValue() / 1e6),
+                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest));
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1e6;
+    }
+}

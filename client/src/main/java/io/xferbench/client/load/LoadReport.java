@@ -1,0 +1,240 @@
+package io.xferbench.client.load;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.xferbench.core.Sizes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Load rows as a table for people, JSON or CSV for tools. */
+final class LoadReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** The row every other is compared with: nginx's event loop with sendfile, same client, same concurrency. */
+    static final String REFERENCE_SERVER = "nginx";
+    static final String REFERENCE_MODEL = "sendfile";
+
+    private LoadReport() {
+    }
+
+    /**
+     * One server design at one concurrency, driven by one client.
+     *
+     * @param client        the load generator: {@code xferbench} (this client, every body verified) or {@code wrk}
+     * @param serverFigures the server's CPU and peak threads over the window, or null when not measured
+     * @param skipped       why the row could not run, or null
+     */
+    record Row(String server, String model, String client, String operation, long fileSize, int concurrency,
+               LoadResult result, ServerSampler.ServerFigures serverFigures, String skipped) {
+
+        static Row skipped(String server, String model, String client, long fileSize, int concurrency, String reason) {
+            return new Row(server, model, client, "download", fileSize, concurrency, null, null, reason);
+        }
+
+        double serverCpuMicrosPerRequest() {
+            if (result == null || serverFigures == null) {
+                return Double.NaN;
+            }
+            long n = result.requests() + result.errorCount();
+            return n > 0 ? serverFigures.cpuMicros() / n : Double.NaN;
+        }
+
+        boolean verified() {
+            return skipped == null && result.verified() && client.equals("xferbench");
+        }
+
+        boolean isReference() {
+            return server.equals(REFERENCE_SERVER) && model.equals(REFERENCE_MODEL);
+        }
+    }
+
+    /** Schema of the JSON document: bump when a field changes meaning or goes away. */
+    static final String SCHEMA = "xferbench-load/1";
+
+    /**
+     * @param environment where it ran (JDK, kernel, CPUs, servers' versions)
+     * @param settings    how it ran (sizes, durations, threads), so a number can be reproduced
+     */
+    static String render(Map<String, Object> environment, Map<String, Object> settings, List<Row> rows,
+                         LoadCommand.Format format) throws JsonProcessingException {
+        return switch (format) {
+            case TABLE -> header(environment, settings) + table(rows);
+            case JSON -> {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("schema", SCHEMA);
+                doc.put("environment", environment);
+                doc.put("settings", settings);
+                doc.put("rows", rows.stream().map(r -> fields(r, rows)).toList());
+                yield JSON.writeValueAsString(doc) + "\n";
+            }
+            case CSV -> csv(rows);
+        };
+    }
+
+    private static String header(Map<String, Object> environment, Map<String, Object> settings) {
+        return "# " + line(environment) + "\n# " + line(settings) + "\n";
+    }
+
+    private static String line(Map<String, Object> m) {
+        return m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    private static Optional<Row> reference(Row row, List<Row> rows) {
+        return rows.stream().filter(r -> r.isReference() && r.skipped() == null && r.client().equals(row.client())
+                && r.concurrency() == row.concurrency() && r.operation().equals(row.operation())).findFirst();
+    }
+
+    static Map<String, Object> fields(Row row, List<Row> rows) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("server", row.server());
+        m.put("model", row.model());
+        m.put("client", row.client());
+        m.put("operation", row.operation());
+        m.put("fileSizeBytes", row.fileSize());
+        m.put("concurrency", row.concurrency());
+        if (row.skipped() != null) {
+            m.put("skipped", row.skipped());
+            return m;
+        }
+        LoadResult r = row.result();
+        m.put("clientThreads", r.threads());
+        m.put("targetRatePerSec", r.targetRatePerSecond());
+        m.put("requests", r.requests());
+        m.put("seconds", r.seconds());
+        m.put("requestsPerSec", r.requestsPerSecond());
+        m.put("mibPerSec", num(r.mibPerSecond()));
+        m.put("latencyP50Millis", num(r.latency().p50()));
+        m.put("latencyP90Millis", num(r.latency().p90()));
+        m.put("latencyP99Millis", num(r.latency().p99()));
+        m.put("latencyP999Millis", num(r.latency().p999()));
+        m.put("latencyMaxMillis", num(r.latency().max()));
+        m.put("errors", r.errorCount());
+        m.put("errorsByCause", r.errors());
+        m.put("unfinished", r.unfinished());
+        m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
+        m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
+        m.put("clientCpuMicrosPerRequest", num(r.clientCpuMicrosPerRequest()));
+        m.put("clientBusiestLoopShare", num(r.clientBusiestLoopShare()));
+        Optional<Row> ref = reference(row, rows);
+        m.put("requestsPerSecVsNginx", ref.map(x -> num(r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(null));
+        m.put("serverCpuVsNginx", ref.map(x -> num(row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(null));
+        m.put("verified", row.verified());
+        return m;
+    }
+
+    /** JSON has no NaN: an unmeasured figure is null. */
+    private static Double num(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static String table(List<Row> rows) {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(new String[] {"server", "model", "client", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
+            "errors", "srv µs/req", "srv threads", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
+        for (Row row : rows) {
+            if (row.skipped() != null) {
+                cells.add(new String[] {row.server(), row.model(), row.client(), Sizes.format(row.fileSize()),
+                    String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", ""});
+                continue;
+            }
+            LoadResult r = row.result();
+            Optional<Row> ref = reference(row, rows);
+            cells.add(new String[] {row.server(), row.model(), row.client(), Sizes.format(row.fileSize()),
+                String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
+                f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r),
+                f("%.1f", row.serverCpuMicrosPerRequest()),
+                row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
+                f("%.1f", r.clientCpuMicrosPerRequest()), f("%.0f%%", r.clientBusiestLoopShare() * 100),
+                ref.map(x -> f("%.2f×", r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(""),
+                ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
+                row.client().equals("xferbench") ? (r.verified() ? "yes" : "NO") : "status only"});
+        }
+        return align(cells, 5) + legend(rows);
+    }
+
+    /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
+    private static String align(List<String[]> cells, int textColumns) {
+        int[] width = new int[cells.get(0).length];
+        for (String[] line : cells) {
+            if (line.length > textColumns + 1 && line[textColumns].startsWith("skipped: ")) {
+                for (int i = 0; i < textColumns; i++) {
+                    width[i] = Math.max(width[i], line[i].length());
+                }
+                continue;
+            }
+            for (int i = 0; i < line.length; i++) {
+                width[i] = Math.max(width[i], line[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] line : cells) {
+            StringBuilder l = new StringBuilder();
+            for (int i = 0; i < line.length; i++) {
+                String pad = " ".repeat(Math.max(0, width[i] - line[i].length()));
+                boolean skippedCell = line[i].startsWith("skipped: ");
+                l.append(i < textColumns || skippedCell ? line[i] + (skippedCell ? "" : pad) : pad + line[i]).append("  ");
+                if (skippedCell) {
+                    break;
+                }
+            }
+            sb.append(l.toString().stripTrailing()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String legend(List<Row> rows) {
+        boolean open = rows.stream().anyMatch(r -> r.result() != null && r.result().targetRatePerSecond() > 0);
+        StringBuilder sb = new StringBuilder();
+        sb.append(open ? "Open loop: latency from each request's intended start (coordinated omission corrected).\n"
+                : "Closed loop: each connection sends its next request when its last one completes.\n");
+        sb.append("client xferbench: every body verified by length and CRC32C; 'loop busy' is its busiest event-loop thread's "
+                + "CPU share (near 100% the client may be the limit).\n");
+        if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
+            sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
+        }
+        if (rows.stream().anyMatch(r -> r.serverFigures() != null)) {
+            sb.append("srv µs/req: CPU of all the server's processes (user + system, /proc) over the window per request; "
+                    + "srv threads: peak live threads, sampled every 10 ms; vs nginx: against nginx sendfile, same client and "
+                    + "connections.\n");
+        }
+        return sb.toString();
+    }
+
+    private static String errors(LoadResult r) {
+        if (r.errors().isEmpty()) {
+            return "0";
+        }
+        return r.errorCount() + " (" + r.errors().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining(", ")) + ")";
+    }
+
+    private static String csv(List<Row> rows) {
+        if (rows.isEmpty()) {
+            return "";
+        }
+        List<Map<String, Object>> maps = rows.stream().map(r -> fields(r, rows)).toList();
+        List<String> keys = new ArrayList<>();
+        for (Map<String, Object> m : maps) {
+            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause")).forEach(keys::add);
+        }
+        StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
+        for (Map<String, Object> m : maps) {
+            sb.append(keys.stream().map(k -> m.get(k) == null ? "" : quote(String.valueOf(m.get(k))))
+                    .collect(Collectors.joining(","))).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String quote(String s) {
+        return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+    }
+
+    private static String f(String pattern, double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "n/a";
+    }
+}

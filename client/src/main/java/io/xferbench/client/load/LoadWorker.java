@@ -1,0 +1,326 @@
+package io.xferbench.client.load;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One event-loop thread driving a share of the run's connections through one selector: no thread per
+ * connection, no barrier between requests. Each connection sends its next request as soon as its last one
+ * completed (closed loop) or at its next intended start (open loop), whichever the plan says.
+ */
+final class LoadWorker implements Runnable {
+    private static final int READ_BUFFER_BYTES = 256 * 1024;
+    private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final LoadPlan plan;
+    private final LoadWindow window;
+    private final Exchange exchange;
+    private final List<Conn> connections = new ArrayList<>();
+    private final PriorityQueue<Conn> waiting = new PriorityQueue<>(Comparator.comparingLong(c -> c.wakeAt));
+    private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
+    private final long intervalNanos;
+    private final WorkerTally tally = new WorkerTally();
+    private Selector selector;
+    private int inFlight;
+
+    /**
+     * @param indices which of the run's connections this worker drives (their index sets the open-loop phase)
+     */
+    LoadWorker(LoadPlan plan, LoadWindow window, Exchange exchange, List<Integer> indices) {
+        this.plan = plan;
+        this.window = window;
+        this.exchange = exchange;
+        this.intervalNanos = plan.openLoop() ? Math.round(plan.connections() * 1e9 / plan.ratePerSecond()) : 0;
+        for (int index : indices) {
+            Conn c = new Conn();
+            c.nextIntended = window.startNanos + (plan.openLoop() ? Math.round(index * 1e9 / plan.ratePerSecond()) : 0);
+            connections.add(c);
+        }
+    }
+
+    WorkerTally tally() {
+        return tally;
+    }
+
+    @Override
+    public void run() {
+        try (Selector s = Selector.open()) {
+            selector = s;
+            for (Conn c : connections) {
+                connect(c, System.nanoTime());
+            }
+            loop();
+        } catch (IOException | RuntimeException e) {
+            tally.error("client: " + e);
+        } finally {
+            for (Conn c : connections) {
+                c.closeQuietly();
+            }
+            tally.cpuEnd(THREADS.getCurrentThreadCpuTime());
+        }
+    }
+
+    private void loop() throws IOException {
+        long drainDeadline = Long.MAX_VALUE;
+        while (true) {
+            long now = System.nanoTime();
+            if (!tally.cpuStarted() && now >= window.measureFromNanos) {
+                tally.cpuStart(THREADS.getCurrentThreadCpuTime());
+            }
+            if (window.over(now)) {
+                if (drainDeadline == Long.MAX_VALUE) {
+                    drainDeadline = now + plan.drainTimeout().toNanos();
+                    tally.cpuEnd(THREADS.getCurrentThreadCpuTime());
+                }
+                if (inFlight == 0 || now >= drainDeadline) {
+                    tally.unfinished(inFlight);
+                    return;
+                }
+            }
+            while (!waiting.isEmpty() && waiting.peek().wakeAt <= now) {
+                Conn c = waiting.poll();
+                if (c.channel == null) {
+                    connect(c, now);
+                } else {
+                    issue(c, now);
+                }
+            }
+            long wake = Math.min(drainDeadline, waiting.isEmpty() ? Long.MAX_VALUE : waiting.peek().wakeAt);
+            if (!tally.cpuStarted()) {
+                wake = Math.min(wake, window.measureFromNanos);
+            }
+            if (!window.over(now)) {
+                wake = Math.min(wake, window.measureUntilNanos());
+            }
+            long waitNanos = wake == Long.MAX_VALUE ? 100_000_000L : wake - System.nanoTime();
+            if (waitNanos <= 0) {
+                selector.selectNow();
+            } else {
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
+            }
+            for (SelectionKey key : selector.selectedKeys()) {
+                handle((Conn) key.attachment(), key);
+            }
+            selector.selectedKeys().clear();
+        }
+    }
+
+    private void handle(Conn c, SelectionKey key) {
+        try {
+            if (!key.isValid()) {
+                return;
+            }
+            if (key.isConnectable()) {
+                c.channel.finishConnect();
+                key.interestOps(0);
+                idle(c, System.nanoTime());
+            } else if (key.isWritable()) {
+                c.channel.write(c.out);
+                if (!c.out.hasRemaining()) {
+                    key.interestOps(SelectionKey.OP_READ);
+                }
+            } else if (key.isReadable()) {
+                read(c, key);
+            }
+        } catch (IOException e) {
+            fail(c, "io: " + e.getMessage());
+        } catch (LoadProtocolException e) {
+            fail(c, "protocol: " + e.getMessage());
+        }
+    }
+
+    private void read(Conn c, SelectionKey key) throws IOException, LoadProtocolException {
+        int n = c.channel.read(readBuffer.clear());
+        if (n < 0) {
+            fail(c, c.busy ? "closed mid-response" : "closed while idle");
+            return;
+        }
+        if (!c.busy) {
+            throw new LoadProtocolException(n + " unsolicited bytes");
+        }
+        readBuffer.flip();
+        if (!c.parser.feed(readBuffer)) {
+            return;
+        }
+        if (readBuffer.hasRemaining()) {
+            throw new LoadProtocolException(readBuffer.remaining() + " bytes after the response");
+        }
+        long now = System.nanoTime();
+        ExchangeOutcome outcome = c.parser.outcome();
+        complete(c, now, outcome);
+        if (c.parser.closesConnection()) {
+            reconnect(c, now, 0);
+        } else {
+            key.interestOps(0);
+            idle(c, now);
+        }
+    }
+
+    private void complete(Conn c, long now, ExchangeOutcome outcome) {
+        c.busy = false;
+        inFlight--;
+        if (window.counts(c.measured, now)) {
+            tally.record(now - c.intended, outcome, now);
+        }
+    }
+
+    /** A connection with nothing in flight: send now (closed loop, or open loop behind schedule) or wait. */
+    private void idle(Conn c, long now) {
+        if (!plan.openLoop()) {
+            issue(c, now);
+        } else if (c.nextIntended <= now) {
+            issue(c, now);
+        } else {
+            c.wakeAt = c.nextIntended;
+            waiting.add(c);
+        }
+    }
+
+    private void issue(Conn c, long now) {
+        long intended = plan.openLoop() ? c.nextIntended : now;
+        int admitted = window.admit(intended);
+        if (admitted < 0) {
+            return;
+        }
+        c.intended = intended;
+        c.measured = admitted == 1;
+        c.nextIntended = intended + intervalNanos;
+        c.parser = exchange.newParser();
+        c.out = exchange.request();
+        c.busy = true;
+        inFlight++;
+        try {
+            c.channel.write(c.out);
+            c.key.interestOps(c.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        } catch (IOException e) {
+            fail(c, "io: " + e.getMessage());
+        }
+    }
+
+    private void fail(Conn c, String error) {
+        long now = System.nanoTime();
+        if (c.busy) {
+            complete(c, now, ExchangeOutcome.failed(error, 0));
+        } else if (!window.over(now) && now >= window.measureFromNanos) {
+            tally.error(error);
+        }
+        reconnect(c, now, RECONNECT_BACKOFF_NANOS);
+    }
+
+    private void reconnect(Conn c, long now, long backoffNanos) {
+        c.closeQuietly();
+        if (window.over(now)) {
+            return;
+        }
+        c.wakeAt = now + backoffNanos;
+        if (plan.openLoop() && c.nextIntended < now) {
+            c.wakeAt = Math.max(c.wakeAt, now);
+        }
+        waiting.add(c);
+    }
+
+    private void connect(Conn c, long now) {
+        try {
+            SocketChannel ch = SocketChannel.open();
+            c.channel = ch;
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            c.key = ch.register(selector, 0, c);
+            if (ch.connect(plan.target())) {
+                idle(c, now);
+            } else {
+                c.key.interestOps(SelectionKey.OP_CONNECT);
+            }
+        } catch (IOException e) {
+            fail(c, "connect: " + e.getMessage());
+        }
+    }
+
+    /** One connection's state; touched by its worker thread only. */
+    private static final class Conn {
+        SocketChannel channel;
+        SelectionKey key;
+        ResponseParser parser;
+        ByteBuffer out;
+        boolean busy;
+        boolean measured;
+        long intended;
+        long nextIntended;
+        long wakeAt;
+
+        void closeQuietly() {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // Closing a socket we are done with: nothing left to lose.
+                }
+                channel = null;
+                key = null;
+            }
+        }
+    }
+
+    /** What one worker saw in the measured window. */
+    static final class WorkerTally {
+        final Histogram latencyNanos = new Histogram(3);
+        final TreeMap<String, Long> errors = new TreeMap<>();
+        long ok;
+        long bodyBytes;
+        long unfinished;
+        long lastCompletionNanos = Long.MIN_VALUE;
+        private long cpuStart = -1;
+        private long cpuEnd = -1;
+
+        void record(long latency, ExchangeOutcome outcome, long completedNanos) {
+            latencyNanos.recordValue(Math.max(0, latency));
+            lastCompletionNanos = Math.max(lastCompletionNanos, completedNanos);
+            if (outcome.ok()) {
+                ok++;
+                bodyBytes += outcome.bodyBytes();
+            } else {
+                error(outcome.error());
+            }
+        }
+
+        void error(String key) {
+            errors.merge(key, 1L, Long::sum);
+        }
+
+        void unfinished(int n) {
+            unfinished = n;
+        }
+
+        boolean cpuStarted() {
+            return cpuStart >= 0;
+        }
+
+        void cpuStart(long nanos) {
+            cpuStart = nanos;
+        }
+
+        void cpuEnd(long nanos) {
+            if (cpuEnd < 0 && cpuStart >= 0) {
+                cpuEnd = nanos;
+            }
+        }
+
+        long cpuNanos() {
+            return cpuStart >= 0 && cpuEnd >= cpuStart ? cpuEnd - cpuStart : 0;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package io.xferbench.client.load;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * Temporary directories a bench owns: removed on close or, if the bench is stopped by a signal, by a shutdown
+ * hook; each holds the pid of the bench that made it, so a later bench can remove what a SIGKILLed one left (and
+ * stop any process still running from it) without touching a bench running beside it.
+ */
+final class OwnedTempDirs {
+    static final String OWNER_FILE = "owner.pid";
+    private static final long UNOWNED_GRACE_MILLIS = 60_000;
+
+    private OwnedTempDirs() {
+    }
+
+    private static final Set<Path> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        // SIGTERM or Ctrl-C: the servers first (they may still write here), then the directories.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            ChildProcesses.stopAll();
+            LIVE.forEach(OwnedTempDirs::delete);
+        }, "xferbench-cleanup"));
+    }
+
+    static Path create(String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(prefix);
+        LIVE.add(dir);
+        try {
+            Files.writeString(dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
+        } catch (IOException e) {
+            delete(dir);
+            throw e;
+        }
+        return dir;
+    }
+
+    /** Removes directories of this prefix whose owner is gone, killing processes that still name them. */
+    static void removeStale(String prefix) {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(prefix)).toList()) {
+                if (ownerAlive(d)) {
+                    continue;
+                }
+                ProcessHandle.allProcesses()
+                        .filter(h -> commandLine(h).contains(d.toString()))
+                        .forEach(ProcessHandle::destroyForcibly);
+                System.err.println("xferbench: removing " + d + ", left by a bench that was killed");
+                delete(d);
+            }
+        } catch (IOException e) {
+            System.err.println("xferbench: could not clean earlier " + prefix + "* directories: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A process's command line as the kernel shows it: nginx rewrites its argv into a title ("nginx: master
+     * process /usr/sbin/nginx -p DIR ..."), which ProcessHandle.Info does not always report.
+     */
+    static String commandLine(ProcessHandle h) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(h.pid()), "cmdline"), StandardCharsets.ISO_8859_1)
+                    .replace('\0', ' ');
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static boolean ownerAlive(Path dir) {
+        try {
+            long owner = Long.parseLong(Files.readString(dir.resolve(OWNER_FILE)).trim());
+            return ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | NumberFormatException e) {
+            // No owner yet: a bench may be creating it this instant; only an old one is abandoned.
+            try {
+                return Files.getLastModifiedTime(dir).toMillis() > System.currentTimeMillis() - UNOWNED_GRACE_MILLIS;
+            } catch (IOException gone) {
+                return true;
+            }
+        }
+    }
+
+    static void delete(Path dir) {
+        LIVE.remove(dir);
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            System.err.println("xferbench: could not remove " + dir + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.xferbench.client.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A server's processes (the one started and its descendants: nginx's master and workers, or one JVM), read
+ * from /proc: CPU time and live threads. Process CPU in /proc/PID/stat includes threads that already exited,
+ * so two readings bracket a window exactly, to the kernel's clock tick (USER_HZ, 100 on Linux).
+ */
+final class ProcessTree {
+    private static final double MICROS_PER_TICK = 1e6 / 100;
+
+    private final ProcessHandle root;
+
+    ProcessTree(ProcessHandle root) {
+        this.root = root;
+    }
+
+    List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(root.pid());
+        root.descendants().forEach(p -> pids.add(p.pid()));
+        return pids;
+    }
+
+    /** User + system CPU of every process in the tree now, in microseconds. */
+    double cpuMicros() {
+        double ticks = 0;
+        for (long pid : pids()) {
+            String stat = read(Path.of("/proc", Long.toString(pid), "stat"));
+            if (stat == null) {
+                continue;
+            }
+            // The command name (field 2) may contain spaces; fields after its closing ')' are fixed.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+        return ticks * MICROS_PER_TICK;
+    }
+
+    /** Live threads of every process in the tree now. */
+    int threads() {
+        int threads = 0;
+        for (long pid : pids()) {
+            String status = read(Path.of("/proc", Long.toString(pid), "status"));
+            if (status == null) {
+                continue;
+            }
+            for (String line : status.split("\n")) {
+                if (line.startsWith("Threads:")) {
+                    threads += Integer.parseInt(line.substring(8).trim());
+                }
+            }
+        }
+        return threads;
+    }
+
+    /** A process that exited between listing and reading is simply not counted. */
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.xferbench.client.load;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Reads one response incrementally from whatever bytes a non-blocking read delivered, and verifies it. A parser
+ * never consumes bytes past its response: without pipelining, bytes left over are the server's error.
+ */
+interface ResponseParser {
+
+    /**
+     * Consumes bytes from {@code in} (position to limit).
+     *
+     * @return true when the whole response has been read; {@link #outcome()} then says how it went
+     * @throws LoadProtocolException when the bytes cannot be a valid response; the connection is then unusable
+     */
+    boolean feed(ByteBuffer in) throws LoadProtocolException;
+
+    /** How the exchange ended; only meaningful once {@link #feed} returned true. */
+    ExchangeOutcome outcome();
+
+    /** Whether the server will close the connection after this response (HTTP {@code Connection: close}). */
+    default boolean closesConnection() {
+        return false;
+    }
+}

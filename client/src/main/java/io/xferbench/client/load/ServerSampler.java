@@ -1,0 +1,52 @@
+package io.xferbench.client.load;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Watches a server's processes during a window: CPU at both ends, and the peak of live threads sampled every
+ * few milliseconds (a thread-per-connection server grows and shrinks within a run; the peak is what it cost).
+ */
+final class ServerSampler implements AutoCloseable {
+    private static final long PERIOD_MILLIS = 10;
+
+    private final ProcessTree tree;
+    private final AtomicInteger peakThreads = new AtomicInteger();
+    private final Thread sampler;
+    private final double cpuAtStart;
+    private volatile boolean running = true;
+
+    ServerSampler(ProcessTree tree) {
+        this.tree = tree;
+        this.cpuAtStart = tree.cpuMicros();
+        peakThreads.set(tree.threads());
+        this.sampler = Thread.ofPlatform().name("xferbench-server-sampler").daemon().start(() -> {
+            while (running) {
+                peakThreads.accumulateAndGet(tree.threads(), Math::max);
+                try {
+                    Thread.sleep(PERIOD_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /** Stops sampling; the figures of the window. */
+    ServerFigures finish() throws InterruptedException {
+        running = false;
+        sampler.join();
+        peakThreads.accumulateAndGet(tree.threads(), Math::max);
+        return new ServerFigures(tree.cpuMicros() - cpuAtStart, peakThreads.get());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (running) {
+            finish();
+        }
+    }
+
+    /** A server's CPU (all its processes, user + system) and its peak live threads over one window. */
+    record ServerFigures(double cpuMicros, int threadsPeak) {
+    }
+}

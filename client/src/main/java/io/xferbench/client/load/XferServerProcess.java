@@ -1,0 +1,101 @@
+package io.xferbench.client.load;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The xferbench server jar run as a child process on loopback, answering the native protocol. */
+final class XferServerProcess implements LoadTarget {
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+
+    private final Process process;
+    private final InetSocketAddress address;
+    private final String method;
+
+    private XferServerProcess(Process process, InetSocketAddress address, String method) {
+        this.process = process;
+        this.address = address;
+        this.method = method;
+    }
+
+    /** Starts {@code java -jar serverJar} (its manifest carries the JVM flags) and waits for its port. */
+    static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
+                "--port", "0", "--max-connections", Integer.toString(maxConnections))))
+                .redirectErrorStream(true));
+        CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                StringBuilder early = new StringBuilder();
+                while ((line = r.readLine()) != null) {
+                    Matcher m = LISTENING.matcher(line);
+                    if (!port.isDone() && m.find()) {
+                        port.complete(new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2))));
+                    } else if (!port.isDone()) {
+                        early.append(line).append('\n');
+                    }
+                }
+                port.completeExceptionally(new IOException("xferbench server exited before listening:\n" + early));
+            } catch (IOException e) {
+                port.completeExceptionally(e);
+            }
+        });
+        try {
+            return new XferServerProcess(p, port.get(60, TimeUnit.SECONDS), method);
+        } catch (ExecutionException | TimeoutException e) {
+            ChildProcesses.stop(p);
+            throw new IOException("xferbench server did not start: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            ChildProcesses.stop(p);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the xferbench server", e);
+        }
+    }
+
+    @Override
+    public String server() {
+        return "xferbench";
+    }
+
+    @Override
+    public String model() {
+        return "platform " + method;
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public ProcessTree processes() {
+        return new ProcessTree(process.toHandle());
+    }
+
+    @Override
+    public Exchange download(long size, int crc) {
+        return new NativeDownloadExchange(method, size, 0, "", crc);
+    }
+
+    @Override
+    public String httpUrl(long size) {
+        return null;
+    }
+
+    @Override
+    public void close() {
+        ChildProcesses.stop(process);
+    }
+}

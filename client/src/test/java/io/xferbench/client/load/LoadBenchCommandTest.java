@@ -1,0 +1,54 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The load table end to end at a tiny scale: every server design runs, is measured, and is stopped. */
+@Timeout(300)
+class LoadBenchCommandTest {
+    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+
+    @Test
+    void everyDesignGivesAVerifiedMeasuredRowAndNothingOutlivesTheRun(@TempDir Path tmp) throws Exception {
+        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
+                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        Path out = tmp.resolve("load.json");
+        int exit = new CommandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
+                "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
+                "--format", "json", "--out", out.toString());
+        JsonNode doc = new ObjectMapper().readTree(out.toFile());
+        assertThat(doc.path("schema").asText()).isEqualTo(LoadReport.SCHEMA);
+        assertThat(doc.path("environment").path("jdk").asText()).isNotEmpty();
+        List<String> designs = new ArrayList<>();
+        for (JsonNode row : doc.path("rows")) {
+            if (row.has("skipped")) {
+                MethodAssumptions.assumeAvailable(row.path("server").asText() + " " + row.path("model").asText(),
+                        Availability.unavailable(row.path("skipped").asText()));
+            }
+            designs.add(row.path("server").asText() + " " + row.path("model").asText() + " " + row.path("client").asText());
+            assertThat(row.path("requests").asLong()).as(row.toString()).isPositive();
+            assertThat(row.path("errors").asLong()).as(row.toString()).isZero();
+            assertThat(row.path("serverCpuMicrosPerRequest").isNumber()).as(row.toString()).isTrue();
+            assertThat(row.path("serverThreadsPeak").asInt()).as(row.toString()).isPositive();
+            if (row.path("client").asText().equals("xferbench")) {
+                assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
+            }
+        }
+        assertThat(designs).contains("xferbench platform transfer-to xferbench", "nginx sendfile xferbench",
+                "nginx aio-threads xferbench");
+        assertThat(exit).isZero();
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+}

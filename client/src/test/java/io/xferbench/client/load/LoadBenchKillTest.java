@@ -1,0 +1,74 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** kill -9 of the bench in the middle of an nginx row: its servers die with it, and the next bench removes its directories. */
+@Timeout(180)
+class LoadBenchKillTest {
+    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+
+    @Test
+    void aKilledBenchLeavesNoServerAndItsDirectoriesAreRemovedByTheNext() throws Exception {
+        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
+                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        MethodAssumptions.assumeAvailable("nginx", NginxProcess.binary().isPresent() ? Availability.AVAILABLE
+                : Availability.unavailable(NginxProcess.missingReason()));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process bench = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
+                "load-bench", "--server-jar", SERVER_JAR.toString(), "--concurrency", "4", "--duration", "2s",
+                "--warmup", "0s", "--file-size", "4KiB", "--no-wrk")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            // The xferbench rows take a few seconds; then nginx (master and workers) runs from its own directory.
+            List<ProcessHandle> servers = List.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (servers.stream().noneMatch(LoadBenchKillTest::isNginxWorker) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                servers = bench.descendants().filter(ProcessHandle::isAlive).toList();
+            }
+            assertThat(servers).as("the bench is running nginx").anyMatch(LoadBenchKillTest::isNginxWorker);
+            List<Path> dirs = ownedBy(bench.pid());
+            assertThat(dirs).as("the bench's data directory").isNotEmpty();
+
+            bench.destroyForcibly().waitFor();
+
+            for (ProcessHandle s : servers) {
+                s.onExit().get(30, TimeUnit.SECONDS);
+            }
+            OwnedTempDirs.removeStale("xferbench-nginx-");
+            OwnedTempDirs.removeStale("xferbench-load-data-");
+            assertThat(dirs).allMatch(d -> !Files.exists(d));
+        } finally {
+            bench.destroyForcibly();
+        }
+    }
+
+    private static boolean isNginxWorker(ProcessHandle p) {
+        return OwnedTempDirs.commandLine(p).contains("nginx: worker");
+    }
+
+    /** The bench's temporary directories: those whose owner file names its pid. */
+    private static List<Path> ownedBy(long pid) throws Exception {
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("xferbench-nginx-")
+                            || d.getFileName().toString().startsWith("xferbench-load-data-"))
+                    .filter(d -> {
+                        try {
+                            return Files.readString(d.resolve(OwnedTempDirs.OWNER_FILE)).trim().equals(Long.toString(pid));
+                        } catch (Exception e) {
+                            return false;
+                        }
+                    }).toList();
+        }
+    }
+}

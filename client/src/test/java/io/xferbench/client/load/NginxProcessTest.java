@@ -1,0 +1,93 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** nginx as the bench runs it: serves the data directory byte-exact, and leaves no process or directory behind. */
+@Timeout(120)
+class NginxProcessTest {
+    private static final int FILE = 50 * 1024;
+
+    @TempDir
+    Path dataDir;
+
+    private Path nginx() {
+        var binary = NginxProcess.binary();
+        MethodAssumptions.assumeAvailable("nginx", binary.isPresent() ? Availability.AVAILABLE
+                : Availability.unavailable(NginxProcess.missingReason()));
+        return binary.orElseThrow();
+    }
+
+    @ParameterizedTest
+    @EnumSource(NginxProcess.Design.class)
+    void servesTheGeneratedFileByteExactAndStopsWithoutATrace(NginxProcess.Design design) throws Exception {
+        Path nginx = nginx();
+        NginxProcess.makeServable(dataDir);
+        ByteBuffer body = ByteBuffer.allocate(FILE);
+        new ContentGenerator(DataDirectory.SEED).fill(body, 0);
+        Files.write(dataDir.resolve(DataDirectory.generatedName(FILE)), body.array());
+        int crc = new ContentGenerator(DataDirectory.SEED).crc32c(FILE);
+
+        NginxProcess n = NginxProcess.start(nginx, dataDir, design, 64);
+        List<Long> pids;
+        Path dir = n.dir();
+        try {
+            pids = n.processes().pids();
+            assertThat(pids).hasSizeGreaterThan(1); // master and its workers
+            LoadResult r = LoadEngine.run(new LoadPlan(n.address(), 8, 2, 200, null, Duration.ZERO, 0, Duration.ofSeconds(10)),
+                    n.download(FILE, crc));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.requests()).isEqualTo(200);
+        } finally {
+            n.close();
+        }
+        assertThat(pids).noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        assertThat(dir).doesNotExist();
+    }
+
+    @Test
+    void aMissingFileIsAnErrorNotAResult() throws Exception {
+        Path nginx = nginx();
+        NginxProcess.makeServable(dataDir);
+        try (NginxProcess n = NginxProcess.start(nginx, dataDir, NginxProcess.Design.SENDFILE, 64)) {
+            LoadResult r = LoadEngine.run(new LoadPlan(n.address(), 2, 1, 20, null, Duration.ZERO, 0, Duration.ofSeconds(10)),
+                    n.download(FILE, 0));
+            assertThat(r.requests()).isZero();
+            assertThat(r.errors()).containsEntry("http 404", 20L);
+        }
+    }
+
+    @Test
+    void aDirectoryLeftByAKilledBenchIsRemovedAndALiveOnesIsKept(@TempDir Path unused) throws Exception {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        Path stale = Files.createTempDirectory(tmp, "xferbench-nginx-");
+        Path live = Files.createTempDirectory(tmp, "xferbench-nginx-");
+        try {
+            Process dead = new ProcessBuilder("true").start();
+            dead.waitFor();
+            Files.writeString(stale.resolve("owner.pid"), Long.toString(dead.pid()));
+            Files.writeString(stale.resolve("nginx.conf"), "left behind");
+            Files.writeString(live.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
+            NginxProcess.removeStale();
+            assertThat(stale).doesNotExist();
+            assertThat(live).exists();
+        } finally {
+            OwnedTempDirs.delete(stale);
+            OwnedTempDirs.delete(live);
+        }
+    }
+}

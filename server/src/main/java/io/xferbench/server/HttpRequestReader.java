@@ -1,0 +1,135 @@
+package io.xferbench.server;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads HTTP/1.1 request heads from a blocking channel, one after another on a kept-alive connection. Reads in
+ * blocks, keeps what arrived past a head for the next one (pipelining), and bounds everything: a head over
+ * {@link #MAX_HEAD_BYTES} is refused with 431 before more is read. Bodies are not supported (a request that
+ * announces one is refused), so nothing but heads ever sits in the buffer.
+ */
+final class HttpRequestReader {
+    static final int MAX_HEAD_BYTES = 8 * 1024;
+    private static final int MAX_HEADERS = 64;
+
+    /** A request the server answers with {@code status} and then closes the connection. */
+    static final class BadRequest extends IOException {
+        final int status;
+
+        BadRequest(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    private final ReadableByteChannel in;
+    private final ByteBuffer buffer = ByteBuffer.allocate(MAX_HEAD_BYTES);
+
+    /** @param sniffed bytes already read from the connection to tell the protocol, served first */
+    HttpRequestReader(ReadableByteChannel in, ByteBuffer sniffed) {
+        this.in = in;
+        buffer.put(sniffed);
+    }
+
+    /** @return the next request head, or null when the client closed cleanly between requests */
+    HttpRequest next() throws IOException {
+        int end;
+        while ((end = headEnd()) < 0) {
+            if (!buffer.hasRemaining()) {
+                throw new BadRequest(431, "request head exceeds " + MAX_HEAD_BYTES + " bytes");
+            }
+            int n = in.read(buffer);
+            if (n < 0) {
+                if (buffer.position() == 0) {
+                    return null;
+                }
+                throw new BadRequest(400, "connection closed inside a request head");
+            }
+        }
+        String head = new String(buffer.array(), 0, end, StandardCharsets.ISO_8859_1);
+        // Keep what follows the blank line for the next request.
+        int consumed = end + 4;
+        buffer.flip().position(consumed);
+        buffer.compact();
+        return parse(head);
+    }
+
+    private int headEnd() {
+        byte[] a = buffer.array();
+        for (int i = 0; i + 3 < buffer.position(); i++) {
+            if (a[i] == '\r' && a[i + 1] == '\n' && a[i + 2] == '\r' && a[i + 3] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    static HttpRequest parse(String head) throws BadRequest {
+        String[] lines = head.split("\r\n", -1);
+        String[] start = lines[0].split(" ", -1);
+        if (start.length != 3 || start[0].isEmpty() || !start[0].chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
+            throw new BadRequest(400, "malformed request line");
+        }
+        String version = start[2];
+        if (!version.equals("HTTP/1.1") && !version.equals("HTTP/1.0")) {
+            throw new BadRequest(505, "HTTP version " + abbreviate(version) + " is not supported (HTTP/1.1 is)");
+        }
+        if (lines.length - 1 > MAX_HEADERS) {
+            throw new BadRequest(431, "more than " + MAX_HEADERS + " header lines");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            String line = lines[i];
+            int colon = line.indexOf(':');
+            if (colon <= 0 || line.charAt(0) == ' ' || line.charAt(0) == '\t' || line.substring(0, colon).contains(" ")) {
+                throw new BadRequest(400, "malformed header line");
+            }
+            String name = line.substring(0, colon).toLowerCase(Locale.ROOT);
+            String value = line.substring(colon + 1).strip();
+            headers.merge(name, value, (a, b) -> a + ", " + b);
+        }
+        if (version.equals("HTTP/1.1") && !headers.containsKey("host")) {
+            throw new BadRequest(400, "HTTP/1.1 request without Host");
+        }
+        if (headers.containsKey("transfer-encoding") || !headers.getOrDefault("content-length", "0").equals("0")) {
+            throw new BadRequest(400, "request bodies are not served over HTTP here (use the native protocol to upload)");
+        }
+        String target = start[1];
+        if (!target.startsWith("/")) {
+            throw new BadRequest(400, "request target must be an absolute path");
+        }
+        int q = target.indexOf('?');
+        String rawPath = q < 0 ? target : target.substring(0, q);
+        Map<String, String> query = new LinkedHashMap<>();
+        try {
+            String path = URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
+            if (q >= 0) {
+                for (String pair : target.substring(q + 1).split("&")) {
+                    if (pair.isEmpty()) {
+                        continue;
+                    }
+                    int eq = pair.indexOf('=');
+                    String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                    String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    query.put(k, v);
+                }
+            }
+            String connection = headers.getOrDefault("connection", "").toLowerCase(Locale.ROOT);
+            boolean keepAlive = version.equals("HTTP/1.1") ? !connection.contains("close") : connection.contains("keep-alive");
+            return new HttpRequest(start[0], path, query, headers, keepAlive);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, "malformed percent-encoding");
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 16 ? s : s.substring(0, 16) + "...";
+    }
+}

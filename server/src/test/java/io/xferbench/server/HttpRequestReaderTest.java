@@ -1,0 +1,81 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class HttpRequestReaderTest {
+
+    private static HttpRequestReader reader(String text, int sniffed) {
+        byte[] b = text.getBytes(StandardCharsets.ISO_8859_1);
+        int s = Math.min(sniffed, b.length);
+        ReadableByteChannel in = Channels.newChannel(new ByteArrayInputStream(b, s, b.length - s));
+        return new HttpRequestReader(in, ByteBuffer.wrap(b, 0, s));
+    }
+
+    @Test
+    void readsPipelinedRequestsOneAfterAnother() throws Exception {
+        HttpRequestReader r = reader("GET /a%20b.dat?method=mmap&x HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nX-A: 2\r\n\r\n"
+                + "HEAD /c HTTP/1.1\r\nhost: h\r\nConnection: close\r\n\r\n", 4);
+        HttpRequest first = r.next();
+        assertThat(first.method()).isEqualTo("GET");
+        assertThat(first.path()).isEqualTo("/a b.dat");
+        assertThat(first.query()).containsEntry("method", "mmap").containsEntry("x", "");
+        assertThat(first.headers()).containsEntry("x-a", "1, 2");
+        assertThat(first.keepAlive()).isTrue();
+        HttpRequest second = r.next();
+        assertThat(second.method()).isEqualTo("HEAD");
+        assertThat(second.keepAlive()).isFalse();
+        assertThat(r.next()).isNull();
+    }
+
+    @Test
+    void http10ClosesUnlessAskedToKeepAlive() throws Exception {
+        assertThat(reader("GET / HTTP/1.0\r\n\r\n", 0).next().keepAlive()).isFalse();
+        assertThat(reader("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", 0).next().keepAlive()).isTrue();
+    }
+
+    @Test
+    void badRequestsGetAStatusNeverAnException() {
+        assertStatus("GET / HTTP/1.1\r\n\r\n", 400, "without Host");
+        assertStatus("GET /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: h\r\n\r\n", 431, "exceeds");
+        assertStatus("GET / HTTP/2.0\r\nHost: h\r\n\r\n", 505, "not supported");
+        assertStatus("get / HTTP/1.1\r\nHost: h\r\n\r\n", 400, "request line");
+        assertStatus("GET  / HTTP/1.1\r\nHost: h\r\n\r\n", 400, "request line");
+        assertStatus("GET http://x/ HTTP/1.1\r\nHost: h\r\n\r\n", 400, "absolute path");
+        assertStatus("GET / HTTP/1.1\r\nHost: h\r\nbad header\r\n\r\n", 400, "header line");
+        assertStatus("GET / HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", 400, "header line");
+        assertStatus("PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello", 400, "bodies");
+        assertStatus("GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400, "percent");
+        assertStatus("GET / HTTP/1.1\r\nHost: h\r\n", 400, "closed inside");
+    }
+
+    @Test
+    void randomBytesNeverEscapeAsAnythingButABadRequest() throws Exception {
+        Random random = new Random(42);
+        for (int i = 0; i < 20_000; i++) {
+            byte[] b = new byte[random.nextInt(200)];
+            random.nextBytes(b);
+            String prefix = random.nextBoolean() ? "GET / HTTP/1.1\r\n" : "";
+            String text = prefix + new String(b, StandardCharsets.ISO_8859_1) + (random.nextBoolean() ? "\r\n\r\n" : "");
+            try {
+                reader(text, random.nextInt(8)).next();
+            } catch (HttpRequestReader.BadRequest e) {
+                assertThat(e.status).isIn(400, 431, 505);
+            }
+        }
+    }
+
+    private static void assertStatus(String text, int status, String message) {
+        assertThatThrownBy(() -> reader(text, 4).next())
+                .isInstanceOfSatisfying(HttpRequestReader.BadRequest.class, e -> assertThat(e.status).isEqualTo(status))
+                .hasMessageContaining(message);
+    }
+}
