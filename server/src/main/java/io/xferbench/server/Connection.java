@@ -11,11 +11,12 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.security.MessageDigest;
 import java.util.logging.Logger;
 
 /**
@@ -36,6 +37,7 @@ final class Connection implements Runnable {
     private final ConnectionRegistry registry;
     private final DownloadHandler downloads;
     private final UploadHandler uploads;
+    private final DataDirectory data;
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
@@ -47,6 +49,7 @@ final class Connection implements Runnable {
         this.config = config;
         this.measurements = measurements;
         this.registry = registry;
+        this.data = data;
         this.downloads = new DownloadHandler(data, config);
         this.uploads = new UploadHandler(data, config);
     }
@@ -81,12 +84,24 @@ final class Connection implements Runnable {
     private void serve() throws IOException {
         socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
         peer = WindowOverlap.address(socket.getRemoteAddress());
+        registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
+        ByteBuffer first = ProtocolSniffer.firstBytes(socket);
+        if (first == null) {
+            return;
+        }
+        if (ProtocolSniffer.isHttp(first)) {
+            if (new HttpSession(id, socket, config, data, registry, measurements, peer).serve(first)) {
+                lingeringClose();
+            }
+            return;
+        }
+        ReadableByteChannel in = new PrefixedChannel(first, socket);
         while (true) {
             registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
             if (registry.stopping()) {
                 return;
             }
-            Request request = RequestCodec.read(socket);
+            Request request = RequestCodec.read(in);
             if (request == null) {
                 return;
             }
@@ -181,19 +196,7 @@ final class Connection implements Runnable {
     }
 
     private boolean authorized(Request request) {
-        if (config.token().isEmpty()) {
-            return true;
-        }
-        // Compare digests: equal length, so the comparison time says nothing about the token's length either.
-        return MessageDigest.isEqual(sha256(config.token()), sha256(request.token()));
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
-        }
+        return config.token().isEmpty() || Tokens.matches(config.token(), request.token());
     }
 
     private void answer(Status status, String message) throws IOException {

@@ -91,13 +91,13 @@ public final class LoadBenchCommand implements Callable<Integer> {
             NginxProcess.makeServable(dataDir);
             try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method)) {
                 // The first download makes the server generate the file (and its checksum record) that nginx serves too.
-                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.download(fileSize, crc));
+                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
                 runRows(xfer, loops, crc, rows);
             }
             Optional<Path> nginx = NginxProcess.binary();
             for (NginxProcess.Design design : NginxProcess.designs()) {
                 if (nginx.isEmpty()) {
-                    concurrency.forEach(c -> rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", fileSize, c,
+                    concurrency.forEach(c -> rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", fileSize, c,
                             NginxProcess.missingReason())));
                     continue;
                 }
@@ -139,30 +139,30 @@ public final class LoadBenchCommand implements Callable<Integer> {
     private void runRows(LoadTarget target, int loops, int crc, List<LoadReport.Row> rows) throws IOException, InterruptedException {
         Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
         for (int connections : concurrency) {
-            progress(target, "xferbench", connections);
-            ServerSampler[] sampler = new ServerSampler[1];
-            ServerSampler.ServerFigures[] figures = new ServerSampler.ServerFigures[1];
-            LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), target.download(fileSize, crc),
-                    new LoadEngine.WindowObserver() {
-                        @Override
-                        public void opened() {
-                            sampler[0] = new ServerSampler(target.processes());
-                        }
+            for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
+                progress(target, "xferbench " + way.getKey(), connections);
+                ServerSampler[] sampler = new ServerSampler[1];
+                ServerSampler.ServerFigures[] figures = new ServerSampler.ServerFigures[1];
+                LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), way.getValue(),
+                        new LoadEngine.WindowObserver() {
+                            @Override
+                            public void opened() {
+                                sampler[0] = new ServerSampler(target.processes());
+                            }
 
-                        @Override
-                        public void closed() {
-                            figures[0] = finish(sampler[0]);
-                        }
-                    });
-            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", "download", fileSize, connections, r,
-                    figures[0], null));
-            String url = target.httpUrl(fileSize);
-            if (url == null) {
-                continue;
+                            @Override
+                            public void closed() {
+                                figures[0] = finish(sampler[0]);
+                            }
+                        });
+                rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
+                        connections, r, figures[0], null));
             }
+            String url = target.httpUrl(fileSize);
             if (wrk.isEmpty()) {
                 if (!noWrk) {
-                    rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", fileSize, connections, WrkRun.missingReason()));
+                    rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", "http", fileSize, connections,
+                            WrkRun.missingReason()));
                 }
                 continue;
             }
@@ -172,7 +172,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
             ServerSampler.ServerFigures[] wrkFigures = new ServerSampler.ServerFigures[1];
             LoadResult w = WrkRun.run(wrk.get(), url, connections, loops, duration,
                     () -> wrkSampler[0] = new ServerSampler(target.processes()), () -> wrkFigures[0] = finish(wrkSampler[0]));
-            rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "download", fileSize, connections, w, wrkFigures[0], null));
+            rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
+                    wrkFigures[0], null));
         }
     }
 

@@ -124,7 +124,8 @@ public final class LoadCommand implements Callable<Integer> {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
-            rows.add(new LoadReport.Row(server, model, "xferbench", "download", fileSize, connections, r, null, null));
+            rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), "download", fileSize,
+                    connections, r, null, null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));

@@ -29,11 +29,11 @@ final class LoadReport {
      * @param serverFigures the server's CPU and peak threads over the window, or null when not measured
      * @param skipped       why the row could not run, or null
      */
-    record Row(String server, String model, String client, String operation, long fileSize, int concurrency,
+    record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
                LoadResult result, ServerSampler.ServerFigures serverFigures, String skipped) {
 
-        static Row skipped(String server, String model, String client, long fileSize, int concurrency, String reason) {
-            return new Row(server, model, client, "download", fileSize, concurrency, null, null, reason);
+        static Row skipped(String server, String model, String client, String protocol, long fileSize, int concurrency, String reason) {
+            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, reason);
         }
 
         double serverCpuMicrosPerRequest() {
@@ -86,7 +86,8 @@ final class LoadReport {
 
     private static Optional<Row> reference(Row row, List<Row> rows) {
         return rows.stream().filter(r -> r.isReference() && r.skipped() == null && r.client().equals(row.client())
-                && r.concurrency() == row.concurrency() && r.operation().equals(row.operation())).findFirst();
+                && r.protocol().equals("http") && r.concurrency() == row.concurrency() && r.operation().equals(row.operation()))
+                .findFirst();
     }
 
     static Map<String, Object> fields(Row row, List<Row> rows) {
@@ -94,6 +95,7 @@ final class LoadReport {
         m.put("server", row.server());
         m.put("model", row.model());
         m.put("client", row.client());
+        m.put("protocol", row.protocol());
         m.put("operation", row.operation());
         m.put("fileSizeBytes", row.fileSize());
         m.put("concurrency", row.concurrency());
@@ -134,17 +136,17 @@ final class LoadReport {
 
     private static String table(List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {"server", "model", "client", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
+        cells.add(new String[] {"server", "model", "client", "proto", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
             "errors", "srv µs/req", "srv threads", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
         for (Row row : rows) {
             if (row.skipped() != null) {
-                cells.add(new String[] {row.server(), row.model(), row.client(), Sizes.format(row.fileSize()),
+                cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), Sizes.format(row.fileSize()),
                     String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", ""});
                 continue;
             }
             LoadResult r = row.result();
             Optional<Row> ref = reference(row, rows);
-            cells.add(new String[] {row.server(), row.model(), row.client(), Sizes.format(row.fileSize()),
+            cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), Sizes.format(row.fileSize()),
                 String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
                 f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r),
                 f("%.1f", row.serverCpuMicrosPerRequest()),
@@ -154,7 +156,7 @@ final class LoadReport {
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
                 row.client().equals("xferbench") ? (r.verified() ? "yes" : "NO") : "status only"});
         }
-        return align(cells, 5) + legend(rows);
+        return align(cells, 6) + legend(rows);
     }
 
     /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
@@ -194,13 +196,15 @@ final class LoadReport {
                 : "Closed loop: each connection sends its next request when its last one completes.\n");
         sb.append("client xferbench: every body verified by length and CRC32C; 'loop busy' is its busiest event-loop thread's "
                 + "CPU share (near 100% the client may be the limit).\n");
+        sb.append("proto: native is xferbench's binary protocol (a header and a trailer frame per response), http is HTTP/1.1 "
+                + "keep-alive GET.\n");
         if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
             sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
         }
         if (rows.stream().anyMatch(r -> r.serverFigures() != null)) {
             sb.append("srv µs/req: CPU of all the server's processes (user + system, /proc) over the window per request; "
                     + "srv threads: peak live threads, sampled every 10 ms; vs nginx: against nginx sendfile, same client and "
-                    + "connections.\n");
+                    + "connections, over HTTP.\n");
         }
         return sb.toString();
     }

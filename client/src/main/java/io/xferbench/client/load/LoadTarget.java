@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import java.net.InetSocketAddress;
+import java.util.Map;
 
 /** A server a load bench started and will stop: where it listens, its processes, and how to ask it for a file. */
 interface LoadTarget extends AutoCloseable {
@@ -15,10 +16,13 @@ interface LoadTarget extends AutoCloseable {
 
     ProcessTree processes();
 
-    /** The exchange that downloads the generated file of {@code size} bytes whose CRC32C is {@code crc}. */
-    Exchange download(long size, int crc);
+    /**
+     * The ways to download the generated file of {@code size} bytes whose CRC32C is {@code crc}, by protocol
+     * ({@code native}, {@code http}), in the order the bench runs them.
+     */
+    Map<String, Exchange> downloads(long size, int crc);
 
-    /** The URL wrk fetches, or null when the server speaks no HTTP. */
+    /** The URL wrk fetches. */
     String httpUrl(long size);
 
     @Override

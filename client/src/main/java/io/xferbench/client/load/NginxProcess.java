@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -167,9 +168,9 @@ final class NginxProcess implements LoadTarget {
     }
 
     @Override
-    public Exchange download(long size, int crc) {
-        return new HttpGetExchange(address.getHostString() + ":" + address.getPort(), "/" + DataDirectory.generatedName(size),
-                false, size, crc);
+    public Map<String, Exchange> downloads(long size, int crc) {
+        return Map.of("http", new HttpGetExchange(address.getHostString() + ":" + address.getPort(), "/" + DataDirectory.generatedName(size),
+                false, size, crc));
     }
 
     @Override

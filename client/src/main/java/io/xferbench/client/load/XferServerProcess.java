@@ -1,12 +1,15 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.data.DataDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -85,13 +88,20 @@ final class XferServerProcess implements LoadTarget {
     }
 
     @Override
-    public Exchange download(long size, int crc) {
-        return new NativeDownloadExchange(method, size, 0, "", crc);
+    public Map<String, Exchange> downloads(long size, int crc) {
+        Map<String, Exchange> ways = new LinkedHashMap<>();
+        ways.put("native", new NativeDownloadExchange(method, size, 0, "", crc));
+        ways.put("http", new HttpGetExchange(address.getHostString() + ":" + address.getPort(), path(size), false, size, crc));
+        return ways;
     }
 
     @Override
     public String httpUrl(long size) {
-        return null;
+        return "http://" + address.getHostString() + ":" + address.getPort() + path(size);
+    }
+
+    private String path(long size) {
+        return "/" + DataDirectory.generatedName(size) + "?method=" + method;
     }
 
     @Override

@@ -37,7 +37,8 @@ class LoadBenchCommandTest {
                 MethodAssumptions.assumeAvailable(row.path("server").asText() + " " + row.path("model").asText(),
                         Availability.unavailable(row.path("skipped").asText()));
             }
-            designs.add(row.path("server").asText() + " " + row.path("model").asText() + " " + row.path("client").asText());
+            designs.add(row.path("server").asText() + " " + row.path("model").asText() + " " + row.path("client").asText()
+                    + " " + row.path("protocol").asText());
             assertThat(row.path("requests").asLong()).as(row.toString()).isPositive();
             assertThat(row.path("errors").asLong()).as(row.toString()).isZero();
             assertThat(row.path("serverCpuMicrosPerRequest").isNumber()).as(row.toString()).isTrue();
@@ -46,8 +47,8 @@ class LoadBenchCommandTest {
                 assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
             }
         }
-        assertThat(designs).contains("xferbench platform transfer-to xferbench", "nginx sendfile xferbench",
-                "nginx aio-threads xferbench");
+        assertThat(designs).contains("xferbench platform transfer-to xferbench native",
+                "xferbench platform transfer-to xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
         assertThat(exit).isZero();
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
     }

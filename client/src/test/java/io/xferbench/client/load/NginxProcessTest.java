@@ -49,7 +49,7 @@ class NginxProcessTest {
             pids = n.processes().pids();
             assertThat(pids).hasSizeGreaterThan(1); // master and its workers
             LoadResult r = LoadEngine.run(new LoadPlan(n.address(), 8, 2, 200, null, Duration.ZERO, 0, Duration.ofSeconds(10)),
-                    n.download(FILE, crc));
+                    n.downloads(FILE, crc).get("http"));
             assertThat(r.errors()).isEmpty();
             assertThat(r.requests()).isEqualTo(200);
         } finally {
@@ -65,7 +65,7 @@ class NginxProcessTest {
         NginxProcess.makeServable(dataDir);
         try (NginxProcess n = NginxProcess.start(nginx, dataDir, NginxProcess.Design.SENDFILE, 64)) {
             LoadResult r = LoadEngine.run(new LoadPlan(n.address(), 2, 1, 20, null, Duration.ZERO, 0, Duration.ofSeconds(10)),
-                    n.download(FILE, 0));
+                    n.downloads(FILE, 0).get("http"));
             assertThat(r.requests()).isZero();
             assertThat(r.errors()).containsEntry("http 404", 20L);
         }

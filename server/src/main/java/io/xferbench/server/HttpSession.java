@@ -1,0 +1,194 @@
+package io.xferbench.server;
+
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.method.UnsupportedTransferException;
+import io.xferbench.core.protocol.Frames;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.logging.Logger;
+
+/**
+ * HTTP/1.1 on the server's one port, for curl, wrk and any HTTP load generator: GET sends a file of the data
+ * directory with a transfer method ({@code ?method=ID}, default {@link #DEFAULT_METHOD}), HEAD says whether it
+ * exists and its size. The same real-path rules, token, deadlines and checksum records as the native protocol; the
+ * CRC32C the server holds for the file travels in {@code X-Xferbench-Crc32c} so a client can verify the body.
+ * Uploads and deletes stay on the native protocol (405 here).
+ */
+final class HttpSession {
+    static final String DEFAULT_METHOD = "transfer-to";
+    private static final Logger LOG = Logger.getLogger(HttpSession.class.getName());
+
+    private final int id;
+    private final SocketChannel socket;
+    private final ServerConfig config;
+    private final DataDirectory data;
+    private final ConnectionRegistry registry;
+    private final Measurements measurements;
+    private final String peer;
+    private final PerConnection<FileSender> senders = new PerConnection<>();
+
+    HttpSession(int id, SocketChannel socket, ServerConfig config, DataDirectory data, ConnectionRegistry registry,
+                Measurements measurements, String peer) {
+        this.id = id;
+        this.socket = socket;
+        this.config = config;
+        this.data = data;
+        this.registry = registry;
+        this.measurements = measurements;
+        this.peer = peer;
+    }
+
+    /**
+     * Serves requests until the client closes, asks to close, or sends something that ends the connection.
+     *
+     * @return true when it ended on a bad request: the answer is written, and the caller should close lingering so
+     *         that unread input does not turn the close into a reset that destroys the answer
+     */
+    boolean serve(ByteBuffer sniffed) throws IOException {
+        HttpRequestReader reader = new HttpRequestReader(socket, sniffed);
+        try {
+            while (true) {
+                HttpRequest request;
+                try {
+                    request = reader.next();
+                } catch (HttpRequestReader.BadRequest e) {
+                    LOG.info(() -> "conn " + id + ": bad HTTP request: " + e.getMessage());
+                    respond(e.status, e.getMessage(), false, false);
+                    return true;
+                }
+                if (request == null || registry.stopping()) {
+                    return false;
+                }
+                registry.enter(id, ConnectionRegistry.State.BUSY, config.idleTimeout());
+                if (!handle(request) || !request.keepAlive()) {
+                    return false;
+                }
+                registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
+            }
+        } finally {
+            senders.close();
+        }
+    }
+
+    /** @return whether the connection can go on */
+    private boolean handle(HttpRequest request) throws IOException {
+        boolean head = request.method().equals("HEAD");
+        if (!head && !request.method().equals("GET")) {
+            return respond(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
+                    request.keepAlive(), head, "Allow: GET, HEAD\r\n");
+        }
+        if (!authorized(request)) {
+            return respond(403, "missing or wrong token (Authorization: Bearer TOKEN)", request.keepAlive(), head);
+        }
+        String methodId = request.query().getOrDefault("method", DEFAULT_METHOD);
+        SenderMethod method = DownloadMethods.byId(methodId).orElse(null);
+        if (method == null) {
+            return respond(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
+                    request.keepAlive(), head);
+        }
+        Availability availability = method.availability();
+        if (!availability.isAvailable()) {
+            return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
+        }
+        TestFile file;
+        try {
+            file = data.existing(request.path().substring(1));
+        } catch (NoSuchFileException e) {
+            return respond(404, request.path() + ": no such file", request.keepAlive(), head);
+        } catch (AccessDeniedException e) {
+            return respond(403, request.path() + ": " + e.getReason(), request.keepAlive(), head);
+        } catch (IOException e) {
+            return respond(500, request.path() + ": " + e.getMessage(), request.keepAlive(), head);
+        }
+        String headers = String.format(Locale.ROOT, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n"
+                + "X-Xferbench-Crc32c: %08x\r\nX-Xferbench-Method: %s\r\n%s\r\n", file.size(), file.crc32c(), method.id(),
+                request.keepAlive() ? "" : "Connection: close\r\n");
+        if (head) {
+            Frames.writeFully(socket, ascii(headers));
+            return true;
+        }
+        TransferOptions options = new TransferOptions(0, false);
+        FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
+        measurements.started(id, peer);
+        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+            SourceFile source = new SourceFile(file.path(), channel, file.size());
+            try {
+                sender.checkSupported(source, 0, file.size());
+            } catch (UnsupportedTransferException e) {
+                return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
+            }
+            registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
+            Frames.writeFully(socket, ascii(headers));
+            try {
+                sender.send(source, 0, file.size(), socket);
+            } catch (IOException | RuntimeException e) {
+                // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
+                senders.discard(method.id(), options);
+                LOG.info(() -> "conn " + id + ": " + method.id() + " failed after the headers were sent: " + e);
+                return false;
+            }
+            return true;
+        } finally {
+            measurements.finished(id);
+        }
+    }
+
+    private boolean authorized(HttpRequest request) {
+        if (config.token().isEmpty()) {
+            return true;
+        }
+        String auth = request.headers().getOrDefault("authorization", "");
+        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
+    }
+
+    private boolean respond(int status, String message, boolean keepAlive, boolean head) throws IOException {
+        return respond(status, message, keepAlive, head, "");
+    }
+
+    /** An error answer with a short text body; the connection goes on when both sides want it to. */
+    private boolean respond(int status, String message, boolean keepAlive, boolean head, String extraHeaders) throws IOException {
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        String text = "HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: " + body.length + "\r\n" + extraHeaders + (keepAlive ? "" : "Connection: close\r\n") + "\r\n";
+        ByteBuffer out = ByteBuffer.allocate(text.length() + (head ? 0 : body.length));
+        out.put(text.getBytes(StandardCharsets.ISO_8859_1));
+        if (!head) {
+            out.put(body);
+        }
+        Frames.writeFully(socket, out.flip());
+        return keepAlive;
+    }
+
+    private static ByteBuffer ascii(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    static String reason(int status) {
+        return switch (status) {
+            case 200 -> "OK";
+            case 400 -> "Bad Request";
+            case 403 -> "Forbidden";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 431 -> "Request Header Fields Too Large";
+            case 500 -> "Internal Server Error";
+            case 503 -> "Service Unavailable";
+            case 505 -> "HTTP Version Not Supported";
+            default -> "Error";
+        };
+    }
+}

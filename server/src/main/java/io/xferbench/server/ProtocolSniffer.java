@@ -1,0 +1,41 @@
+package io.xferbench.server;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+
+/**
+ * Tells the two protocols of the one port apart from a connection's first bytes: the native magic "XFB1" ends in a
+ * digit, an HTTP request starts with an upper-case method and a space ("GET /", "HEAD /", "PUT /").
+ */
+final class ProtocolSniffer {
+    static final int SNIFF_BYTES = 4;
+
+    private ProtocolSniffer() {
+    }
+
+    /** @return the first bytes (fewer if the peer closed early, flipped), or null if it closed before sending any */
+    static ByteBuffer firstBytes(ReadableByteChannel in) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(SNIFF_BYTES);
+        while (b.hasRemaining()) {
+            if (in.read(b) < 0) {
+                break;
+            }
+        }
+        return b.position() == 0 ? null : b.flip();
+    }
+
+    static boolean isHttp(ByteBuffer first) {
+        if (first.remaining() < SNIFF_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < SNIFF_BYTES; i++) {
+            byte c = first.get(first.position() + i);
+            boolean letter = c >= 'A' && c <= 'Z';
+            if (!letter && !(c == ' ' && i >= 3)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

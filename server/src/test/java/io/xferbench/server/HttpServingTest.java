@@ -1,0 +1,210 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HTTP/1.1 on the server's port: curl byte-exact, every method, keep-alive, and bad HTTP answered or closed, never hung. */
+@Timeout(180)
+class HttpServingTest {
+    private static final int SIZE = 300_001;
+
+    @TempDir
+    Path dataDir;
+
+    /** A response as a minimal blocking client reads it. */
+    record Response(int status, Map<String, String> headers, byte[] body) {
+        int crc() {
+            CRC32C c = new CRC32C();
+            c.update(body);
+            return (int) c.getValue();
+        }
+    }
+
+    static Response read(InputStream in, boolean head) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        String status = null;
+        Map<String, String> headers = new LinkedHashMap<>();
+        while (true) {
+            int b = in.read();
+            if (b < 0) {
+                return status == null ? null : new Response(Integer.parseInt(status.split(" ")[1]), headers, new byte[0]);
+            }
+            if (b != '\n') {
+                line.write(b);
+                continue;
+            }
+            String l = line.toString(StandardCharsets.ISO_8859_1).strip();
+            line.reset();
+            if (status == null) {
+                status = l;
+            } else if (l.isEmpty()) {
+                break;
+            } else {
+                int colon = l.indexOf(':');
+                headers.put(l.substring(0, colon).toLowerCase(Locale.ROOT), l.substring(colon + 1).strip());
+            }
+        }
+        int length = head ? 0 : Integer.parseInt(headers.getOrDefault("content-length", "0"));
+        return new Response(Integer.parseInt(status.split(" ")[1]), headers, in.readNBytes(length));
+    }
+
+    private static Socket connect(XferServer server) throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", server.port()));
+        s.setSoTimeout(30_000);
+        return s;
+    }
+
+    private static void send(Socket s, String text) throws IOException {
+        OutputStream out = s.getOutputStream();
+        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    @Test
+    void curlFetchesAFileByteExact() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+            TestFile file = server.data().generated(SIZE);
+            Path out = dataDir.resolve("curl.out");
+            Process curl = new ProcessBuilder("curl", "-sS", "-D", "-", "-o", out.toString(),
+                    "http://127.0.0.1:" + server.port() + "/" + file.path().getFileName()).redirectErrorStream(true).start();
+            String headers = new String(curl.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(curl.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(curl.exitValue()).as(headers).isZero();
+            assertThat(headers).startsWith("HTTP/1.1 200").containsIgnoringCase(String.format("x-xferbench-crc32c: %08x", file.crc32c()));
+            assertThat(Files.mismatch(out, file.path())).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void everyAvailableMethodServesAVerifiedBodyOnOneKeptAliveConnection() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir)); Socket s = connect(server)) {
+            TestFile file = server.data().generated(SIZE);
+            for (SenderMethod m : DownloadMethods.all()) {
+                MethodAssumptions.assumeAvailable(m.id(), m.availability());
+                send(s, "GET /" + file.path().getFileName() + "?method=" + m.id() + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                Response r = read(s.getInputStream(), false);
+                assertThat(r.status()).as(m.id()).isEqualTo(200);
+                assertThat(r.headers()).containsEntry("x-xferbench-method", m.id());
+                assertThat(r.body()).as(m.id()).hasSize(SIZE);
+                assertThat(r.crc()).as(m.id()).isEqualTo(file.crc32c());
+            }
+            send(s, "HEAD /" + file.path().getFileName() + " HTTP/1.1\r\nHost: x\r\n\r\n");
+            Response head = read(s.getInputStream(), true);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.headers()).containsEntry("content-length", Integer.toString(SIZE));
+        }
+    }
+
+    @Test
+    void refusalsKeepTheConnectionAndCarryAReason() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir)); Socket s = connect(server)) {
+            server.data().generated(10);
+            send(s, "GET /nope.dat HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(read(s.getInputStream(), false).status()).isEqualTo(404);
+            send(s, "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(read(s.getInputStream(), false).status()).isIn(403, 404);
+            send(s, "DELETE /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n\r\n");
+            Response del = read(s.getInputStream(), false);
+            assertThat(del.status()).isEqualTo(405);
+            assertThat(del.headers()).containsEntry("allow", "GET, HEAD");
+            send(s, "GET /xferbench-10.dat?method=warp HTTP/1.1\r\nHost: x\r\n\r\n");
+            Response unknown = read(s.getInputStream(), false);
+            assertThat(unknown.status()).isEqualTo(400);
+            assertThat(new String(unknown.body(), StandardCharsets.UTF_8)).contains("unknown download method");
+            send(s, "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(read(s.getInputStream(), false).status()).isEqualTo(200);
+            assertThat(dataDir.resolve("xferbench-10.dat")).exists();
+        }
+    }
+
+    @Test
+    void theTokenIsRequiredOverHttpToo() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withToken("s3cret")); Socket s = connect(server)) {
+            server.data().generated(10);
+            send(s, "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(read(s.getInputStream(), false).status()).isEqualTo(403);
+            send(s, "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\r\n\r\n");
+            assertThat(read(s.getInputStream(), false).status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void badHttpIsAnsweredThenClosedAndTheServerKeepsServing() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIdleTimeout(Duration.ofSeconds(1)))) {
+            server.data().generated(10);
+            String[] bad = {
+                "GET / HTTP/1.1\r\n\r\n",                                              // no Host
+                "GET /" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",         // oversized head
+                "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n",     // pipelined garbage
+                "GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+            };
+            int[] expected = {400, 431, 400, 505};
+            for (int i = 0; i < bad.length; i++) {
+                try (Socket s = connect(server)) {
+                    send(s, bad[i]);
+                    Response r = read(s.getInputStream(), false);
+                    if (i == 2) {
+                        assertThat(r.status()).isEqualTo(200);
+                        r = read(s.getInputStream(), false);
+                    }
+                    assertThat(r.status()).as(bad[i].substring(0, Math.min(20, bad[i].length()))).isEqualTo(expected[i]);
+                    assertThat(r.headers()).containsEntry("connection", "close");
+                    assertThat(s.getInputStream().read()).isEqualTo(-1);
+                }
+            }
+            // Slow headers: closed by the idle deadline, never held.
+            try (Socket s = connect(server)) {
+                send(s, "GET /xferbench-10.dat HTTP/1.1\r\nHo");
+                long start = System.nanoTime();
+                assertThat(s.getInputStream().read()).isEqualTo(-1);
+                assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(25));
+            }
+            Random random = new Random(7);
+            for (int i = 0; i < 300; i++) {
+                try (Socket s = connect(server)) {
+                    byte[] junk = new byte[random.nextInt(300)];
+                    random.nextBytes(junk);
+                    s.getOutputStream().write("GET ".getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().write(junk);
+                    s.getOutputStream().write("\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    s.shutdownOutput();
+                    Response r = read(s.getInputStream(), false);
+                    if (r != null) {
+                        assertThat(r.status()).isBetween(400, 505);
+                    }
+                } catch (java.net.SocketException reset) {
+                    // A reset after the answer is a close too.
+                }
+            }
+            MalformedRequestStormTest.waitUntil(() -> server.openConnections() == 0, "fuzzed connections closed");
+            try (Socket s = connect(server)) {
+                send(s, "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(read(s.getInputStream(), false).status()).isEqualTo(200);
+            }
+        }
+    }
+}
