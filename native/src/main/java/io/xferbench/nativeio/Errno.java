@@ -8,6 +8,7 @@ public final class Errno {
     public static final int ENOENT = 2;
     public static final int EINTR = 4;
     public static final int EIO = 5;
+    public static final int ENXIO = 6;
     public static final int EBADF = 9;
     public static final int EAGAIN = 11;
     public static final int ENOMEM = 12;
@@ -28,10 +29,11 @@ public final class Errno {
     public static final int ENOTSOCK = 88;
     public static final int EOPNOTSUPP = 95;
     public static final int ECONNRESET = 104;
+    public static final int ELOOP = 40;
     public static final int EDQUOT = 122;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"), Map.entry(EIO, "EIO"),
+            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"), Map.entry(EIO, "EIO"), Map.entry(ENXIO, "ENXIO"), Map.entry(ELOOP, "ELOOP"),
             Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"),
             Map.entry(EACCES, "EACCES"), Map.entry(EFAULT, "EFAULT"), Map.entry(EBUSY, "EBUSY"),
             Map.entry(EEXIST, "EEXIST"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"),

@@ -73,6 +73,18 @@ public final class Fds {
         }
     }
 
+    /** A {@link FileDescriptor} holding {@code fd}, for wrapping a descriptor opened natively into a JDK stream. */
+    static FileDescriptor descriptor(int fd) {
+        check();
+        FileDescriptor d = new FileDescriptor();
+        try {
+            FD_INT.setInt(d, fd);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot set the fd of a FileDescriptor", e);
+        }
+        return d;
+    }
+
     /** A new descriptor for the same open file description; the caller owns and must close it. */
     public static int dup(int fd) throws NativeException {
         NativeSupport.check();

@@ -27,14 +27,27 @@ final class Libc {
     static final int O_TRUNC = 01000;
     static final int O_DIRECT = 040000;
     static final int O_CLOEXEC = 02000000;
+    static final int O_NONBLOCK = 04000;
+    static final int O_NOFOLLOW = 0400000;
 
     static final int AT_EMPTY_PATH = 0x1000;
+    static final int STATX_TYPE = 0x1;
+    static final int STATX_MODE = 0x2;
+    static final int STATX_CTIME = 0x80;
+    static final int STATX_MTIME = 0x40;
+    static final int STATX_INO = 0x100;
     static final int STATX_SIZE = 0x200;
     static final int STATX_DIOALIGN = 0x2000;
     /** sizeof(struct statx); the kernel fills only what it knows, the rest stays zero. */
     static final int STATX_BYTES = 256;
     static final int STATX_MASK_OFFSET = 0;
+    static final int STATX_MODE_OFFSET = 28;
+    static final int STATX_INO_OFFSET = 32;
     static final int STATX_SIZE_OFFSET = 40;
+    static final int STATX_CTIME_OFFSET = 96;
+    static final int STATX_MTIME_OFFSET = 112;
+    /** _IOR('v', 1, long): the inode's generation number, new for every inode a file system creates. */
+    static final long FS_IOC_GETVERSION = 0x80087601L;
     static final int STATX_DEV_MAJOR_OFFSET = 136;
     static final int STATX_DEV_MINOR_OFFSET = 140;
     static final int STATX_DIO_MEM_ALIGN_OFFSET = 152;
@@ -103,6 +116,9 @@ final class Libc {
     static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
 
     static native long pwrite64(int fd, long buf, long count, long offset) throws LastErrorException;
+
+    /** ioctl(2) is variadic; the request is an unsigned long and the argument a pointer: both full registers. */
+    static native int ioctl(int fd, long request, int[] arg) throws LastErrorException;
 
     static native int fsync(int fd) throws LastErrorException;
 

@@ -1,7 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.data.TestFile;
+import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DownloadMethods;
 import io.xferbench.core.method.FileSender;
@@ -18,11 +18,9 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Trailer;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
 import java.util.logging.Logger;
 
 /**
@@ -52,15 +50,13 @@ final class DownloadHandler implements AutoCloseable {
         if (!availability.isAvailable()) {
             return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());
         }
-        TestFile file = resolve(request, socket);
-        if (file == null) {
-            return true;
-        }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
         FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
-
-        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
-            SourceFile source = new SourceFile(file.path(), channel, file.size());
+        try (OpenedFile file = resolve(request, socket)) {
+            if (file == null) {
+                return true;
+            }
+            SourceFile source = new SourceFile(file.path(), file.channel(), file.size());
             try {
                 sender.checkSupported(source, 0, file.size());
             } catch (UnsupportedTransferException e) {
@@ -94,29 +90,34 @@ final class DownloadHandler implements AutoCloseable {
      */
     boolean prepare(Request request, SocketChannel socket) throws IOException {
         long start = System.nanoTime();
-        TestFile file = resolve(request, socket);
-        if (file == null) {
-            return true;
-        }
-        int found = CacheControl.residency(file.path());
+        int found;
         int left;
-        try {
-            left = CacheControl.prepare(file.path(), request.flags());
-        } catch (IOException e) {
-            return refuse(socket, Status.UNAVAILABLE, "cannot put " + file.path().getFileName() + " in the asked cache state: " + e.getMessage());
+        try (OpenedFile file = resolve(request, socket)) {
+            if (file == null) {
+                return true;
+            }
+            found = CacheControl.residency(file.path());
+            try {
+                left = CacheControl.prepare(file.path(), request.flags());
+            } catch (IOException e) {
+                return refuse(socket, Status.UNAVAILABLE, "cannot put " + file.path().getFileName() + " in the asked cache state: " + e.getMessage());
+            }
         }
         Frames.writeFully(socket, ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start)));
         return true;
     }
 
-    /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), or null once refused. */
-    private TestFile resolve(Request request, SocketChannel socket) throws IOException {
+    /**
+     * The file a DOWNLOAD or PREPARE names (the generated one is created on demand), opened, with the checksum of the
+     * opened bytes; or null once refused.
+     */
+    private OpenedFile resolve(Request request, SocketChannel socket) throws IOException {
         if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
             refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
             return null;
         }
         try {
-            return request.name().isEmpty() ? data.generated(request.size()) : data.existing(request.name());
+            return request.name().isEmpty() ? data.openGenerated(request.size()) : data.openExisting(request.name());
         } catch (NoSuchFileException | AccessDeniedException e) {
             // Answered by the connection as NOT_FOUND / FORBIDDEN.
             throw e;

@@ -1,7 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.data.TestFile;
+import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DownloadMethods;
 import io.xferbench.core.method.FileSender;
@@ -12,12 +12,10 @@ import io.xferbench.core.method.UnsupportedTransferException;
 import io.xferbench.core.protocol.Frames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.logging.Logger;
 
@@ -104,9 +102,9 @@ final class HttpSession {
         if (!availability.isAvailable()) {
             return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
         }
-        TestFile file;
+        OpenedFile file;
         try {
-            file = data.existing(request.path().substring(1));
+            file = data.openExisting(request.path().substring(1));
         } catch (NoSuchFileException e) {
             return respond(404, request.path() + ": no such file", request.keepAlive(), head);
         } catch (AccessDeniedException e) {
@@ -117,15 +115,21 @@ final class HttpSession {
         String headers = String.format(Locale.ROOT, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n"
                 + "X-Xferbench-Crc32c: %08x\r\nX-Xferbench-Method: %s\r\n%s\r\n", file.size(), file.crc32c(), method.id(),
                 request.keepAlive() ? "" : "Connection: close\r\n");
-        if (head) {
-            Frames.writeFully(socket, ascii(headers));
-            return true;
+        try (file) {
+            if (head) {
+                Frames.writeFully(socket, ascii(headers));
+                return true;
+            }
+            return send(request, method, file, headers);
         }
+    }
+
+    private boolean send(HttpRequest request, SenderMethod method, OpenedFile file, String headers) throws IOException {
         TransferOptions options = new TransferOptions(0, false);
         FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
         measurements.started(id, peer);
-        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
-            SourceFile source = new SourceFile(file.path(), channel, file.size());
+        try {
+            SourceFile source = new SourceFile(file.path(), file.channel(), file.size());
             try {
                 sender.checkSupported(source, 0, file.size());
             } catch (UnsupportedTransferException e) {

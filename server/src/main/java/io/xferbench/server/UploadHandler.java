@@ -1,6 +1,8 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TempFiles;
+import io.xferbench.nativeio.FileIdentity;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -23,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 
@@ -34,13 +35,15 @@ import java.util.zip.CRC32C;
  *   <li>Everything that can be refused is refused before the client sends a byte: unknown or unavailable method,
  *       a length the method cannot write correctly (UNAVAILABLE), no name or a name outside the data directory,
  *       a body larger than the file system's usable space (NO_SPACE).</li>
- *   <li>The body goes to {@code .tmp-<name>-<random>} in the target's directory (hidden names are reserved, so
- *       no client can ask for it), through the method's receiver.</li>
+ *   <li>The body goes to a {@link TempFiles} name ({@code .tmp-<owner>-<name>-<random>}) in the target's directory
+ *       (hidden names are reserved, so no client can ask for it), through the method's receiver.</li>
  *   <li>The upload completes only if the file holds exactly {@code size} bytes and their CRC32C equals the
  *       request's. Receivers that see the bytes in user space checksum them as they pass; zero-copy receivers
  *       cannot, and the server re-reads the temp file instead (timed separately as verify nanos).</li>
  *   <li>With FSYNC the file is fsynced before the rename and its directory after it (timed as fsync nanos).</li>
  *   <li>{@code rename(2)} over the target: a reader sees the old file or the whole new one, never a part.</li>
+ *   <li>The checksum record of the verified bytes is written, keyed by the placed file's identity, if the name still
+ *       holds the verified inode, so no record ever pairs one file's checksum with another's bytes.</li>
  * </ol>
  * On any failure the temp file is removed. A failure after the whole body was read is answered and the
  * connection goes on; a failure inside the body is answered, the rest of the body is drained (bounded by its
@@ -94,8 +97,9 @@ final class UploadHandler implements AutoCloseable {
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
         FileReceiver receiver = receivers.get(method.id(), options, () -> method.newReceiver(options));
 
-        Path tmp = dir.resolve(".tmp-" + target.getFileName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        Path tmp = TempFiles.next(dir, target.getFileName().toString());
         boolean placed = false;
+        FileIdentity verifiedInode;
         try {
             UploadReport report;
             try (FileChannel file = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -121,6 +125,7 @@ final class UploadHandler implements AutoCloseable {
                     deleteQuietly(tmp);
                     return refuse(socket, Status.VERIFY_FAILED, method.id() + ": " + e.getMessage());
                 }
+                verifiedInode = FileIdentity.of(file);
             } catch (IOException e) {
                 // After the body: the stream is in step, answer and go on.
                 deleteQuietly(tmp);
@@ -129,6 +134,8 @@ final class UploadHandler implements AutoCloseable {
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 placed = true;
+                // Keyed by the placed file's identity: no record can pair these bytes with another file.
+                data.recordPlaced(target, verifiedInode, report.crc32c());
                 if (report.fsynced()) {
                     long t0 = System.nanoTime();
                     fsyncDirectory(dir);

@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +29,12 @@ public final class XferServer implements AutoCloseable {
     }
 
     public static XferServer start(ServerConfig config) throws IOException {
-        XferServer server = new XferServer(config, new DataDirectory(config.dataDir()));
+        DataDirectory data = new DataDirectory(config.dataDir());
+        // A server killed mid-upload or mid-generation left its temp files; only dead owners' are removed.
+        for (TempFiles.Removed r : data.removeStaleTempFiles()) {
+            LOG.info("removed " + r.path() + " (" + r.bytes() + " bytes), left by a server that was killed");
+        }
+        XferServer server = new XferServer(config, data);
         server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(),
                 socket -> new Connection(server.connectionIds.incrementAndGet(), socket, config, server.data,
                         server.measurements, server.registry).run());

@@ -1,5 +1,7 @@
 package io.xferbench.core.data;
 
+import io.xferbench.nativeio.FileIdentity;
+import io.xferbench.nativeio.RegularFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,9 +13,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,14 +23,24 @@ import java.util.zip.CRC32C;
  * directory and the real path of the result must stay inside it: {@code ..}, absolute paths, NUL bytes,
  * hidden names and symlinks that leave the directory are refused.
  *
- * <p>Generated test files ({@code xferbench-<size>.dat}) are created on demand with deterministic content;
- * their CRC32C is kept in a hidden sidecar ({@code .xferbench-<size>.dat.crc32c}) keyed by size and mtime, so
- * no request re-hashes a file.
+ * <p>Generated test files ({@code xferbench-<size>.dat}) are created on demand with deterministic content. Every
+ * served file's CRC32C is kept in a hidden record ({@code .NAME.crc32c}) keyed by the identity of the bytes it was
+ * computed from ({@link FileIdentity}: device, inode and its generation, size, mtime, ctime, read from the open
+ * descriptor), so no request re-hashes a file and no record can describe another file: an upload renamed over the
+ * name is another inode, and even a reused inode number has a new generation and ctime.
+ * Files are opened with {@link RegularFiles#openRead} (never blocks on a FIFO, never follows a final symlink).
+ *
+ * <p>A failed generation leaves nothing behind: the data goes to a temporary file renamed into place, then its
+ * record is written; a full disk at any step removes what that request wrote, the placed file included.
  */
 public final class DataDirectory {
     /** Seed of generated files: fixed, so the same size always has the same bytes on every machine. */
     public static final long SEED = 0x5EEDF11EL;
     private static final int CHUNK = 1 << 20;
+    private static final String RECORD_VERSION = "3";
+    /** A file that keeps changing while it is hashed is refused after this many tries. */
+    private static final int HASH_TRIES = 3;
+    private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
 
     private final Path root;
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
@@ -46,29 +58,95 @@ public final class DataDirectory {
         return "xferbench-" + size + ".dat";
     }
 
-    /** The generated test file of {@code size} bytes, written now if missing. */
+    /** The generated test file of {@code size} bytes, written now if missing; its name, size and CRC32C. */
     public TestFile generated(long size) throws IOException {
-        if (size < 0) {
-            throw new IllegalArgumentException("negative size " + size);
-        }
-        String name = generatedName(size);
-        synchronized (locks.computeIfAbsent(name, k -> new Object())) {
-            Path path = root.resolve(name);
-            TestFile known = readSidecar(path);
-            if (known != null && known.size() == size) {
-                return known;
-            }
-            return write(path, size);
+        try (OpenedFile f = openGenerated(size)) {
+            return f.info();
         }
     }
 
     /** An existing file by client-supplied name, resolved safely, with its CRC32C (computed once, then kept). */
     public TestFile existing(String name) throws IOException {
-        Path path = resolveExisting(name);
-        synchronized (locks.computeIfAbsent(path.getFileName().toString(), k -> new Object())) {
-            TestFile known = readSidecar(path);
-            return known != null ? known : hashAndRecord(path);
+        try (OpenedFile f = openExisting(name)) {
+            return f.info();
         }
+    }
+
+    /** The generated file of {@code size} bytes, opened, with the CRC32C of the opened bytes. */
+    public OpenedFile openGenerated(long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size " + size);
+        }
+        String name = generatedName(size);
+        Path path = root.resolve(name);
+        synchronized (locks.computeIfAbsent(name, k -> new Object())) {
+            FileChannel channel;
+            try {
+                channel = RegularFiles.openRead(path);
+            } catch (NoSuchFileException e) {
+                return generate(path, size);
+            }
+            try {
+                FileIdentity id = FileIdentity.of(channel);
+                Integer crc = readRecord(path, id);
+                if (crc != null && id.size() == size) {
+                    return new OpenedFile(path, channel, size, crc);
+                }
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+            // No trustworthy record for what is there: the generated name is ours, so write it anew.
+            channel.close();
+            return generate(path, size);
+        }
+    }
+
+    /** An existing file by client-supplied name, opened, with the CRC32C of the opened bytes. */
+    public OpenedFile openExisting(String name) throws IOException {
+        Path path = resolveExisting(name);
+        FileChannel channel = RegularFiles.openRead(path);
+        try {
+            for (int attempt = 1; ; attempt++) {
+                FileIdentity id = FileIdentity.of(channel);
+                Integer crc = readRecord(path, id);
+                if (crc != null) {
+                    return new OpenedFile(path, channel, id.size(), crc);
+                }
+                crc = hash(channel, id.size());
+                if (id.equals(FileIdentity.of(channel))) {
+                    recordQuietly(path, id, crc);
+                    return new OpenedFile(path, channel, id.size(), crc);
+                }
+                if (attempt == HASH_TRIES) {
+                    throw new IOException(name + " kept changing while it was hashed (" + HASH_TRIES + " tries)");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Records the CRC32C of a file just renamed to {@code target} (an upload), if {@code target} is still the inode
+     * that was verified ({@code verified}, taken from its descriptor before the rename). Best effort: without a record
+     * the first download hashes the file.
+     */
+    public void recordPlaced(Path target, FileIdentity verified, int crc32c) {
+        try (FileChannel placed = RegularFiles.openRead(target)) {
+            FileIdentity now = FileIdentity.of(placed);
+            if (now.sameInode(verified) && now.size() == verified.size()) {
+                recordQuietly(target, now, crc32c);
+            }
+        } catch (IOException e) {
+            LOG.warning("no checksum record for " + target + ": " + e.getMessage());
+        }
+    }
+
+    /** Removes temporary files that killed servers left here (see {@link TempFiles}). */
+    public List<TempFiles.Removed> removeStaleTempFiles() throws IOException {
+        return TempFiles.removeStale(root);
     }
 
     /**
@@ -136,12 +214,14 @@ public final class DataDirectory {
         return name;
     }
 
-    private TestFile write(Path path, long size) throws IOException {
-        Path tmp = root.resolve(".tmp-" + path.getFileName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    private OpenedFile generate(Path path, long size) throws IOException {
+        Path tmp = TempFiles.next(root, path.getFileName().toString());
         ContentGenerator generator = new ContentGenerator(SEED);
         CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        boolean placed = false;
+        try {
             for (long pos = 0; pos < size; ) {
                 int n = (int) Math.min(CHUNK, size - pos);
                 buf.clear().limit(n);
@@ -153,68 +233,95 @@ public final class DataDirectory {
                 }
             }
             Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            placed = true;
+            // After the rename, which sets the ctime the record is keyed by.
+            writeRecord(path, FileIdentity.of(out), (int) crc.getValue());
+            return new OpenedFile(path, out, size, (int) crc.getValue());
+        } catch (IOException | RuntimeException e) {
+            try {
+                if (placed) {
+                    removeIfStill(path, out);
+                } else {
+                    Files.deleteIfExists(tmp);
+                }
+            } finally {
+                out.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Unlinks {@code path} if it still names the file open as {@code ours} (another server may have replaced it). */
+    private static void removeIfStill(Path path, FileChannel ours) throws IOException {
+        try (FileChannel now = RegularFiles.openRead(path)) {
+            if (!FileIdentity.of(now).sameInode(FileIdentity.of(ours))) {
+                return;
+            }
+        } catch (NoSuchFileException | AccessDeniedException gone) {
+            return;
+        }
+        Files.deleteIfExists(path);
+    }
+
+    private static int hash(FileChannel channel, long size) throws IOException {
+        CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
+        for (long pos = 0; pos < size; ) {
+            buf.clear().limit((int) Math.min(CHUNK, size - pos));
+            int n = channel.read(buf, pos);
+            if (n < 0) {
+                throw new IOException("file shrank to " + pos + " of " + size + " bytes while it was hashed");
+            }
+            crc.update(buf.flip());
+            pos += n;
+        }
+        return (int) crc.getValue();
+    }
+
+    private static Path recordPath(Path file) {
+        return file.resolveSibling("." + file.getFileName() + ".crc32c");
+    }
+
+    /** Record line: {@code 3 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
+    private static Integer readRecord(Path file, FileIdentity id) throws IOException {
+        String line;
+        try {
+            line = Files.readString(recordPath(file), StandardCharsets.US_ASCII).trim();
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        String[] parts = line.split(" ");
+        if (parts.length != 8 || !parts[0].equals(RECORD_VERSION)) {
+            return null;
+        }
+        try {
+            FileIdentity recorded = FileIdentity.decode(String.join(" ", java.util.Arrays.asList(parts).subList(1, 7)));
+            return recorded.equals(id) ? Integer.parseUnsignedInt(parts[7], 16) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Atomically replaces the record of {@code file}; on failure nothing of it stays behind. */
+    private void writeRecord(Path file, FileIdentity id, int crc32c) throws IOException {
+        String line = RECORD_VERSION + " " + id.encode() + " " + Integer.toHexString(crc32c) + "\n";
+        Path record = recordPath(file);
+        Path tmp = TempFiles.next(record.getParent(), record.getFileName().toString());
+        try {
+            Files.writeString(tmp, line, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.move(tmp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        TestFile file = new TestFile(path, size, (int) crc.getValue());
-        writeSidecar(file);
-        return file;
     }
 
-    private TestFile hashAndRecord(Path path) throws IOException {
-        CRC32C crc = new CRC32C();
-        ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
-        long size = 0;
-        try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
-            int n;
-            while ((n = in.read(buf.clear())) >= 0) {
-                crc.update(buf.flip());
-                size += n;
-            }
-        }
-        TestFile file = new TestFile(path, size, (int) crc.getValue());
-        writeSidecar(file);
-        return file;
-    }
-
-    private static Path sidecar(Path file) {
-        return file.resolveSibling("." + file.getFileName() + ".crc32c");
-    }
-
-    /** Sidecar line: {@code <size> <mtime-nanos> <crc32c-hex>}; stale (size or mtime changed) means absent. */
-    private static TestFile readSidecar(Path file) throws IOException {
-        Path side = sidecar(file);
-        if (!Files.exists(file) || !Files.exists(side)) {
-            return null;
-        }
-        String[] parts = Files.readString(side, StandardCharsets.US_ASCII).trim().split(" ");
-        BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
-        if (parts.length != 3) {
-            return null;
-        }
+    /** A record of a file that is not ours to remove: serving goes on without it (the next request hashes again). */
+    private void recordQuietly(Path file, FileIdentity id, int crc32c) {
         try {
-            long size = Long.parseLong(parts[0]);
-            long mtime = Long.parseLong(parts[1]);
-            if (size != attrs.size() || mtime != mtimeNanos(attrs)) {
-                return null;
-            }
-            return new TestFile(file, size, Integer.parseUnsignedInt(parts[2], 16));
-        } catch (NumberFormatException e) {
-            return null;
+            writeRecord(file, id, crc32c);
+        } catch (IOException e) {
+            LOG.warning("no checksum record for " + file + ": " + e.getMessage());
         }
-    }
-
-    private void writeSidecar(TestFile file) throws IOException {
-        BasicFileAttributes attrs = Files.readAttributes(file.path(), BasicFileAttributes.class);
-        String line = file.size() + " " + mtimeNanos(attrs) + " " + Integer.toHexString(file.crc32c()) + "\n";
-        Path side = sidecar(file.path());
-        Path tmp = root.resolve(".tmp-" + side.getFileName() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-        Files.writeString(tmp, line, StandardCharsets.US_ASCII);
-        Files.move(tmp, side, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static long mtimeNanos(BasicFileAttributes attrs) {
-        return attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 }

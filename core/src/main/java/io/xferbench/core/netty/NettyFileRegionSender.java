@@ -65,7 +65,7 @@ public final class NettyFileRegionSender implements FileSender {
             while (pos < end) {
                 long n = Math.min(maxRegion, end - pos);
                 // The File form opens its own descriptor: a region closes its file when released.
-                last = channel.write(new DefaultFileRegion(file.path().toFile(), pos, n));
+                last = channel.write(new DefaultFileRegion(file.reopenPath().toFile(), pos, n));
                 pos += n;
             }
             channel.flush();

@@ -37,7 +37,7 @@ public final class DirectIoSender implements FileSender {
         if (length == 0) {
             return;
         }
-        try (DirectIoFile direct = DirectIoFile.openRead(file.path())) {
+        try (DirectIoFile direct = DirectIoFile.openRead(file.reopenPath())) {
             int block = direct.alignment();
             if (buffer == null || alignment != block) {
                 buffer = AlignedBuffers.allocate(AlignedBlockCopy.bufferSize(bufferSize, block), Math.max(block, AlignedBuffers.pageSize()));

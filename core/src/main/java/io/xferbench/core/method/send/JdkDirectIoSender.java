@@ -65,7 +65,7 @@ public final class JdkDirectIoSender implements FileSender {
 
     private static FileChannel openDirect(SourceFile file) throws IOException {
         try {
-            return FileChannel.open(file.path(), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+            return FileChannel.open(file.reopenPath(), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
         } catch (IOException e) {
             throw new IOException("O_DIRECT refused for " + file.path() + " (file store "
                     + Files.getFileStore(file.path()).type() + "): " + e.getMessage(), e);

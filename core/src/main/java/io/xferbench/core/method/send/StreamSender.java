@@ -28,7 +28,7 @@ public final class StreamSender implements FileSender {
     public void send(SourceFile file, long position, long length, SocketChannel socket) throws IOException {
         // Channels.newOutputStream is what Socket.getOutputStream gives for a channel-backed socket.
         OutputStream out = Channels.newOutputStream(socket);
-        try (FileInputStream in = new FileInputStream(file.path().toFile())) {
+        try (FileInputStream in = new FileInputStream(file.reopenPath().toFile())) {
             if (in.skip(position) != position) {
                 throw new EOFException(file.path() + " is shorter than offset " + position);
             }

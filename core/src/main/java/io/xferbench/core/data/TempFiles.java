@@ -1,0 +1,78 @@
+package io.xferbench.core.data;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The server's temporary files: {@code .tmp-<pid>.<start-millis>-<label>-<random>}, next to what they become. The
+ * owner in the name (pid and that process's start time, so a reused pid is not mistaken for the owner) lets a
+ * restarted server remove what a killed one left, while a second live server on the same directory keeps its own.
+ * Hidden names are reserved for the server, so no client file ever matches.
+ */
+public final class TempFiles {
+    static final String PREFIX = ".tmp-";
+    private static final Pattern OWNED = Pattern.compile("^\\.tmp-(\\d+)\\.(\\d+)-.*");
+    /** Names of the old pattern ({@code .tmp-<label>-<random>}) carry no owner: removed once surely abandoned. */
+    static final Duration LEGACY_AGE = Duration.ofHours(1);
+    private static final String OWNER = ProcessHandle.current().pid() + "." + startMillis(ProcessHandle.current());
+
+    private TempFiles() {
+    }
+
+    /** A fresh temporary name in {@code dir} for something that will become {@code label}. */
+    public static Path next(Path dir, String label) {
+        return dir.resolve(PREFIX + OWNER + "-" + label + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    }
+
+    /** One removed file: where, and how many bytes it held. */
+    public record Removed(Path path, long bytes) {
+    }
+
+    /** Removes every temporary file under {@code root} whose owner is gone (symlinks are not followed). */
+    public static List<Removed> removeStale(Path root) throws IOException {
+        List<Removed> removed = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                String name = file.getFileName().toString();
+                if (attrs.isRegularFile() && name.startsWith(PREFIX) && abandoned(name, attrs)) {
+                    if (Files.deleteIfExists(file)) {
+                        removed.add(new Removed(file, attrs.size()));
+                    }
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return removed;
+    }
+
+    static boolean abandoned(String name, BasicFileAttributes attrs) {
+        Matcher m = OWNED.matcher(name);
+        if (!m.matches()) {
+            return attrs.lastModifiedTime().toInstant().isBefore(Instant.now().minus(LEGACY_AGE));
+        }
+        long pid = Long.parseLong(m.group(1));
+        long start = Long.parseLong(m.group(2));
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).map(p -> startMillis(p) != start).orElse(true);
+    }
+
+    private static long startMillis(ProcessHandle p) {
+        return p.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+    }
+}

@@ -1,0 +1,123 @@
+package io.xferbench.core.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A checksum record describes exactly the bytes it was computed from, whatever happens to the name. */
+class ChecksumRecordTest {
+    @TempDir
+    Path dir;
+
+    private static int crc(byte[] b) {
+        CRC32C c = new CRC32C();
+        c.update(b);
+        return (int) c.getValue();
+    }
+
+    private static byte[] random(int size, long seed) {
+        byte[] b = new byte[size];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    private static int crcOfChannel(OpenedFile f) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate((int) f.size());
+        while (b.hasRemaining() && f.channel().read(b, b.position()) >= 0) {
+            // read on
+        }
+        CRC32C c = new CRC32C();
+        c.update(b.flip());
+        return (int) c.getValue();
+    }
+
+    /**
+     * The old record was keyed by size and mtime read from the path: a file renamed over the name with the same size
+     * and mtime (an upload in the same clock tick, or this deliberate copy of the mtime) inherited the old checksum.
+     */
+    @Test
+    void aFileRenamedOverTheNameWithTheSameSizeAndMtimeIsNotGivenTheOldChecksum() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] a = random(100_000, 1);
+        byte[] b = random(100_000, 2);
+        Files.write(dir.resolve("f.bin"), a);
+        assertThat(data.existing("f.bin").crc32c()).isEqualTo(crc(a));
+
+        FileTime mtime = Files.getLastModifiedTime(dir.resolve("f.bin"));
+        Path staged = Files.write(dir.resolve("staged.bin"), b);
+        Files.setLastModifiedTime(staged, mtime);
+        Files.move(staged, dir.resolve("f.bin"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+
+        assertThat(data.existing("f.bin").crc32c()).isEqualTo(crc(b));
+    }
+
+    @Test
+    void anOpenedFileKeepsItsBytesAndChecksumWhenTheNameMovesOn() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] a = random(70_000, 3);
+        byte[] b = random(70_000, 4);
+        Files.write(dir.resolve("g.bin"), a);
+        try (OpenedFile held = data.openExisting("g.bin")) {
+            Path staged = Files.write(dir.resolve("staged.bin"), b);
+            Files.move(staged, dir.resolve("g.bin"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            try (OpenedFile now = data.openExisting("g.bin")) {
+                assertThat(now.crc32c()).isEqualTo(crc(b)).isEqualTo(crcOfChannel(now));
+            }
+            assertThat(held.crc32c()).isEqualTo(crc(a)).isEqualTo(crcOfChannel(held));
+            // The reopen path is the held file, not the name.
+            assertThat(Files.readAllBytes(Path.of("/proc/self/fd", Integer.toString(io.xferbench.nativeio.Fds.of(held.channel())))))
+                    .isEqualTo(a);
+        }
+    }
+
+    @Test
+    void aRecordOfTheOldFormatIsNotTrusted() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] a = random(4096, 5);
+        Path f = Files.write(dir.resolve("h.bin"), a);
+        long mtimeNanos = Files.getLastModifiedTime(f).to(TimeUnit.NANOSECONDS);
+        Files.writeString(dir.resolve(".h.bin.crc32c"), "4096 " + mtimeNanos + " deadbeef\n");
+        assertThat(data.existing("h.bin").crc32c()).isEqualTo(crc(a));
+    }
+
+    /**
+     * A FIFO has size 0: at the name of the generated empty file, with a record of the old format matching its size
+     * and mtime, the old server handed it to a sender whose open blocked forever.
+     */
+    @Test
+    void aFifoAtAGeneratedNameIsRefusedWithoutBlocking() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        TestFile real = data.generated(0);
+        Files.delete(real.path());
+        Process mkfifo = new ProcessBuilder("mkfifo", real.path().toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        long mtime = Files.getLastModifiedTime(real.path()).to(TimeUnit.NANOSECONDS);
+        Files.writeString(dir.resolve(".xferbench-0.dat.crc32c"), "0 " + mtime + " " + Integer.toHexString(real.crc32c()) + "\n");
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () ->
+                assertThatThrownBy(() -> data.openGenerated(0))
+                        .isInstanceOf(AccessDeniedException.class).hasMessageContaining("not a regular file"));
+    }
+
+    @Test
+    void aSymlinkAtAGeneratedNameIsNotFollowed() throws Exception {
+        Path outside = Files.write(dir.resolve("outside.bin"), random(1000, 6));
+        Path root = Files.createDirectories(dir.resolve("data"));
+        Files.createSymbolicLink(root.resolve("xferbench-1000.dat"), outside);
+        DataDirectory data = new DataDirectory(root);
+        assertThatThrownBy(() -> data.openGenerated(1000)).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("symbolic link");
+    }
+}

@@ -1,0 +1,41 @@
+package io.xferbench.core.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TempFilesTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void onlyTempFilesOfDeadOwnersAreRemoved() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
+        Path sub = Files.createDirectories(root.resolve("sub"));
+        Path fromDead = Files.write(sub.resolve(".tmp-" + dead.pid() + "." + deadStart + "-up.bin-1a"), new byte[1234]);
+        Path mine = Files.createFile(TempFiles.next(root, "mine.bin"));
+        long myPid = ProcessHandle.current().pid();
+        Path pidReused = Files.createFile(root.resolve(".tmp-" + myPid + ".12345-old.bin-2b"));
+        Path legacyOld = Files.createFile(root.resolve(".tmp-xferbench-10.dat-3c"));
+        Files.setLastModifiedTime(legacyOld, FileTime.from(Instant.now().minus(TempFiles.LEGACY_AGE).minusSeconds(60)));
+        Path legacyFresh = Files.createFile(root.resolve(".tmp-xferbench-11.dat-4d"));
+        Path lookalike = Files.createFile(root.resolve("tmp-not-ours.bin"));
+        Path hiddenOther = Files.createFile(root.resolve(".tmpfile"));
+
+        var removed = TempFiles.removeStale(root);
+
+        assertThat(removed).extracting(TempFiles.Removed::path).containsExactlyInAnyOrder(fromDead, pidReused, legacyOld);
+        assertThat(removed).filteredOn(r -> r.path().equals(fromDead)).extracting(TempFiles.Removed::bytes).containsExactly(1234L);
+        assertThat(mine).exists();
+        assertThat(legacyFresh).exists();
+        assertThat(lookalike).exists();
+        assertThat(hiddenOther).exists();
+    }
+}

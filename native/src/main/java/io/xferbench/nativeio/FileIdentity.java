@@ -1,0 +1,63 @@
+package io.xferbench.nativeio;
+
+import com.sun.jna.LastErrorException;
+import java.nio.channels.FileChannel;
+
+/**
+ * What says an open file is the one a checksum was computed from, read from the descriptor itself
+ * ({@code statx(fd, "", AT_EMPTY_PATH)}), never from a path that a rename may have pointed elsewhere in between:
+ * device and inode; the inode's generation ({@code FS_IOC_GETVERSION}: file systems draw a new one for every inode
+ * they create, so a freed inode number reused for a new file does not look like the old one; 0 where the file
+ * system has none); size; mtime; and ctime, which no user can set (changing mtime or renaming sets it to now).
+ */
+public record FileIdentity(int devMajor, int devMinor, long inode, long generation, long size, long mtimeNanos,
+                           long ctimeNanos) {
+    private static final int MASK = Libc.STATX_TYPE | Libc.STATX_MODE | Libc.STATX_INO | Libc.STATX_SIZE
+            | Libc.STATX_MTIME | Libc.STATX_CTIME;
+
+    public static FileIdentity of(FileChannel channel) throws NativeException {
+        return of(Fds.of(channel));
+    }
+
+    public static FileIdentity of(int fd) throws NativeException {
+        NativeSupport.check();
+        try {
+            Statx st = Statx.of(fd, MASK);
+            return new FileIdentity(st.devMajor(), st.devMinor(), st.inode(), generation(fd), st.size(), st.mtimeNanos(),
+                    st.ctimeNanos());
+        } catch (LastErrorException e) {
+            throw NativeException.of("statx(fd " + fd + ")", e);
+        }
+    }
+
+    private static long generation(int fd) {
+        int[] version = new int[2];
+        try {
+            Libc.ioctl(fd, Libc.FS_IOC_GETVERSION, version);
+            return Integer.toUnsignedLong(version[0]);
+        } catch (LastErrorException notSupported) {
+            return 0;
+        }
+    }
+
+    /** The same inode (device, number, generation), whatever happened to its size, times or names since. */
+    public boolean sameInode(FileIdentity other) {
+        return devMajor == other.devMajor && devMinor == other.devMinor && inode == other.inode && generation == other.generation;
+    }
+
+    /** The record's text form: {@code major:minor inode generation size mtime-nanos ctime-nanos}. */
+    public String encode() {
+        return devMajor + ":" + devMinor + " " + inode + " " + generation + " " + size + " " + mtimeNanos + " " + ctimeNanos;
+    }
+
+    /** @throws IllegalArgumentException when {@code text} is not what {@link #encode()} writes */
+    public static FileIdentity decode(String text) {
+        String[] f = text.trim().split(" ");
+        String[] dev = f.length == 6 ? f[0].split(":") : new String[0];
+        if (dev.length != 2) {
+            throw new IllegalArgumentException("not a file identity: " + text);
+        }
+        return new FileIdentity(Integer.parseInt(dev[0]), Integer.parseInt(dev[1]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]));
+    }
+}

@@ -1,0 +1,109 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.data.TestFile;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** kill -9 of a real server mid-upload leaves its temp file; the next start removes it and nothing else. */
+@Timeout(120)
+class KilledServerTempFilesTest {
+    private static final Pattern LISTENING = Pattern.compile("xferbench-server listening on (.+):(\\d+)");
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void aRestartRemovesWhatAKilledServerLeft() throws Exception {
+        Path keep = Files.writeString(dataDir.resolve("user-file.bin"), "mine");
+        Path keepHidden = Files.writeString(dataDir.resolve(".tmpish"), "not the server's pattern");
+        Process server = start();
+        try {
+            int port = port(server);
+            long size = 64 * Sizes.MiB;
+            try (SocketChannel upload = SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1", port))) {
+                Frames.writeFully(upload, RequestCodec.encode(new Request(Op.UPLOAD, "stream", "big.bin", "", size, 0,
+                        Flags.VERIFY_CRC32C, 0)));
+                ResponseCodec.readUploadReady(upload);
+                Frames.writeFully(upload, ByteBuffer.allocate(8 * (int) Sizes.MiB));   // a part of the body, then silence
+                MalformedRequestStormTest.waitUntil(() -> tempFiles().stream().anyMatch(p -> sizeOf(p) > 0), "the upload's temp file");
+                server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+        List<Path> left = tempFiles();
+        assertThat(left).as("kill -9 leaves the temp file").isNotEmpty();
+
+        try (XferServer restarted = XferServer.start(ServerConfig.loopback(dataDir))) {
+            assertThat(tempFiles()).isEmpty();
+            assertThat(keep).exists();
+            assertThat(keepHidden).exists();
+            try (XferConnection c = XferConnection.open("127.0.0.1", restarted.port(), "")) {
+                TestFile f = restarted.data().generated(1000);
+                assertThat(c.download(Request.download("transfer-to", f.size(), Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+            }
+        }
+    }
+
+    private List<Path> tempFiles() {
+        try (Stream<Path> files = Files.list(dataDir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
+    private Process start() throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0"));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    private static int port(Process server) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        for (String line; (line = out.readLine()) != null; ) {
+            Matcher m = LISTENING.matcher(line);
+            if (m.find()) {
+                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "server-log");
+                drain.setDaemon(true);
+                drain.start();
+                return Integer.parseInt(m.group(2));
+            }
+        }
+        throw new AssertionError("the server never said it was listening");
+    }
+}
