@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import io.xferbench.client.load.LoadBenchCommand;
 import io.xferbench.client.load.LoadCommand;
+import io.xferbench.core.cli.Cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,6 +19,6 @@ public final class ClientMain implements Runnable {
 
     public static void main(String[] args) {
         // Later occurrences of an option win, so scripts can set defaults that users override.
-        System.exit(new CommandLine(new ClientMain()).setOverwrittenOptionsAllowed(true).execute(args));
+        System.exit(Cli.run(new ClientMain(), args));
     }
 }

@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
@@ -25,14 +26,18 @@ final class DownloadCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "all", split = ",", description = "Method ids, comma-separated, or 'all' (default).")
     List<String> methods;
 
-    @Option(names = "--size", defaultValue = "256MiB", split = ",", description = "File sizes, e.g. 0,4095,1MiB+1,1GiB (default: ${DEFAULT-VALUE}).")
-    List<String> sizes;
+    @Option(names = "--size", defaultValue = "256MiB", split = ",", converter = Converters.Size.class,
+            description = "File sizes, e.g. 0,4095,1MiB+1,1GiB (default: ${DEFAULT-VALUE}).")
+    List<Long> sizes;
 
     @Mixin
     RoundOptions rounds;
 
+    /** The page-cache state each transfer starts from. */
+    enum Cache { WARM, COLD }
+
     @Option(names = "--cache", defaultValue = "warm", description = "warm: file read into the page cache first; cold: evicted before every transfer (default: ${DEFAULT-VALUE}).")
-    String cache;
+    Cache cache;
 
     @Mixin
     BufferOptions buffer;
@@ -43,16 +48,13 @@ final class DownloadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
-        if (!cache.equals("warm") && !cache.equals("cold")) {
-            throw new IllegalArgumentException("--cache must be warm or cold");
-        }
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");
         List<String> chosen = catalog.choose(methods);
-        List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
+        List<Long> parsedSizes = sizes;
         int flags = (rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0)
-                | ("cold".equals(cache) ? Flags.CACHE_COLD : Flags.CACHE_WARM)
+                | (cache == Cache.COLD ? Flags.CACHE_COLD : Flags.CACHE_WARM)
                 | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
         List<MethodResult> results = new ArrayList<>();
@@ -70,7 +72,7 @@ final class DownloadCommand implements Callable<Integer> {
             }
         }
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
-        settings.put("cache", cache);
+        settings.put("cache", cache.name().toLowerCase(java.util.Locale.ROOT));
         settings.put("bufferSize", bufferSize);
         settings.put("unalignedBuffer", buffer.unaligned);
         settings.put("receiver", "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");

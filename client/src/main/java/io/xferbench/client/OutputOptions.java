@@ -9,8 +9,11 @@ import picocli.CommandLine.Option;
 
 /** Where and how the report goes: table/json/csv to standard output or a file, and a chart. */
 final class OutputOptions {
+    /** Report formats. */
+    enum Format { TABLE, JSON, CSV }
+
     @Option(names = "--format", defaultValue = "table", description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    String format;
+    Format format;
 
     @Option(names = "--out", description = "Write the report here instead of standard output.")
     Path out;
@@ -20,7 +23,7 @@ final class OutputOptions {
 
     /** Writes the report; the exit code: 1 when any row failed. */
     int emit(Report report) throws IOException {
-        String text = ReportWriter.render(report, format);
+        String text = ReportWriter.render(report, format.name().toLowerCase(java.util.Locale.ROOT));
         if (out != null) {
             Files.writeString(out, text, StandardCharsets.UTF_8);
             System.err.println("xferbench: report written to " + out);

@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
@@ -44,22 +45,23 @@ final class ProxyCommand implements Callable<Integer> {
             + "on kept-alive connections; connect: a new connection per exchange; bulk: --size bodies (default: ${DEFAULT-VALUE}).")
     List<String> scenarios;
 
-    @Option(names = "--size", defaultValue = "1MiB", split = ",", description = "Body sizes of the bulk scenario (default: ${DEFAULT-VALUE}).")
-    List<String> sizes;
+    @Option(names = "--size", defaultValue = "1MiB", split = ",", converter = Converters.Size.class,
+            description = "Body sizes of the bulk scenario (default: ${DEFAULT-VALUE}).")
+    List<Long> sizes;
 
-    @Option(names = "--exchanges", defaultValue = "2000", description = "small: exchanges per connection per round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--exchanges", defaultValue = "2000", converter = Converters.PositiveInt.class, description = "small: exchanges per connection per round (default: ${DEFAULT-VALUE}).")
     int exchanges;
 
-    @Option(names = "--connects", defaultValue = "500", description = "connect: connections (one exchange each) per connection "
+    @Option(names = "--connects", defaultValue = "500", converter = Converters.PositiveInt.class, description = "connect: connections (one exchange each) per connection "
             + "slot per round (default: ${DEFAULT-VALUE}).")
     int connects;
 
-    @Option(names = "--bodies", defaultValue = "64", description = "bulk: bodies per connection per round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bodies", defaultValue = "64", converter = Converters.PositiveInt.class, description = "bulk: bodies per connection per round (default: ${DEFAULT-VALUE}).")
     int bodies;
 
-    @Option(names = "--relay-buffer", defaultValue = "0", description = "Relay buffer for relays without :BUFFER (copy: user buffer, "
+    @Option(names = "--relay-buffer", defaultValue = "0", converter = Converters.BufferSizeOrDefault.class, description = "Relay buffer for relays without :BUFFER (copy: user buffer, "
             + "splice: pipe size); 0 = the proxy's --relay-buffer (default: ${DEFAULT-VALUE}).")
-    String relayBuffer;
+    int relayBuffer;
 
     @Option(names = "--download-method", defaultValue = "transfer-to", description = "Upstream server's sender (default: ${DEFAULT-VALUE}).")
     String downloadMethod;
@@ -105,9 +107,6 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
-        if (exchanges < 1 || bodies < 1 || connects < 1) {
-            throw new IllegalArgumentException("--exchanges, --connects and --bodies must be >= 1");
-        }
         for (String s : scenarios) {
             if (!List.of("small", "connect", "bulk").contains(s)) {
                 throw new IllegalArgumentException("--scenario takes small, connect and bulk, not '" + s + "'");
@@ -122,8 +121,8 @@ final class ProxyCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--download-method " + downloadMethod + " is unavailable on the upstream server: "
                     + senders.unavailableReason(downloadMethod));
         }
-        List<RelaySpec> specs = relays(methods, relays, buffer(relayBuffer));
-        List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
+        List<RelaySpec> specs = relays(methods, relays, relayBuffer == 0 ? null : relayBuffer);
+        List<Long> parsedSizes = sizes;
         // The upstream's files are generated and warmed once, untimed, before anything is measured; the timed
         // exchanges carry no cache flags, so the upstream does no cache work (mincore) inside them.
         int flags = rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0;

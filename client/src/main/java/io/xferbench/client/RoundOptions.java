@@ -1,5 +1,6 @@
 package io.xferbench.client;
 
+import io.xferbench.core.cli.Converters;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,31 +8,31 @@ import picocli.CommandLine.Option;
 
 /** Rounds, connections and verification: the options download, upload and proxy share. */
 final class RoundOptions {
-    @Option(names = "--repeat", defaultValue = "5", description = "Measured rounds per method and size (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "5", converter = Converters.PositiveInt.class, description = "Measured rounds per method and size (default: ${DEFAULT-VALUE}).")
     int repeat;
 
-    @Option(names = "--warmup", defaultValue = "1", description = "Unmeasured rounds first (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "1", converter = Converters.NonNegativeInt.class, description = "Unmeasured rounds first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--concurrency", defaultValue = "1", description = "Simultaneous connections per round (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", defaultValue = "1", converter = Converters.PositiveInt.class, description = "Simultaneous connections per round (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
+    /** What a transfer is checked by. */
+    enum Verify { CRC32C, LENGTH }
+
     @Option(names = "--verify", defaultValue = "crc32c", description = "crc32c (byte count and checksum) or length (byte count only) (default: ${DEFAULT-VALUE}).")
-    String verify;
+    Verify verify;
 
     @Option(names = "--no-syscalls", description = "Leave syscall counts out of the results.")
     boolean noSyscalls;
 
     /** Checks the values; the driver's rounds. */
     TransferDriver.Rounds rounds() {
-        if (!verify.equals("crc32c") && !verify.equals("length")) {
-            throw new IllegalArgumentException("--verify must be crc32c or length");
-        }
         return new TransferDriver.Rounds(repeat, warmup, concurrency, !noSyscalls);
     }
 
     boolean verifyCrc32c() {
-        return verify.equals("crc32c");
+        return verify == Verify.CRC32C;
     }
 
     /** The run's settings as printed above the table and stored in the JSON; commands add their own after these. */
@@ -42,7 +43,7 @@ final class RoundOptions {
         m.put("repeat", repeat);
         m.put("warmup", warmup);
         m.put("concurrency", concurrency);
-        m.put("verify", verify);
+        m.put("verify", verify.name().toLowerCase(java.util.Locale.ROOT));
         return m;
     }
 }

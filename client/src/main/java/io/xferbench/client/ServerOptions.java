@@ -7,7 +7,7 @@ final class ServerOptions {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "7070", description = "Server port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "7070", converter = io.xferbench.core.cli.Converters.Port.class, description = "Server port (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--token", defaultValue = "", description = "Token the server requires, if any.")

@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.metrics.EnvironmentInfo;
@@ -29,8 +30,9 @@ final class UploadCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "all", split = ",", description = "Receiver method ids, comma-separated, or 'all' (default).")
     List<String> methods;
 
-    @Option(names = "--size", defaultValue = "256MiB", split = ",", description = "Body sizes, e.g. 0,4095,1MiB+1,1GiB (default: ${DEFAULT-VALUE}).")
-    List<String> sizes;
+    @Option(names = "--size", defaultValue = "256MiB", split = ",", converter = Converters.Size.class,
+            description = "Body sizes, e.g. 0,4095,1MiB+1,1GiB (default: ${DEFAULT-VALUE}).")
+    List<Long> sizes;
 
     @Mixin
     RoundOptions rounds;
@@ -60,7 +62,7 @@ final class UploadCommand implements Callable<Integer> {
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
-        List<Long> parsedSizes = sizes.stream().map(Sizes::parse).toList();
+        List<Long> parsedSizes = sizes;
         int flags = (fsync ? Flags.FSYNC : 0) | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
         List<MethodResult> results = new ArrayList<>();

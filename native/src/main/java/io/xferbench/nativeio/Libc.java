@@ -102,6 +102,13 @@ final class Libc {
 
     static native int getrusage(int who, long[] usage) throws LastErrorException;
 
+    static final int RLIMIT_NOFILE = 7;
+
+    /** struct rlimit: rlim_cur, rlim_max (two unsigned longs). */
+    static native int getrlimit(int resource, long[] rlimit) throws LastErrorException;
+
+    static native int setrlimit(int resource, long[] rlimit) throws LastErrorException;
+
     static native int dup(int fd) throws LastErrorException;
 
     static native int close(int fd) throws LastErrorException;

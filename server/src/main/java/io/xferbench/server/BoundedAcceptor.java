@@ -15,6 +15,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -26,6 +27,8 @@ final class BoundedAcceptor {
     private static final Logger LOG = Logger.getLogger(BoundedAcceptor.class.getName());
     /** Idle workers leave after this, so thread counts return to their baseline soon after a burst. */
     private static final long WORKER_KEEP_ALIVE_SECONDS = 2;
+    private static final long MIN_BACKOFF_MILLIS = 10;
+    private static final long MAX_BACKOFF_MILLIS = 1_000;
 
     private final String name;
     private final int maxConnections;
@@ -33,6 +36,9 @@ final class BoundedAcceptor {
     private final ThreadPoolExecutor workers;
     private final Thread acceptor;
     private final Consumer<SocketChannel> handler;
+    private final SpareDescriptor spare = new SpareDescriptor();
+    private final RateLimitedLog failures;
+    private final AtomicLong shed = new AtomicLong();
 
     private BoundedAcceptor(String name, int maxConnections, ServerSocketChannel listener, Consumer<SocketChannel> handler) {
         this.name = name;
@@ -46,6 +52,7 @@ final class BoundedAcceptor {
             return t;
         });
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
+        this.failures = new RateLimitedLog(LOG, name + ": accept failed", Duration.ofSeconds(10));
     }
 
     /** Binds and starts accepting; {@code handler} runs on the connection's own thread and owns the socket. */
@@ -82,42 +89,104 @@ final class BoundedAcceptor {
     }
 
     private void acceptLoop() {
+        long backoffMillis = MIN_BACKOFF_MILLIS;
         while (listener.isOpen()) {
             SocketChannel socket;
             try {
                 socket = listener.accept();
+                backoffMillis = MIN_BACKOFF_MILLIS;
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
-                // EMFILE and friends: say so, breathe, keep accepting.
-                LOG.warning(name + ": accept failed: " + e.getMessage());
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException ie) {
-                    return;
+                // Out of descriptors (EMFILE, ENFILE): the pending client would wait in the backlog and be served, much
+                // later, to a dead socket. Spend the spare descriptor to take it and tell it BUSY now.
+                failures.report(e);
+                if (!shedOne()) {
+                    try {
+                        Thread.sleep(backoffMillis);
+                    } catch (InterruptedException ie) {
+                        return;
+                    }
+                    backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
                 }
                 continue;
             }
             try {
-                workers.execute(() -> handler.accept(socket));
+                workers.execute(() -> serve(socket));
             } catch (RejectedExecutionException e) {
                 refuseBusy(socket);
             }
         }
     }
 
+    /**
+     * Runs the handler, which owns the socket; if it fails before it could take charge (a class that cannot be loaded
+     * with no descriptor left to open its jar, say), the socket is closed here, never leaked.
+     */
+    private void serve(SocketChannel socket) {
+        try {
+            handler.accept(socket);
+        } catch (RuntimeException | Error e) {
+            LOG.warning(name + ": connection handler failed: " + e);
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // Closed already.
+            }
+        }
+    }
+
     private void refuseBusy(SocketChannel socket) {
+        refuse(socket, name + " busy: " + maxConnections + " connections already open (--max-connections)");
+    }
+
+    private static void refuse(SocketChannel socket, String why) {
         try (socket) {
-            Frames.writeFully(socket, ResponseCodec.error(Status.BUSY,
-                    name + " busy: " + maxConnections + " connections already open (--max-connections)"));
+            Frames.writeFully(socket, ResponseCodec.error(Status.BUSY, why));
         } catch (IOException ignored) {
             // The refused client is gone already.
         }
     }
 
+    /**
+     * With no descriptor to accept into: closes the spare, accepts one pending client into it, answers it BUSY and
+     * closes it, then takes the spare back. @return whether a client was shed
+     */
+    private boolean shedOne() {
+        if (!spare.release()) {
+            return false;
+        }
+        try {
+            listener.configureBlocking(false);
+            SocketChannel pending = listener.accept();
+            if (pending == null) {
+                return false;
+            }
+            pending.configureBlocking(true);
+            refuse(pending, name + " busy: out of file descriptors");
+            shed.incrementAndGet();
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            try {
+                listener.configureBlocking(true);
+            } catch (IOException ignored) {
+                // Closed meanwhile: the loop ends.
+            }
+            spare.retake();
+        }
+    }
+
+    /** Clients shed for want of descriptors since start. */
+    long shedForDescriptors() {
+        return shed.get();
+    }
+
     /** Stops accepting: the listener closes, the acceptor thread ends. Connections being served go on. */
     void stopAccepting() throws IOException {
         listener.close();
+        spare.close();
         try {
             acceptor.join(5_000);
         } catch (InterruptedException e) {

@@ -38,26 +38,28 @@ final class Connection implements Runnable {
     private final DownloadHandler downloads;
     private final UploadHandler uploads;
     private final DataDirectory data;
+    private final BufferBudget buffers;
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
-               ConnectionRegistry registry) {
+               ConnectionRegistry registry, BufferBudget buffers) {
         this.id = id;
         this.socket = socket;
         this.config = config;
         this.measurements = measurements;
         this.registry = registry;
         this.data = data;
-        this.downloads = new DownloadHandler(data, config);
-        this.uploads = new UploadHandler(data, config);
+        this.buffers = buffers;
+        this.downloads = new DownloadHandler(data, config, buffers);
+        this.uploads = new UploadHandler(data, config, buffers);
     }
 
     @Override
     public void run() {
-        registry.add(id, socket);
         try {
+            registry.add(id, socket);
             serve();
         } catch (ProtocolException e) {
             LOG.info(() -> "conn " + id + ": bad request: " + e.getMessage());
@@ -65,7 +67,8 @@ final class Connection implements Runnable {
             lingeringClose();
         } catch (IOException e) {
             LOG.fine(() -> "conn " + id + ": closed: " + e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An OutOfMemoryError included: the client hears why before the close, where the socket still allows.
             LOG.warning("conn " + id + ": internal error: " + e);
             answerQuietly(Status.SERVER_ERROR, e.toString());
         } finally {
@@ -90,7 +93,7 @@ final class Connection implements Runnable {
             return;
         }
         if (ProtocolSniffer.isHttp(first)) {
-            if (new HttpSession(id, socket, config, data, registry, measurements, peer).serve(first)) {
+            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, peer).serve(first)) {
                 lingeringClose();
             }
             return;
@@ -191,6 +194,9 @@ final class Connection implements Runnable {
             return true;
         } catch (IllegalStateException e) {
             answer(Status.BAD_REQUEST, e.getMessage());
+            return true;
+        } catch (PerConnection.BudgetExceeded e) {
+            answer(Status.BUSY, e.getMessage());
             return true;
         }
     }

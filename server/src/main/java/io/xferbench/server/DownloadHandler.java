@@ -32,11 +32,12 @@ final class DownloadHandler implements AutoCloseable {
 
     private final DataDirectory data;
     private final ServerConfig config;
-    private final PerConnection<FileSender> senders = new PerConnection<>();
+    private final PerConnection<FileSender> senders;
 
-    DownloadHandler(DataDirectory data, ServerConfig config) {
+    DownloadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers) {
         this.data = data;
         this.config = config;
+        this.senders = new PerConnection<>(buffers);
     }
 
     /** @return whether the connection is still in a state to read the next request */

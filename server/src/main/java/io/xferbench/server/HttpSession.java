@@ -37,10 +37,10 @@ final class HttpSession {
     private final ConnectionRegistry registry;
     private final Measurements measurements;
     private final String peer;
-    private final PerConnection<FileSender> senders = new PerConnection<>();
+    private final PerConnection<FileSender> senders;
 
     HttpSession(int id, SocketChannel socket, ServerConfig config, DataDirectory data, ConnectionRegistry registry,
-                Measurements measurements, String peer) {
+                Measurements measurements, BufferBudget buffers, String peer) {
         this.id = id;
         this.socket = socket;
         this.config = config;
@@ -48,6 +48,7 @@ final class HttpSession {
         this.registry = registry;
         this.measurements = measurements;
         this.peer = peer;
+        this.senders = new PerConnection<>(buffers);
     }
 
     /**
@@ -126,7 +127,12 @@ final class HttpSession {
 
     private boolean send(HttpRequest request, SenderMethod method, OpenedFile file, String headers) throws IOException {
         TransferOptions options = new TransferOptions(0, false);
-        FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
+        FileSender sender;
+        try {
+            sender = senders.get(method.id(), options, () -> method.newSender(options));
+        } catch (PerConnection.BudgetExceeded e) {
+            return respond(503, e.getMessage(), request.keepAlive(), false);
+        }
         measurements.started(id, peer);
         try {
             SourceFile source = new SourceFile(file.path(), file.channel(), file.size());

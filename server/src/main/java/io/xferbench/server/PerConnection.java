@@ -2,16 +2,23 @@ package io.xferbench.server;
 
 import io.xferbench.core.method.TransferOptions;
 import java.io.IOException;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Logger;
 
 /**
- * The senders or receivers one connection has built, by method and options: buffers and adopted Netty
- * channels are set up once per connection, as a real server would, and closed with it.
+ * The senders or receivers one connection has built, by method and options: buffers and adopted Netty channels are
+ * set up once per connection, as a real server would, and closed with it. Bounded: at most {@link #MAX_INSTANCES}
+ * are kept (the least recently used is closed to make room), and each instance's buffer is reserved from the
+ * server's {@link BufferBudget} while it lives.
  */
 final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(PerConnection.class.getName());
+    /** A benchmark alternates a handful of methods and sizes on one connection; more is churn, not reuse. */
+    static final int MAX_INSTANCES = 8;
+    /** What a buffer size of 0 means to every method. */
+    static final int DEFAULT_BUFFER = 64 * 1024;
 
     /** Builds an instance for the connection. */
     @FunctionalInterface
@@ -19,16 +26,55 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
         T create() throws IOException;
     }
 
-    private final Map<String, T> instances = new HashMap<>();
+    /** The server's buffer budget would be passed: answered BUSY, the connection goes on. */
+    static final class BudgetExceeded extends IOException {
+        BudgetExceeded(String message) {
+            super(message);
+        }
+    }
+
+    private record Entry<T>(T instance, long bytes) {
+    }
+
+    private final BufferBudget budget;
+    private final Map<String, Entry<T>> instances = new LinkedHashMap<>(16, 0.75f, true);
+
+    PerConnection(BufferBudget budget) {
+        this.budget = budget;
+    }
 
     T get(String methodId, TransferOptions options, Factory<T> factory) throws IOException {
         String key = key(methodId, options);
-        T instance = instances.get(key);
-        if (instance == null) {
-            instance = factory.create();
-            instances.put(key, instance);
+        Entry<T> entry = instances.get(key);
+        if (entry != null) {
+            return entry.instance();
         }
+        long bytes = options.bufferSize() == 0 ? DEFAULT_BUFFER : options.bufferSize();
+        while (instances.size() >= MAX_INSTANCES) {
+            evictEldest();
+        }
+        // This connection gives back its own idle buffers before it is told the server has no room.
+        while (!budget.tryReserve(bytes)) {
+            if (instances.isEmpty()) {
+                throw new BudgetExceeded("transfer buffers of " + budget.reserved() + " bytes are in use server-wide; "
+                        + bytes + " more would pass --max-buffer-memory " + budget.limit());
+            }
+            evictEldest();
+        }
+        T instance;
+        try {
+            instance = factory.create();
+        } catch (IOException | RuntimeException | Error e) {
+            budget.release(bytes);
+            throw e;
+        }
+        instances.put(key, new Entry<>(instance, bytes));
         return instance;
+    }
+
+    /** Instances kept now. */
+    int size() {
+        return instances.size();
     }
 
     /** Closes and forgets one instance (after it failed mid-transfer, its state cannot be trusted). */
@@ -42,13 +88,22 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
         instances.clear();
     }
 
-    private void closeQuietly(String what, T instance) {
-        if (instance != null) {
-            try {
-                instance.close();
-            } catch (Exception e) {
-                LOG.fine(() -> "closing " + what + ": " + e);
-            }
+    private void evictEldest() {
+        Iterator<Map.Entry<String, Entry<T>>> eldest = instances.entrySet().iterator();
+        Map.Entry<String, Entry<T>> e = eldest.next();
+        eldest.remove();
+        closeQuietly(e.getKey(), e.getValue());
+    }
+
+    private void closeQuietly(String what, Entry<T> entry) {
+        if (entry == null) {
+            return;
+        }
+        budget.release(entry.bytes());
+        try {
+            entry.instance().close();
+        } catch (Exception e) {
+            LOG.fine(() -> "closing " + what + ": " + e);
         }
     }
 

@@ -1,12 +1,15 @@
 package io.xferbench.server;
 
-import io.xferbench.core.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
+import io.xferbench.nativeio.NativeException;
+import io.xferbench.nativeio.OpenFilesLimit;
+import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,10 +29,10 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
     String bind;
 
-    @Option(names = "--port", defaultValue = "7070", description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "7070", converter = Converters.Port.class, description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--max-connections", defaultValue = "256", description = "Connections served at once; more are refused BUSY (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-connections", defaultValue = "256", converter = Converters.PositiveInt.class, description = "Connections served at once; more are refused BUSY (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
     @Option(names = "--token", defaultValue = "", description = "Require this token on every request (visible in ps: prefer --token-file).")
@@ -38,19 +41,23 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--token-file", description = "Require the token stored in this file (first line).")
     Path tokenFile;
 
-    @Option(names = "--max-upload", defaultValue = "64GiB", description = "Largest upload accepted (default: ${DEFAULT-VALUE}).")
-    String maxUpload;
+    @Option(names = "--max-upload", defaultValue = "64GiB", converter = Converters.Size.class, description = "Largest upload accepted (default: ${DEFAULT-VALUE}).")
+    long maxUpload;
 
-    @Option(names = "--min-rate", defaultValue = "1MiB", description = "Slowest transfer rate per second tolerated before a stalled connection is dropped (default: ${DEFAULT-VALUE}).")
-    String minRate;
+    @Option(names = "--min-rate", defaultValue = "1MiB", converter = Converters.Size.class, description = "Slowest transfer rate per second tolerated before a stalled connection is dropped (default: ${DEFAULT-VALUE}).")
+    long minRate;
 
-    @Option(names = "--shutdown-grace", defaultValue = "10", description = "Seconds in-flight transfers get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--shutdown-grace", defaultValue = "10", converter = Converters.NonNegativeInt.class, description = "Seconds in-flight transfers get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
     int shutdownGraceSeconds;
 
-    @Option(names = "--max-generated", defaultValue = "64GiB", description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
-    String maxGenerated;
+    @Option(names = "--max-generated", defaultValue = "64GiB", converter = Converters.Size.class, description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
+    long maxGenerated;
 
-    @Option(names = "--idle-timeout", defaultValue = "30", description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-buffer-memory", defaultValue = "1GiB", converter = Converters.Size.class, description = "Transfer buffers all connections may hold "
+            + "at once; a request that would need more is answered BUSY (default: ${DEFAULT-VALUE}).")
+    long maxBufferMemory;
+
+    @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
     @Option(names = "--proxy-to", description = "Run as a proxy relaying every connection to this xferbench server (HOST:PORT).")
@@ -60,9 +67,9 @@ public final class ServerMain implements Callable<Integer> {
             + "with a PROXY frame: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = RelayIds.class)
     String relay;
 
-    @Option(names = "--relay-buffer", defaultValue = "64KiB", description = "Proxy: user buffer of the copy relay and pipe size of the splice relay when the PROXY "
+    @Option(names = "--relay-buffer", defaultValue = "64KiB", converter = Converters.BufferSize.class, description = "Proxy: user buffer of the copy relay and pipe size of the splice relay when the PROXY "
             + "frame does not set one (default: ${DEFAULT-VALUE}).")
-    String relayBuffer;
+    int relayBuffer;
 
     /** Relay ids for the help text. */
     static final class RelayIds implements Iterable<String> {
@@ -86,12 +93,16 @@ public final class ServerMain implements Callable<Integer> {
         if (tokenFile != null && secret.isEmpty()) {
             throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
         }
-        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, Sizes.parse(maxGenerated),
-                Sizes.parse(maxUpload), Duration.ofSeconds(idleTimeoutSeconds), Sizes.parse(minRate), Duration.ofSeconds(shutdownGraceSeconds));
+        if (minRate < 1) {
+            throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
+        }
+        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
+                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory);
         if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
             System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "
                     + "can read and write " + dataDir + (secret.isEmpty() ? " (no --token set)" : ""));
         }
+        raiseOpenFilesLimit();
         XferServer server = XferServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -110,13 +121,10 @@ public final class ServerMain implements Callable<Integer> {
 
     private Integer proxy() throws Exception {
         String[] hp = ProxyConfig.hostPort(proxyTo);
-        long buffer = Sizes.parse(relayBuffer);
-        if (buffer <= 0 || buffer > io.xferbench.core.protocol.Wire.MAX_BUFFER_SIZE) {
-            System.err.println("xferbench-server: --relay-buffer must be 1.." + io.xferbench.core.protocol.Wire.MAX_BUFFER_SIZE);
-            return 2;
-        }
+        int buffer = relayBuffer;
         ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer,
                 Duration.ofSeconds(idleTimeoutSeconds));
+        raiseOpenFilesLimit();
         XferProxy proxy = XferProxy.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -134,7 +142,17 @@ public final class ServerMain implements Callable<Integer> {
         return 0;
     }
 
+    /** A descriptor per client: the soft limit goes up to the hard one, and the log says what is in force. */
+    private static void raiseOpenFilesLimit() {
+        try {
+            OpenFilesLimit limit = OpenFilesLimit.raiseSoftToHard();
+            Logger.getLogger(ServerMain.class.getName()).info("open files limit " + limit.soft() + " (hard " + limit.hard() + ")");
+        } catch (NativeException e) {
+            Logger.getLogger(ServerMain.class.getName()).warning("cannot read or raise the open files limit: " + e.getMessage());
+        }
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new ServerMain()).execute(args));
+        System.exit(Cli.run(new ServerMain(), args));
     }
 }

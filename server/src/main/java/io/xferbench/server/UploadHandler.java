@@ -56,12 +56,13 @@ final class UploadHandler implements AutoCloseable {
 
     private final DataDirectory data;
     private final ServerConfig config;
-    private final PerConnection<FileReceiver> receivers = new PerConnection<>();
+    private final PerConnection<FileReceiver> receivers;
     private ByteBuffer checksumBuffer;
 
-    UploadHandler(DataDirectory data, ServerConfig config) {
+    UploadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers) {
         this.data = data;
         this.config = config;
+        this.receivers = new PerConnection<>(buffers);
     }
 
     /** @return whether the connection is still in a state to read the next request */

@@ -20,12 +20,19 @@ public final class XferServer implements AutoCloseable {
     private final DataDirectory data;
     private final Measurements measurements = new Measurements(MeasurementReport.SERVER);
     private final ConnectionRegistry registry = new ConnectionRegistry();
+    private final BufferBudget buffers;
     private final AtomicInteger connectionIds = new AtomicInteger();
     private BoundedAcceptor acceptor;
 
     private XferServer(ServerConfig config, DataDirectory data) {
         this.config = config;
         this.data = data;
+        this.buffers = new BufferBudget(config.maxBufferMemory());
+    }
+
+    /** Transfer buffer bytes the connections hold now. */
+    public long reservedBufferBytes() {
+        return buffers.reserved();
     }
 
     public static XferServer start(ServerConfig config) throws IOException {
@@ -37,7 +44,7 @@ public final class XferServer implements AutoCloseable {
         XferServer server = new XferServer(config, data);
         server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(),
                 socket -> new Connection(server.connectionIds.incrementAndGet(), socket, config, server.data,
-                        server.measurements, server.registry).run());
+                        server.measurements, server.registry, server.buffers).run());
         return server;
     }
 

@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import java.io.IOException;
@@ -42,30 +43,30 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--file-size", defaultValue = "50KiB", converter = LoadCommand.SizeConverter.class,
+    @Option(names = "--file-size", defaultValue = "50KiB", converter = Converters.Size.class,
             description = "Size of the file every request downloads (default: ${DEFAULT-VALUE}).")
     long fileSize;
 
-    @Option(names = "--concurrency", split = ",", defaultValue = "50,500", converter = LoadCommand.PositiveIntConverter.class,
+    @Option(names = "--concurrency", split = ",", defaultValue = "50,500", converter = Converters.PositiveInt.class,
             description = "Concurrent connections, one run per value (default: ${DEFAULT-VALUE}).")
     List<Integer> concurrency;
 
-    @Option(names = "--threads", converter = LoadCommand.PositiveIntConverter.class,
+    @Option(names = "--threads", converter = Converters.PositiveInt.class,
             description = "Event-loop threads of the generator and wrk (default: the number of CPUs).")
     Integer threads;
 
-    @Option(names = "--duration", defaultValue = "10s", converter = LoadCommand.DurationConverter.class,
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.Time.class,
             description = "Measured time per row (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "2s", converter = LoadCommand.DurationConverter.class,
+    @Option(names = "--warmup", defaultValue = "2s", converter = Converters.Time.class,
             description = "Unmeasured load before each row (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
 
-    @Option(names = "--format", defaultValue = "table", converter = LoadCommand.FormatConverter.class,
+    @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     LoadCommand.Format format;
 

@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import java.net.InetSocketAddress;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,20 +41,20 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "7070", description = "Server port (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "7070", converter = Converters.Port.class, description = "Server port (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--token", defaultValue = "", description = "Token the xferbench server requires, if any.")
     String token;
 
-    @Option(names = "--protocol", defaultValue = "native", converter = ProtocolConverter.class,
+    @Option(names = "--protocol", defaultValue = "native",
             description = "native (xferbench server) or http (any HTTP/1.1 file server, e.g. nginx) (default: ${DEFAULT-VALUE}).")
     Protocol protocol;
 
     @Option(names = "--method", defaultValue = "transfer-to", description = "native: the server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--file-size", defaultValue = "50KiB", converter = SizeConverter.class,
+    @Option(names = "--file-size", defaultValue = "50KiB", converter = Converters.Size.class,
             description = "Size of the generated file every request downloads (default: ${DEFAULT-VALUE}).")
     long fileSize;
 
@@ -62,23 +62,23 @@ public final class LoadCommand implements Callable<Integer> {
             + "server's generated file, which must hold the generated content).")
     String path;
 
-    @Option(names = "--concurrency", split = ",", defaultValue = "50", converter = PositiveIntConverter.class,
+    @Option(names = "--concurrency", split = ",", defaultValue = "50", converter = Converters.PositiveInt.class,
             description = "Concurrent connections; a list runs once per value (default: ${DEFAULT-VALUE}).")
     List<Integer> concurrency;
 
-    @Option(names = "--threads", converter = PositiveIntConverter.class,
+    @Option(names = "--threads", converter = Converters.PositiveInt.class,
             description = "Event-loop threads of the generator (default: the number of CPUs).")
     Integer threads;
 
-    @Option(names = "--requests", defaultValue = "0", converter = NonNegativeLongConverter.class,
+    @Option(names = "--requests", defaultValue = "0", converter = Converters.NonNegativeLong.class,
             description = "Measured requests per run; 0: run for --duration (default: ${DEFAULT-VALUE}).")
     long requests;
 
-    @Option(names = "--duration", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(names = "--duration", defaultValue = "10s", converter = Converters.Time.class,
             description = "Measured time per run when --requests is 0, e.g. 500ms, 10s, 1m (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
-    @Option(names = "--warmup", defaultValue = "1s", converter = DurationConverter.class,
+    @Option(names = "--warmup", defaultValue = "1s", converter = Converters.Time.class,
             description = "Unmeasured time before each run's window (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
@@ -86,11 +86,11 @@ public final class LoadCommand implements Callable<Integer> {
             + "from each request's intended start; 0: closed loop (default: ${DEFAULT-VALUE}).")
     double rate;
 
-    @Option(names = "--drain-timeout", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(names = "--drain-timeout", defaultValue = "10s", converter = Converters.Time.class,
             description = "How long requests in flight at the end may still complete (default: ${DEFAULT-VALUE}).")
     Duration drainTimeout;
 
-    @Option(names = "--format", defaultValue = "table", converter = FormatConverter.class,
+    @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     Format format;
 
@@ -141,74 +141,5 @@ public final class LoadCommand implements Callable<Integer> {
             System.out.print(text);
         }
         return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
-    }
-
-    static final class SizeConverter implements ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            long v = Sizes.parse(value);
-            if (v < 0) {
-                throw new IllegalArgumentException("size must not be negative: " + value);
-            }
-            return v;
-        }
-    }
-
-    static final class PositiveIntConverter implements ITypeConverter<Integer> {
-        @Override
-        public Integer convert(String value) {
-            int v = Integer.parseInt(value.trim());
-            if (v < 1) {
-                throw new IllegalArgumentException("must be at least 1: " + value);
-            }
-            return v;
-        }
-    }
-
-    static final class NonNegativeLongConverter implements ITypeConverter<Long> {
-        @Override
-        public Long convert(String value) {
-            long v = Long.parseLong(value.trim());
-            if (v < 0) {
-                throw new IllegalArgumentException("must not be negative: " + value);
-            }
-            return v;
-        }
-    }
-
-    static final class ProtocolConverter implements ITypeConverter<Protocol> {
-        @Override
-        public Protocol convert(String value) {
-            return Protocol.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        }
-    }
-
-    static final class FormatConverter implements ITypeConverter<Format> {
-        @Override
-        public Format convert(String value) {
-            return Format.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        }
-    }
-
-    /** {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds. */
-    static final class DurationConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            String v = value.trim().toLowerCase(Locale.ROOT);
-            Duration d;
-            if (v.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-            } else if (v.endsWith("s")) {
-                d = Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
-            } else if (v.endsWith("m")) {
-                d = Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)) * 60);
-            } else {
-                d = Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
-            }
-            if (d.isNegative()) {
-                throw new IllegalArgumentException("duration must not be negative: " + value);
-            }
-            return d;
-        }
     }
 }

@@ -25,7 +25,7 @@ class LoadBenchCommandTest {
         MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
                 : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
         Path out = tmp.resolve("load.json");
-        int exit = new CommandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
+        int exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
                 "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
                 "--format", "json", "--out", out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toFile());

@@ -36,7 +36,11 @@ public final class XferConnection implements AutoCloseable {
         SocketChannel ch = SocketChannel.open();
         try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.connect(new InetSocketAddress(host, port));
+            InetSocketAddress address = new InetSocketAddress(host, port);
+            if (address.isUnresolved()) {
+                throw new java.net.UnknownHostException(host);
+            }
+            ch.connect(address);
             return new XferConnection(ch, token);
         } catch (IOException | RuntimeException e) {
             ch.close();

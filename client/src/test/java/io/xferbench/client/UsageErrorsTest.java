@@ -1,0 +1,72 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.cli.Cli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Bad command lines: one line on stderr, exit 2, before any work; an unreachable server: one line, exit 1. */
+class UsageErrorsTest {
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Cli.commandLine(new ClientMain());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static void assertOneLine(Run r) {
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    /** A free port with nothing listening: a command that tried to connect would fail with exit 1, not 2. */
+    private static String closedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return Integer.toString(s.getLocalPort());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "download --buffer 0", "download --buffer 65MiB", "download --cache foo", "download --format xml",
+        "download --size -5", "download --size 1XB", "download --concurrency 0", "download --repeat 0",
+        "download --warmup -1", "download --verify md5", "download --port 70000", "upload --size abc",
+        "proxy --relay-buffer 100MiB", "proxy --exchanges 0", "proxy --scenario small,foo", "load --concurrency 0",
+        "load --duration forever", "load --format xml", "load --protocol ftp", "load --rate -1", "download --nonsense",
+        "frobnicate"})
+    void usageErrorsAreOneLineAndExitTwoBeforeAnyWork(String args) throws Exception {
+        Run r = run((args + " --port " + closedPort()).split(" "));
+        if (args.contains("--port 70000")) {
+            r = run(args.split(" "));
+        }
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+    }
+
+    @Test
+    void anUnreachableServerIsOneLineAndExitOne() throws Exception {
+        for (String cmd : new String[] {"info", "download", "upload", "proxy"}) {
+            Run r = run(cmd, "--port", closedPort());
+            assertThat(r.exit()).as(cmd + ": " + r.err()).isEqualTo(Cli.FAILED);
+            assertOneLine(r);
+            assertThat(r.err()).contains("cannot connect");
+        }
+        Run unknown = run("info", "--host", "no-such-host.invalid");
+        assertThat(unknown.exit()).isEqualTo(Cli.FAILED);
+        assertOneLine(unknown);
+        assertThat(unknown.err()).contains("unknown host");
+    }
+}

@@ -1,0 +1,150 @@
+package io.xferbench.core.cli;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.protocol.Wire;
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Typed option values, checked while the command line is parsed: a bad one is a usage error before any work. They
+ * throw {@link TypeConversionException}, whose message picocli prints as is ("Invalid value for option '--buffer':
+ * ...").
+ */
+public final class Converters {
+    private Converters() {
+    }
+
+    private static long size(String value) {
+        try {
+            return Sizes.parse(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new TypeConversionException(e.getMessage());
+        }
+    }
+
+    private static int integer(String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("not a whole number: '" + value + "'");
+        }
+    }
+
+    private static long wholeLong(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("not a whole number: '" + value + "'");
+        }
+    }
+
+    private static double decimal(String value, String what) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("not a " + what + ": '" + value + "'");
+        }
+    }
+
+    /** A byte count: {@code 4096}, {@code 64KiB}, {@code 1MiB+1}, {@code 4GiB}; not negative. */
+    public static final class Size implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long v = size(value);
+            if (v < 0) {
+                throw new TypeConversionException("size must not be negative: " + value);
+            }
+            return v;
+        }
+    }
+
+    /** A transfer buffer: 1 byte to the protocol's limit (64 MiB). */
+    public static final class BufferSize implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            long v = size(value);
+            if (v < 1 || v > Wire.MAX_BUFFER_SIZE) {
+                throw new TypeConversionException("buffer must be 1.." + Sizes.format(Wire.MAX_BUFFER_SIZE) + ", not " + value);
+            }
+            return (int) v;
+        }
+    }
+
+    /** A buffer size where 0 means "the default". */
+    public static final class BufferSizeOrDefault implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return size(value) == 0 ? 0 : new BufferSize().convert(value);
+        }
+    }
+
+    public static final class PositiveInt implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int v = integer(value);
+            if (v < 1) {
+                throw new TypeConversionException("must be at least 1, not " + value);
+            }
+            return v;
+        }
+    }
+
+    public static final class NonNegativeInt implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int v = integer(value);
+            if (v < 0) {
+                throw new TypeConversionException("must not be negative: " + value);
+            }
+            return v;
+        }
+    }
+
+    public static final class NonNegativeLong implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long v = wholeLong(value);
+            if (v < 0) {
+                throw new TypeConversionException("must not be negative: " + value);
+            }
+            return v;
+        }
+    }
+
+    /** A TCP port, 0 to 65535 (0: any free one). */
+    public static final class Port implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int v = integer(value);
+            if (v < 0 || v > 65_535) {
+                throw new TypeConversionException("port must be 0..65535, not " + value);
+            }
+            return v;
+        }
+    }
+
+    /** {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds; not negative. */
+    public static final class Time implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            Duration d;
+            String what = "duration (e.g. 250ms, 10s, 2m)";
+            if (v.endsWith("ms")) {
+                d = Duration.ofMillis(Math.round(decimal(v.substring(0, v.length() - 2), what)));
+            } else if (v.endsWith("s")) {
+                d = Duration.ofMillis(Math.round(decimal(v.substring(0, v.length() - 1), what) * 1000));
+            } else if (v.endsWith("m")) {
+                d = Duration.ofMillis(Math.round(decimal(v.substring(0, v.length() - 1), what) * 60_000));
+            } else {
+                d = Duration.ofMillis(Math.round(decimal(v, what) * 1000));
+            }
+            if (d.isNegative()) {
+                throw new TypeConversionException("duration must not be negative: " + value);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.xferbench.server;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * One file descriptor held in reserve (on /dev/null) so that a server out of descriptors can still accept a client
+ * to tell it BUSY: released just before that accept, retaken right after.
+ */
+final class SpareDescriptor implements AutoCloseable {
+    private static final Path DEV_NULL = Path.of("/dev/null");
+    private FileChannel held;
+
+    SpareDescriptor() {
+        retake();
+    }
+
+    /** @return whether a descriptor was held and is now free */
+    synchronized boolean release() {
+        if (held == null) {
+            return false;
+        }
+        try {
+            held.close();
+        } catch (IOException ignored) {
+            // Closing /dev/null does not fail in a way that keeps the descriptor.
+        }
+        held = null;
+        return true;
+    }
+
+    /** Takes the spare back if a descriptor is free (otherwise tries again at the next release). */
+    synchronized void retake() {
+        if (held == null) {
+            try {
+                held = FileChannel.open(DEV_NULL, StandardOpenOption.READ);
+            } catch (IOException stillExhausted) {
+                held = null;
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        release();
+    }
+}

@@ -1,0 +1,32 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.cli.Cli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** The server's bad command lines: one line, exit 2, nothing started. */
+class ServerUsageTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--port 99999", "--port -1", "--max-connections 0", "--max-upload lots", "--min-rate 0",
+        "--max-buffer-memory 1XB", "--idle-timeout 0", "--relay-buffer 0 --proxy-to 127.0.0.1:1", "--bogus", ""})
+    void badCommandLinesAreOneLineAndExitTwo(String args) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Cli.commandLine(new ServerMain());
+        cl.setErr(new PrintWriter(err, true));
+        String[] argv = args.isEmpty() ? new String[0] : args.split(" ");
+        if (!args.contains("--proxy-to") && !args.isEmpty()) {
+            argv = (args + " --data-dir /nonexistent-but-never-created").split(" ");
+        }
+        int exit = cl.execute(argv);
+        String text = err.toString() + System.lineSeparator();
+        assertThat(exit).as(text).isEqualTo(Cli.USAGE);
+        assertThat(err.toString().strip().lines()).as(text).hasSizeLessThanOrEqualTo(1);
+        assertThat(text).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+}
