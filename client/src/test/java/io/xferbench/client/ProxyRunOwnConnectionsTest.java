@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A {@code proxy} run alone: the proxy's window sees only this run's relayed connections (several kept-alive ones,
@@ -32,7 +31,7 @@ class ProxyRunOwnConnectionsTest {
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir));
              XferProxy proxy = XferProxy.start(ProxyConfig.loopback(server.port(), "copy"))) {
             Path report = out.resolve("proxy.json");
-            int exit = new CommandLine(new ClientMain()).execute("proxy", "--host", "127.0.0.1", "--port",
+            int exit = io.xferbench.core.cli.Cli.commandLine(new ClientMain()).execute("proxy", "--host", "127.0.0.1", "--port",
                     Integer.toString(proxy.port()), "--method", "copy", "--scenario", "small,connect,bulk", "--size", "64KiB",
                     "--exchanges", "20", "--connects", "10", "--bodies", "2", "--repeat", "2", "--concurrency", "2",
                     "--format", "json", "--out", report.toString());

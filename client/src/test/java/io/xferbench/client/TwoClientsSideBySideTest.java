@@ -15,7 +15,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * Two {@code download --method all} runs side by side on one server, in-process: each gets every row of its own,
@@ -37,7 +36,7 @@ class TwoClientsSideBySideTest {
             List<Future<Integer>> runs = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 Path report = out.resolve("run" + i + ".json");
-                runs.add(clients.submit(() -> new CommandLine(new ClientMain()).execute("download", "--host", "127.0.0.1",
+                runs.add(clients.submit(() -> io.xferbench.core.cli.Cli.commandLine(new ClientMain()).execute("download", "--host", "127.0.0.1",
                         "--port", Integer.toString(server.port()), "--method", "all", "--size", "0,64KiB", "--repeat", "3",
                         "--warmup", "1", "--concurrency", "2", "--format", "json", "--out", report.toString())));
             }
