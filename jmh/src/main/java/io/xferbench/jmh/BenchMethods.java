@@ -1,12 +1,12 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;

@@ -2,7 +2,7 @@ package io.xferbench.jmh;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.send.Unmapper;
+import io.xferbench.core.mmap.Unmapper;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.NativeSupport;

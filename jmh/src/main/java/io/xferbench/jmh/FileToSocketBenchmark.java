@@ -38,7 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class FileToSocketBenchmark {
 
-    /** Download method id, see {@link io.xferbench.core.method.DownloadMethods}. */
+    /** Download method id, see {@link io.xferbench.core.registry.DownloadMethods}. */
     @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io", "direct-io-jdk"})
     public String method;
 

@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class ProxyRelayBenchmark {
 
-    /** Relay id, see {@link io.xferbench.core.method.RelayMethods}. */
+    /** Relay id, see {@link io.xferbench.core.registry.RelayMethods}. */
     @Param({"copy", "epoll-splice", "io-uring", "splice"})
     public String relay;
 

@@ -54,7 +54,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public class SocketToFileBenchmark {
 
-    /** Upload method id, see {@link io.xferbench.core.method.UploadMethods}. */
+    /** Upload method id, see {@link io.xferbench.core.registry.UploadMethods}. */
     @Param({"stream", "channel-direct", "transfer-from", "mmap", "epoll-splice", "io-uring", "splice"})
     public String method;
 

@@ -3,7 +3,7 @@ package io.xferbench.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.jmh.profile.SyscallProfiler;

@@ -3,7 +3,7 @@ package io.xferbench.jmh;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.pipe.RawSplice;
 import io.xferbench.core.testing.MethodAssumptions;

@@ -3,7 +3,7 @@ package io.xferbench.server;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;

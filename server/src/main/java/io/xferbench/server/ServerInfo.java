@@ -2,12 +2,12 @@ package io.xferbench.server;
 
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;

@@ -75,7 +75,7 @@ public final class ServerMain implements Callable<Integer> {
     static final class RelayIds implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return io.xferbench.core.method.RelayMethods.ids().iterator();
+            return io.xferbench.core.registry.RelayMethods.ids().iterator();
         }
     }
 

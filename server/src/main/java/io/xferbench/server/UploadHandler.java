@@ -8,7 +8,7 @@ import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.UnsupportedTransferException;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Request;

@@ -4,7 +4,7 @@ import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.MeasurementReport;

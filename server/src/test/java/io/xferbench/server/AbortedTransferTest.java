@@ -3,12 +3,12 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.ResponseCodec;

@@ -3,10 +3,10 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;

@@ -3,7 +3,9 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.DownloadResult;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
@@ -30,7 +32,9 @@ class ConcurrentClientsTest {
     void fiveHundredSimultaneousClientsAllVerify() throws Exception {
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withMaxConnections(CLIENTS + 10));
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            String[] methods = {"stream", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring"};
+            // Every registered download method that runs here (a missing one is skipped with its reason elsewhere).
+            String[] methods = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable())
+                    .map(SenderMethod::id).toArray(String[]::new);
             server.data().generated(64 * 1024);
             CountDownLatch allConnected = new CountDownLatch(CLIENTS);
             List<Future<DownloadResult>> results = new ArrayList<>();

@@ -8,7 +8,7 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;

@@ -3,7 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.XferConnection;

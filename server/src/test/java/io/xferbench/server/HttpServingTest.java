@@ -3,7 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.io.ByteArrayOutputStream;

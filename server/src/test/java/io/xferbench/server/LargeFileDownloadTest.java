@@ -7,7 +7,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.XferConnection;

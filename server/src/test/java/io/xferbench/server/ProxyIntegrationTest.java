@@ -10,7 +10,7 @@ import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.UploadResult;
 import io.xferbench.core.net.XferConnection;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;

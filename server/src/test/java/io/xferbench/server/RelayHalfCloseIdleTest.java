@@ -6,7 +6,7 @@ import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.metrics.SyscallCounts;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.method.RelayMethods;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.UploadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.UploadResult;
 import io.xferbench.core.net.XferConnection;
@@ -215,7 +215,7 @@ class UploadIntegrationTest {
                         continue;
                     }
                     assertThat(c.upload(upload(up.id(), "turns.dat", 0), body).verified()).as(up.id()).isTrue();
-                    for (io.xferbench.core.method.SenderMethod down : io.xferbench.core.method.DownloadMethods.all()) {
+                    for (io.xferbench.core.method.SenderMethod down : io.xferbench.core.registry.DownloadMethods.all()) {
                         if (down.availability().isAvailable()) {
                             DownloadResult d = c.download(Request.download(down.id(), 70_001, Flags.VERIFY_CRC32C, 0));
                             assertThat(d.verified()).as(up.id() + " then " + down.id()).isTrue();

@@ -3,7 +3,7 @@ package io.xferbench.client.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
@@ -46,16 +46,9 @@ import java.util.regex.Pattern;
  */
 public final class TwinBench {
     /** Java method id → C twin mode. */
-    static final Map<String, String> TWINS = Map.of(
-            "stream", "readwrite",
-            "channel-heap", "readwrite",
-            "channel-direct", "preadwrite",
-            "transfer-to", "sendfile",
-            "mmap", "mmap",
-            "epoll-sendfile", "sendfile",
-            "io-uring", "splice",
-            "direct-io", "odirect",
-            "direct-io-jdk", "odirect");
+    /** Method id → the C twin's mode, from each download method's descriptor. */
+    static final Map<String, String> TWINS = DownloadMethods.all().stream().filter(m -> m.traits().twinMode() != null)
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(SenderMethod::id, m -> m.traits().twinMode()));
     static final double TARGET = 0.90;
     /** Largest whole-MiB length below Netty 4.2.18's int cast, for io-uring on files past 2 GiB. */
     static final long INT_SAFE_LENGTH = Integer.MAX_VALUE / Sizes.MiB * Sizes.MiB;

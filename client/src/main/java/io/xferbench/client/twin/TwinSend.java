@@ -1,7 +1,7 @@
 package io.xferbench.client.twin;
 
 import io.xferbench.core.Sizes;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;

@@ -4,19 +4,26 @@ import java.io.IOException;
 import java.util.function.Supplier;
 
 /**
- * What every method defined from parts shares, whatever it moves: an id, a one-line summary, and an
- * availability probed once, on first use.
+ * What every method defined from parts shares, whatever it moves: an id, a one-line summary, an availability
+ * probed once, on first use, and its {@link MethodTraits}.
  */
-public abstract class DefinedMethod {
+public abstract class DefinedMethod implements TransferMethod {
     private final String id;
     private final String summary;
     private final Supplier<Availability> probe;
+    private final MethodTraits traits;
     private volatile Availability availability;
 
-    protected DefinedMethod(String id, String summary, Supplier<Availability> probe) {
+    protected DefinedMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits) {
         this.id = id;
         this.summary = summary;
         this.probe = probe;
+        this.traits = traits;
+    }
+
+    @Override
+    public MethodTraits traits() {
+        return traits;
     }
 
     public String id() {

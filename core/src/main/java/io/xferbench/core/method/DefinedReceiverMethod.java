@@ -17,15 +17,15 @@ public final class DefinedReceiverMethod extends DefinedMethod implements Receiv
     private final Factory factory;
 
     public DefinedReceiverMethod(String id, String summary, Supplier<Availability> probe, long maxLength, String limitReason,
-                                 Factory factory) {
-        super(id, summary, probe);
+                                 MethodTraits traits, Factory factory) {
+        super(id, summary, probe, traits);
         this.maxLength = maxLength;
         this.limitReason = limitReason;
         this.factory = factory;
     }
 
-    public static DefinedReceiverMethod alwaysAvailable(String id, String summary, Factory factory) {
-        return new DefinedReceiverMethod(id, summary, () -> Availability.AVAILABLE, Long.MAX_VALUE, "", factory);
+    public static DefinedReceiverMethod alwaysAvailable(String id, String summary, MethodTraits traits, Factory factory) {
+        return new DefinedReceiverMethod(id, summary, () -> Availability.AVAILABLE, Long.MAX_VALUE, "", traits, factory);
     }
 
     @Override

@@ -14,8 +14,8 @@ public final class DefinedRelayMethod extends DefinedMethod implements RelayMeth
 
     private final Factory factory;
 
-    public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, Factory factory) {
-        super(id, summary, probe);
+    public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory) {
+        super(id, summary, probe, traits);
         this.factory = factory;
     }
 

@@ -14,13 +14,13 @@ public final class DefinedSenderMethod extends DefinedMethod implements SenderMe
 
     private final Factory factory;
 
-    public DefinedSenderMethod(String id, String summary, Supplier<Availability> probe, Factory factory) {
-        super(id, summary, probe);
+    public DefinedSenderMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory) {
+        super(id, summary, probe, traits);
         this.factory = factory;
     }
 
-    public static DefinedSenderMethod alwaysAvailable(String id, String summary, Factory factory) {
-        return new DefinedSenderMethod(id, summary, () -> Availability.AVAILABLE, factory);
+    public static DefinedSenderMethod alwaysAvailable(String id, String summary, MethodTraits traits, Factory factory) {
+        return new DefinedSenderMethod(id, summary, () -> Availability.AVAILABLE, traits, factory);
     }
 
     @Override

@@ -3,16 +3,12 @@ package io.xferbench.core.method;
 import java.io.IOException;
 
 /** A way to move bytes from a socket into a file: its id on the command line, and a factory of per-connection receivers. */
-public interface ReceiverMethod {
+public interface ReceiverMethod extends TransferMethod {
 
-    /** Stable id used by the client, the server, JMH params and result files, e.g. {@code transfer-from}. */
-    String id();
-
-    /** One line on the syscall path, e.g. "FileChannel.transferFrom loop: read(2) into a JDK buffer + pwrite64(2)". */
-    String summary();
-
-    /** Checked once per process; methods that cannot run here say why. */
-    Availability availability();
+    @Override
+    default Direction direction() {
+        return Direction.UPLOAD;
+    }
 
     /** Largest upload this method can write correctly; Long.MAX_VALUE when the method has no limit of its own. */
     default long maxLength() {

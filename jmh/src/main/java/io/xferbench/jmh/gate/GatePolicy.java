@@ -1,5 +1,7 @@
 package io.xferbench.jmh.gate;
 
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.registry.DownloadMethods;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -26,7 +28,12 @@ public record GatePolicy(String countPattern, double countTolerance, double coun
 
     public static final GatePolicy DEFAULT = new GatePolicy("^(syscalls|io_uring)([./][^/]*)?/(op|MiB)$", 0.05, 0.5, "method", "stream", 0.20,
             "^syscalls\\.(futex|epoll_wait|epoll_pwait|epoll_pwait2|poll|ppoll|select|pselect6|sched_yield|nanosleep|clock_nanosleep)/op$",
-            List.of("epoll-sendfile", "io-uring"), 1.0, 2.0);
+            pacedDownloads(), 1.0, 2.0);
+
+    /** The download methods whose descriptors say they are socket-paced. */
+    public static List<String> pacedDownloads() {
+        return DownloadMethods.all().stream().filter(m -> m.traits().socketPaced()).map(SenderMethod::id).toList();
+    }
 
     public boolean isWakeup(String metricName) {
         return Pattern.compile(wakeupPattern).matcher(metricName).matches();

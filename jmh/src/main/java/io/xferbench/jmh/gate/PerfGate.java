@@ -2,7 +2,7 @@ package io.xferbench.jmh.gate;
 
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.PerfSyscallCounter;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.jmh.gate.Verdict.Kind;
 import io.xferbench.jmh.gate.Verdict.Outcome;

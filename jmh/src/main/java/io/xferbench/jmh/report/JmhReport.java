@@ -3,7 +3,7 @@ package io.xferbench.jmh.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
-import io.xferbench.core.method.DownloadMethods;
+import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.jmh.profile.SyscallResults;
 import java.io.IOException;

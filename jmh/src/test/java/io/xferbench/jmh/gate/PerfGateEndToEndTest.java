@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.metrics.PerfSyscallCounter;
-import io.xferbench.core.method.Degradation;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,7 +41,7 @@ class PerfGateEndToEndTest {
 
         Path badVerdict = tmp.resolve("bad.json");
         int exit = PerfGate.run(args("--verdict-json", badVerdict.toString(),
-                "--jvm-arg", "-D" + Degradation.PROPERTY + "=transfer-to").toArray(String[]::new));
+                "--jvm-arg", "-Dxferbench.method.override=transfer-to=" + DegradedTransferTo.class.getName()).toArray(String[]::new));
         assertThat(exit).as("degraded transfer-to").isEqualTo(GateReport.EXIT_REGRESSION);
 
         JsonNode verdicts = new ObjectMapper().readTree(badVerdict.toFile()).get("verdicts");

@@ -1,5 +1,6 @@
 package io.xferbench.core.method.receive;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -21,6 +22,7 @@ import java.util.zip.CRC32C;
 public final class DirectChannelReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("channel-direct",
             "SocketChannel.read(direct ByteBuffer, page-aligned or page+16) -> FileChannel.write: read(2) + pwrite64(2)",
+            MethodTraits.PLAIN,
             DirectChannelReceiver::new);
 
     static final int MISALIGNMENT = 16;

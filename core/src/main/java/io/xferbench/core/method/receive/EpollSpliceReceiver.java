@@ -7,6 +7,7 @@ import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import io.netty.channel.epoll.EpollChannelConfig;
 import io.netty.channel.epoll.EpollMode;
 import io.netty.channel.unix.FileDescriptor;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -52,6 +53,7 @@ public final class EpollSpliceReceiver implements FileReceiver {
             "Netty epoll spliceTo(FileDescriptor, int offset, int len): per EPOLLIN pipe2(2), splice(2) socket -> pipe -> file, close pipe; < 2 GiB in Netty 4.2.18",
             NettyTransport.EPOLL::availability, MAX_LENGTH,
             "Netty 4.2.18 AbstractEpollStreamChannel.spliceTo(FileDescriptor, int offset, int len) keeps the file offset in an int",
+            MethodTraits.PLAIN,
             options -> new EpollSpliceReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.ChannelInputShutdownReadComplete;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -35,6 +36,7 @@ public final class IoUringReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = new DefinedReceiverMethod("io-uring",
             "Netty io_uring ByteBuf reads: IORING_OP_RECV via io_uring_enter(2) into a pooled direct buffer, then pwrite64(2) on the event loop",
             NettyTransport.IO_URING::availability, Long.MAX_VALUE, "",
+            MethodTraits.PLAIN,
             options -> new IoUringReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;

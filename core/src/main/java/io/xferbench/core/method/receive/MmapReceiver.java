@@ -1,9 +1,10 @@
 package io.xferbench.core.method.receive;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.send.Unmapper;
+import io.xferbench.core.mmap.Unmapper;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,6 +32,7 @@ public final class MmapReceiver implements FileReceiver {
 
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("mmap",
             "extend to length (1-byte pwrite64(2)), MappedByteBuffer windows (<= 1 GiB) filled by SocketChannel.read: mmap(2), read(2) into the mapping, munmap(2)",
+            MethodTraits.PLAIN,
             options -> new MmapReceiver(DEFAULT_WINDOW));
 
     private final long window;

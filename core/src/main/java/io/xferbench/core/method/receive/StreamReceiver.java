@@ -1,5 +1,6 @@
 package io.xferbench.core.method.receive;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -22,6 +23,7 @@ import java.util.zip.CRC32C;
 public final class StreamReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("stream",
             "socket InputStream -> FileOutputStream through a byte[] buffer: read(2) + write(2) per buffer",
+            MethodTraits.PLAIN,
             StreamReceiver::new);
 
     private final byte[] buffer;

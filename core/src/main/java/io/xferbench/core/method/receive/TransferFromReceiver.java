@@ -1,5 +1,6 @@
 package io.xferbench.core.method.receive;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
@@ -22,6 +23,7 @@ public final class TransferFromReceiver implements FileReceiver {
 
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("transfer-from",
             "FileChannel.transferFrom(SocketChannel) loop, <= 1 GiB per call: the JDK's read(2) into an internal 8 KiB buffer + pwrite64(2)",
+            MethodTraits.PLAIN,
             options -> new TransferFromReceiver(CHUNK));
 
     private final long chunk;

@@ -1,5 +1,6 @@
 package io.xferbench.core.method.relay;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedRelayMethod;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
@@ -17,7 +18,7 @@ import java.nio.channels.SocketChannel;
 public final class CopyRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("copy",
             "a blocking thread per direction: SocketChannel.read into a direct user buffer (bufferSize) + SocketChannel.write: read(2) + write(2)",
-            () -> Availability.AVAILABLE, CopyRelay::new);
+            () -> Availability.AVAILABLE, MethodTraits.PLAIN, CopyRelay::new);
 
     private final int bufferSize;
 

@@ -6,6 +6,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import io.netty.channel.epoll.EpollChannelConfig;
 import io.netty.channel.epoll.EpollMode;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedRelayMethod;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
@@ -31,7 +32,7 @@ import java.util.function.Consumer;
 public final class EpollSpliceRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("epoll-splice",
             "Netty epoll spliceTo(channel, Integer.MAX_VALUE) both ways on one event loop: splice(2) socket -> pipe -> socket per EPOLLIN, no user-space copy",
-            NettyTransport.EPOLL::availability, options -> new EpollSpliceRelay());
+            NettyTransport.EPOLL::availability, MethodTraits.PLAIN, options -> new EpollSpliceRelay());
 
     private EpollSpliceRelay() {
     }

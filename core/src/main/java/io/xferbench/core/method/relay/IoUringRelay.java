@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedRelayMethod;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
@@ -23,7 +24,7 @@ import java.util.function.Consumer;
 public final class IoUringRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("io-uring",
             "Netty io_uring ByteBuf relay on one event loop: IORING_OP_RECV into a pooled direct buffer -> IORING_OP_WRITE to the other socket, next recv after the write",
-            NettyTransport.IO_URING::availability, options -> new IoUringRelay());
+            NettyTransport.IO_URING::availability, MethodTraits.PLAIN, options -> new IoUringRelay());
 
     private IoUringRelay() {
     }

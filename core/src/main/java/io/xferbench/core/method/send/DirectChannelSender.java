@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -18,6 +19,7 @@ import java.nio.channels.SocketChannel;
 public final class DirectChannelSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("channel-direct",
             "FileChannel.read(direct ByteBuffer, page-aligned or page+16) -> SocketChannel.write: pread64(2) + write(2)",
+            MethodTraits.twin("preadwrite"),
             DirectChannelSender::new);
 
     static final int MISALIGNMENT = 16;

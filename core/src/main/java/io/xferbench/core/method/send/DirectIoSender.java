@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
@@ -22,6 +23,7 @@ public final class DirectIoSender implements FileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("direct-io",
             "O_DIRECT pread64(2) through the JNA shim into a statx-aligned buffer + write(2)",
             () -> NativeSupport.available() ? Availability.AVAILABLE : Availability.unavailable(NativeSupport.unavailableReason()),
+            MethodTraits.twin("odirect"),
             DirectIoSender::new);
 
     private final int bufferSize;

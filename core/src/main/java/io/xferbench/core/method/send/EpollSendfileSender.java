@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.netty.NettyFileRegionSender;
@@ -10,6 +11,7 @@ public final class EpollSendfileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("epoll-sendfile",
             "Netty epoll DefaultFileRegion: sendfile64(2) on a non-blocking socket, epoll_wait when the socket is full",
             NettyTransport.EPOLL::availability,
+            MethodTraits.twin("sendfile").paced(),
             options -> new NettyFileRegionSender(NettyTransport.EPOLL, Long.MAX_VALUE, Long.MAX_VALUE, ""));
 
     private EpollSendfileSender() {

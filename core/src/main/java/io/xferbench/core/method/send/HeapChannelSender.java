@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -16,6 +17,7 @@ import java.nio.channels.SocketChannel;
 public final class HeapChannelSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("channel-heap",
             "FileChannel.read(heap ByteBuffer) -> SocketChannel.write: pread64(2) + write(2), JDK copies via a temporary direct buffer",
+            MethodTraits.twin("readwrite"),
             HeapChannelSender::new);
 
     private final ByteBuffer buffer;

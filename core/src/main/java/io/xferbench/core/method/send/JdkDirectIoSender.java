@@ -1,6 +1,7 @@
 package io.xferbench.core.method.send;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -23,6 +24,7 @@ import java.nio.file.StandardOpenOption;
 public final class JdkDirectIoSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("direct-io-jdk",
             "FileChannel opened with ExtendedOpenOption.DIRECT: O_DIRECT pread64(2) into an aligned buffer + write(2)",
+            MethodTraits.twin("odirect"),
             JdkDirectIoSender::new);
 
     private final int bufferSize;

@@ -1,5 +1,7 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.mmap.Unmapper;
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -19,6 +21,7 @@ public final class MmapSender implements FileSender {
 
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("mmap",
             "MappedByteBuffer windows (<= 1 GiB) -> SocketChannel.write: mmap(2), page faults, write(2), munmap(2)",
+            MethodTraits.twin("mmap"),
             options -> new MmapSender(DEFAULT_WINDOW));
 
     private final long window;

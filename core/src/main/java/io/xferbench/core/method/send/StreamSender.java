@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -16,6 +17,7 @@ import java.nio.channels.SocketChannel;
 public final class StreamSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("stream",
             "FileInputStream -> socket OutputStream through a byte[] buffer: read(2) + write(2) per buffer",
+            MethodTraits.twin("readwrite"),
             StreamSender::new);
 
     private final byte[] buffer;

@@ -1,5 +1,6 @@
-package io.xferbench.core.method;
+package io.xferbench.core.registry;
 
+import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.receive.DirectChannelReceiver;
 import io.xferbench.core.method.receive.EpollSpliceReceiver;
 import io.xferbench.core.method.receive.IoUringReceiver;
@@ -10,9 +11,9 @@ import io.xferbench.core.method.receive.TransferFromReceiver;
 import java.util.List;
 import java.util.Optional;
 
-/** The registry of upload (socket → file) methods, in the order results are shown. Add a method here. */
+/** The registry of upload (socket → file) methods, in the order results are shown. Add a method here (its class plus this line); see docs/architecture.md. */
 public final class UploadMethods {
-    private static final List<ReceiverMethod> ALL = List.of(
+    private static final List<ReceiverMethod> ALL = MethodOverrides.apply(List.of(
             StreamReceiver.METHOD,
             DirectChannelReceiver.METHOD,
             TransferFromReceiver.METHOD,
@@ -20,7 +21,7 @@ public final class UploadMethods {
             EpollSpliceReceiver.METHOD,
             IoUringReceiver.METHOD,
             SpliceReceiver.METHOD,
-            SpliceReceiver.POOLED);
+            SpliceReceiver.POOLED), ReceiverMethod.class);
 
     private UploadMethods() {
     }

@@ -1,5 +1,6 @@
-package io.xferbench.core.method;
+package io.xferbench.core.registry;
 
+import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.relay.CopyRelay;
 import io.xferbench.core.method.relay.EpollSpliceRelay;
 import io.xferbench.core.method.relay.IoUringRelay;
@@ -7,14 +8,14 @@ import io.xferbench.core.method.relay.SpliceRelay;
 import java.util.List;
 import java.util.Optional;
 
-/** The registry of proxy relay (socket → socket) methods, in the order results are shown. Add a method here. */
+/** The registry of proxy relay (socket → socket) methods, in the order results are shown. Add a method here (its class plus this line); see docs/architecture.md. */
 public final class RelayMethods {
-    private static final List<RelayMethod> ALL = List.of(
+    private static final List<RelayMethod> ALL = MethodOverrides.apply(List.of(
             CopyRelay.METHOD,
             EpollSpliceRelay.METHOD,
             IoUringRelay.METHOD,
             SpliceRelay.METHOD,
-            SpliceRelay.POOLED);
+            SpliceRelay.POOLED), RelayMethod.class);
 
     private RelayMethods() {
     }

@@ -1,5 +1,6 @@
-package io.xferbench.core.method;
+package io.xferbench.core.registry;
 
+import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.send.DirectChannelSender;
 import io.xferbench.core.method.send.DirectIoSender;
 import io.xferbench.core.method.send.EpollSendfileSender;
@@ -12,9 +13,9 @@ import io.xferbench.core.method.send.TransferToSender;
 import java.util.List;
 import java.util.Optional;
 
-/** The registry of download (file → socket) methods, in the order results are shown. Add a method here. */
+/** The registry of download (file → socket) methods, in the order results are shown. Add a method here (its class plus this line); see docs/architecture.md. */
 public final class DownloadMethods {
-    private static final List<SenderMethod> ALL = List.of(
+    private static final List<SenderMethod> ALL = MethodOverrides.apply(List.of(
             StreamSender.METHOD,
             HeapChannelSender.METHOD,
             DirectChannelSender.METHOD,
@@ -23,7 +24,7 @@ public final class DownloadMethods {
             EpollSendfileSender.METHOD,
             IoUringSpliceSender.METHOD,
             DirectIoSender.METHOD,
-            JdkDirectIoSender.METHOD);
+            JdkDirectIoSender.METHOD), SenderMethod.class);
 
     private DownloadMethods() {
     }

@@ -1,4 +1,4 @@
-package io.xferbench.core.method.send;
+package io.xferbench.core.mmap;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

@@ -1,0 +1,18 @@
+package io.xferbench.core.method;
+
+/** What every method is, whichever way it moves bytes: the descriptor the registry and the tools read. */
+public interface TransferMethod {
+
+    /** Stable id used by the client, the server, JMH params and result files, e.g. {@code transfer-to}. */
+    String id();
+
+    /** One line on the syscall path it promises, e.g. "FileChannel.transferTo loop: sendfile(2)". */
+    String summary();
+
+    Direction direction();
+
+    /** Checked once per process; methods that cannot run here say why. */
+    Availability availability();
+
+    MethodTraits traits();
+}
