@@ -39,8 +39,10 @@ class NettySocketModeTest {
                 perf.disable();
                 counts = perf.stop();
             }
-            // One blocking sendfile would move all 64 MiB in a single call; loopback buffers hold a few MiB.
-            assertThat(counts.of("sendfile64")).as("partial non-blocking sendfile calls").isGreaterThan(4);
+            // One blocking sendfile moves all 64 MiB in a single call; a non-blocking one returns when the socket is
+            // full. How many calls it takes depends on how fast the reader drains (3 to dozens here): more than one is
+            // the fact, the exact number is scheduling.
+            assertThat(counts.of("sendfile64")).as("partial non-blocking sendfile calls").isGreaterThan(1);
             // The server's JDK side is blocking again: a following JDK method makes no poll for EAGAIN.
             assertThat(c.download(Request.download("transfer-to", Sizes.MiB, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
         }
