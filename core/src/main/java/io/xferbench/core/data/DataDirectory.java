@@ -44,6 +44,17 @@ public final class DataDirectory {
 
     private final Path root;
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+    /**
+     * Records already read or written, by file: matched against each opened descriptor's identity exactly like the
+     * record on disk, so a hit saves the open/read/close of the record file and never vouches for other bytes.
+     */
+    private final ConcurrentHashMap<Path, Record> known = new ConcurrentHashMap<>();
+
+    private record Record(FileIdentity identity, int crc32c) {
+    }
+
+    /** Beyond this many files the cache starts over (a data directory of millions of files still works). */
+    private static final int MAX_KNOWN = 100_000;
 
     public DataDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -283,7 +294,26 @@ public final class DataDirectory {
     }
 
     /** Record line: {@code 3 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
-    private static Integer readRecord(Path file, FileIdentity id) throws IOException {
+    private Integer readRecord(Path file, FileIdentity id) throws IOException {
+        Record cached = known.get(file);
+        if (cached != null && cached.identity().equals(id)) {
+            return cached.crc32c();
+        }
+        Integer crc = readRecordFile(file, id);
+        if (crc != null) {
+            remember(file, id, crc);
+        }
+        return crc;
+    }
+
+    private void remember(Path file, FileIdentity id, int crc32c) {
+        if (known.size() >= MAX_KNOWN) {
+            known.clear();
+        }
+        known.put(file, new Record(id, crc32c));
+    }
+
+    private static Integer readRecordFile(Path file, FileIdentity id) throws IOException {
         String line;
         try {
             line = Files.readString(recordPath(file), StandardCharsets.US_ASCII).trim();
@@ -314,6 +344,7 @@ public final class DataDirectory {
             Files.deleteIfExists(tmp);
             throw e;
         }
+        remember(file, id, crc32c);
     }
 
     /** A record of a file that is not ours to remove: serving goes on without it (the next request hashes again). */

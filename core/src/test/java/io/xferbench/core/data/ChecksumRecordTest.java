@@ -120,4 +120,19 @@ class ChecksumRecordTest {
         assertThatThrownBy(() -> data.openGenerated(1000)).isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("symbolic link");
     }
+
+    /** A record once read is kept in memory, matched against the descriptor as the one on disk: no re-read per request. */
+    @Test
+    void aKnownRecordIsServedFromMemoryAndStillMatchedToTheFile() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] a = random(10_000, 8);
+        Path f = Files.write(dir.resolve("k.bin"), a);
+        assertThat(data.existing("k.bin").crc32c()).isEqualTo(crc(a));
+        Files.delete(dir.resolve(".k.bin.crc32c"));
+        assertThat(data.existing("k.bin").crc32c()).as("from memory").isEqualTo(crc(a));
+        assertThat(dir.resolve(".k.bin.crc32c")).doesNotExist();
+        byte[] b = random(10_000, 9);
+        Files.write(f, b);
+        assertThat(data.existing("k.bin").crc32c()).as("changed file, cached record not trusted").isEqualTo(crc(b));
+    }
 }
