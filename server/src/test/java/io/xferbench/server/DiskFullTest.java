@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.net.XferConnection;
@@ -23,12 +22,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,18 +48,12 @@ class DiskFullTest {
 
     @BeforeEach
     void mountSmallTmpfs() throws Exception {
-        mount = Files.createDirectories(tmp.resolve("small"));
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "xferbench-test", mount.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        boolean mounted = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        MethodAssumptions.assumeAvailable("ENOSPC on a small tmpfs",
-                mounted ? Availability.AVAILABLE : Availability.unavailable("cannot mount a tmpfs here (needs root): " + out));
+        mount = SmallTmpfs.mount(tmp);
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", "-l", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        SmallTmpfs.unmount(mount);
     }
 
     static Stream<String> receivers() {

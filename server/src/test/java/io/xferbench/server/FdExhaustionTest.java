@@ -7,18 +7,12 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Wire;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class FdExhaustionTest {
-    private static final Pattern LISTENING = Pattern.compile("xferbench-server listening on (.+):(\\d+)");
     private static final int FD_LIMIT = 300;
     private static final int CLIENTS = 450;
 
@@ -38,28 +31,11 @@ class FdExhaustionTest {
 
     @Test
     void clientsBeyondTheDescriptorLimitAreToldBusyAndTheServerRecovers() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("prlimit", "--nofile=" + FD_LIMIT + ":" + FD_LIMIT,
-                ProcessHandle.current().info().command().orElse("java"),
-                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0", "--max-connections", "2000"));
-        Process server = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        List<String> log = new CopyOnWriteArrayList<>();
         List<SocketChannel> clients = new ArrayList<>();
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            int port = -1;
-            for (String line; (line = out.readLine()) != null; ) {
-                Matcher m = LISTENING.matcher(line);
-                if (m.find()) {
-                    port = Integer.parseInt(m.group(2));
-                    break;
-                }
-            }
-            assertThat(port).isPositive();
-            Thread drain = new Thread(() -> out.lines().forEach(log::add), "server-log");
-            drain.setDaemon(true);
-            drain.start();
+        try (ServerProcess server = ServerProcess.start(List.of("prlimit", "--nofile=" + FD_LIMIT + ":" + FD_LIMIT), List.of(),
+                dataDir, "--max-connections", "2000")) {
+            int port = server.port;
+            List<String> log = server.log;
             // Hold many idle connections: each one the server accepts keeps a descriptor (and a thread waiting for a request).
             for (int i = 0; i < CLIENTS; i++) {
                 SocketChannel c = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
@@ -103,7 +79,6 @@ class FdExhaustionTest {
             for (SocketChannel c : clients) {
                 c.close();
             }
-            server.destroyForcibly().waitFor();
         }
     }
 }

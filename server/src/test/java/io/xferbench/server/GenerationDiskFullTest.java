@@ -3,17 +3,13 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.core.testing.MethodAssumptions;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,18 +28,12 @@ class GenerationDiskFullTest {
 
     @BeforeEach
     void mountSmallTmpfs() throws Exception {
-        mount = Files.createDirectories(tmp.resolve("small"));
-        Process p = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "xferbench-test", mount.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        boolean mounted = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        MethodAssumptions.assumeAvailable("ENOSPC on a small tmpfs",
-                mounted ? Availability.AVAILABLE : Availability.unavailable("cannot mount a tmpfs here (needs root): " + out));
+        mount = SmallTmpfs.mount(tmp);
     }
 
     @AfterEach
     void unmount() throws Exception {
-        new ProcessBuilder("umount", "-l", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        SmallTmpfs.unmount(mount);
     }
 
     @Test

@@ -11,18 +11,12 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** kill -9 of a real server mid-upload leaves its temp file; the next start removes it and nothing else. */
 @Timeout(120)
 class KilledServerTempFilesTest {
-    private static final Pattern LISTENING = Pattern.compile("xferbench-server listening on (.+):(\\d+)");
 
     @TempDir
     Path dataDir;
@@ -40,9 +33,9 @@ class KilledServerTempFilesTest {
     void aRestartRemovesWhatAKilledServerLeft() throws Exception {
         Path keep = Files.writeString(dataDir.resolve("user-file.bin"), "mine");
         Path keepHidden = Files.writeString(dataDir.resolve(".tmpish"), "not the server's pattern");
-        Process server = start();
-        try {
-            int port = port(server);
+        try (ServerProcess started = ServerProcess.start(dataDir)) {
+            Process server = started.process;
+            int port = started.port;
             long size = 64 * Sizes.MiB;
             try (SocketChannel upload = SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1", port))) {
                 Frames.writeFully(upload, RequestCodec.encode(new Request(Op.UPLOAD, "stream", "big.bin", "", size, 0,
@@ -52,8 +45,6 @@ class KilledServerTempFilesTest {
                 MalformedRequestStormTest.waitUntil(() -> tempFiles().stream().anyMatch(p -> sizeOf(p) > 0), "the upload's temp file");
                 server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
-        } finally {
-            server.destroyForcibly();
         }
         List<Path> left = tempFiles();
         assertThat(left).as("kill -9 leaves the temp file").isNotEmpty();
@@ -83,27 +74,5 @@ class KilledServerTempFilesTest {
         } catch (Exception e) {
             return 0;
         }
-    }
-
-    private Process start() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0"));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    }
-
-    private static int port(Process server) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        for (String line; (line = out.readLine()) != null; ) {
-            Matcher m = LISTENING.matcher(line);
-            if (m.find()) {
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "server-log");
-                drain.setDaemon(true);
-                drain.start();
-                return Integer.parseInt(m.group(2));
-            }
-        }
-        throw new AssertionError("the server never said it was listening");
     }
 }

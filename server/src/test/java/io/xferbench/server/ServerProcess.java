@@ -1,0 +1,71 @@
+package io.xferbench.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real server process for the tests that need one (signals, kill -9, resource limits, a small heap): started from
+ * the test class path, its port read from its "listening on" line, its later log kept for assertions.
+ */
+final class ServerProcess implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("xferbench-server listening on (.+):(\\d+)");
+
+    final Process process;
+    final int port;
+    /** Every line the server logged after it started listening. */
+    final List<String> log = new CopyOnWriteArrayList<>();
+
+    private ServerProcess(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    /**
+     * @param wrapper  a command the JVM runs under (e.g. {@code prlimit --nofile=300:300}), or empty
+     * @param jvmArgs  extra JVM options (e.g. {@code -XX:MaxDirectMemorySize=32m})
+     * @param args     server options after {@code --data-dir DIR --port 0}
+     */
+    static ServerProcess start(List<String> wrapper, List<String> jvmArgs, Path dataDir, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        List<String> early = new ArrayList<>();
+        for (String line; (line = out.readLine()) != null; ) {
+            Matcher m = LISTENING.matcher(line);
+            if (m.find()) {
+                ServerProcess s = new ServerProcess(p, Integer.parseInt(m.group(2)));
+                // Its own thread, not the common pool: on 2 cores that pool has one thread, which the drain would keep.
+                Thread drain = new Thread(() -> out.lines().forEach(s.log::add), "server-log");
+                drain.setDaemon(true);
+                drain.start();
+                return s;
+            }
+            early.add(line);
+        }
+        p.destroyForcibly();
+        throw new IOException("the server exited without listening: " + early);
+    }
+
+    static ServerProcess start(Path dataDir, String... args) throws IOException {
+        return start(List.of(), List.of(), dataDir, args);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+}
