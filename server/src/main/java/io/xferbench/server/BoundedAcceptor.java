@@ -11,10 +11,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
@@ -25,38 +21,38 @@ import java.util.logging.Logger;
  */
 final class BoundedAcceptor {
     private static final Logger LOG = Logger.getLogger(BoundedAcceptor.class.getName());
-    /** Idle workers leave after this, so thread counts return to their baseline soon after a burst. */
-    private static final long WORKER_KEEP_ALIVE_SECONDS = 2;
     private static final long MIN_BACKOFF_MILLIS = 10;
     private static final long MAX_BACKOFF_MILLIS = 1_000;
 
     private final String name;
     private final int maxConnections;
     private final ServerSocketChannel listener;
-    private final ThreadPoolExecutor workers;
+    private final ConnectionThreads workers;
     private final Thread acceptor;
     private final Consumer<SocketChannel> handler;
     private final SpareDescriptor spare = new SpareDescriptor();
     private final RateLimitedLog failures;
     private final AtomicLong shed = new AtomicLong();
 
-    private BoundedAcceptor(String name, int maxConnections, ServerSocketChannel listener, Consumer<SocketChannel> handler) {
+    private BoundedAcceptor(String name, int maxConnections, ServerSocketChannel listener, ConnectionThreads workers,
+                            Consumer<SocketChannel> handler) {
         this.name = name;
         this.maxConnections = maxConnections;
         this.listener = listener;
         this.handler = handler;
-        AtomicInteger threadIds = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(0, maxConnections, WORKER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread t = new Thread(r, name + "-conn-" + threadIds.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.workers = workers;
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
         this.failures = new RateLimitedLog(LOG, name + ": accept failed", Duration.ofSeconds(10));
     }
 
     /** Binds and starts accepting; {@code handler} runs on the connection's own thread and owns the socket. */
     static BoundedAcceptor start(String name, String bind, int port, int maxConnections, Consumer<SocketChannel> handler) throws IOException {
+        return start(name, bind, port, maxConnections, new PlatformThreads(name, maxConnections), handler);
+    }
+
+    /** The same with the threads of an I/O model ({@link ServerModels}). */
+    static BoundedAcceptor start(String name, String bind, int port, int maxConnections, ConnectionThreads threads,
+                                 Consumer<SocketChannel> handler) throws IOException {
         ServerSocketChannel listener = ServerSocketChannel.open();
         try {
             listener.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -65,7 +61,7 @@ final class BoundedAcceptor {
             listener.close();
             throw new IOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
         }
-        BoundedAcceptor a = new BoundedAcceptor(name, maxConnections, listener, handler);
+        BoundedAcceptor a = new BoundedAcceptor(name, maxConnections, listener, threads, handler);
         a.acceptor.start();
         return a;
     }
@@ -80,12 +76,12 @@ final class BoundedAcceptor {
 
     /** Worker threads alive now, busy or idle. */
     int workerThreads() {
-        return workers.getPoolSize();
+        return workers.threads();
     }
 
     /** Connections being served now. */
     int activeConnections() {
-        return workers.getActiveCount();
+        return workers.active();
     }
 
     private void acceptLoop() {
@@ -196,17 +192,11 @@ final class BoundedAcceptor {
 
     /** Lets the connections being served finish within {@code grace}; returns whether they all did. */
     boolean awaitConnections(Duration grace) throws InterruptedException {
-        workers.shutdown();
-        return workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+        return workers.awaitTermination(grace);
     }
 
     /** Interrupts whatever still runs and waits briefly for it to end. */
     void stopConnections() {
-        workers.shutdownNow();
-        try {
-            workers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        workers.stopNow();
     }
 }

@@ -11,43 +11,50 @@ import java.time.Duration;
  * @param minRate        a transfer of n bytes must finish within idleTimeout + n / minRate (bytes per second)
  * @param shutdownGrace  on SIGTERM, in-flight transfers get this long to finish
  * @param maxBufferMemory transfer buffers all connections may hold at once; a request that would pass it is BUSY
+ * @param ioModel        how connections get threads: an id of {@code ServerModels} ({@code platform}, {@code virtual})
  */
 public record ServerConfig(Path dataDir, String bind, int port, int maxConnections, String token, long maxGenerated,
-                           long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace, long maxBufferMemory) {
+                           long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace, long maxBufferMemory,
+                           String ioModel) {
 
     public static final long DEFAULT_MAX_BUFFER_MEMORY = 1L << 30;
 
     public static ServerConfig loopback(Path dataDir) {
         return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, 64L << 30, Duration.ofSeconds(30), 1L << 20,
-                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY);
+                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY, ServerModels.DEFAULT);
+    }
+
+    public ServerConfig withIoModel(String model) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
+                maxBufferMemory, model);
     }
 
     public ServerConfig withMaxBufferMemory(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max, ioModel);
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
     }
 
     public ServerConfig withToken(String newToken) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
     }
 
     public ServerConfig withMaxConnections(int max) {
-        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
     }
 
     public ServerConfig withMaxUpload(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel);
     }
 
     /** Longest a transfer of {@code bytes} may take before the connection is dropped as stalled (at most a day). */

@@ -11,7 +11,9 @@ import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The INFO answer of a server ({@link ServerDescription}); its methods in every direction, available or not. */
 final class ServerInfo {
@@ -28,7 +30,9 @@ final class ServerInfo {
             methods.add(m.maxLength() == Long.MAX_VALUE ? e : e.withLimit(m.maxLength(), m.limitReason()));
         }
         methods.addAll(relays());
-        return ServerDescription.server(EnvironmentInfo.describe(config.dataDir()), methods);
+        Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
+        environment.put("ioModel", config.ioModel());
+        return ServerDescription.server(environment, methods);
     }
 
     /** Every relay, as a server and a proxy both list them. */

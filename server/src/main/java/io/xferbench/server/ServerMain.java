@@ -57,6 +57,10 @@ public final class ServerMain implements Callable<Integer> {
             + "at once; a request that would need more is answered BUSY (default: ${DEFAULT-VALUE}).")
     long maxBufferMemory;
 
+    @Option(names = "--io-model", defaultValue = ServerModels.DEFAULT, description = "How connections get threads: "
+            + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = ModelIds.class)
+    String ioModel;
+
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
@@ -70,6 +74,14 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--relay-buffer", defaultValue = "64KiB", converter = Converters.BufferSize.class, description = "Proxy: user buffer of the copy relay and pipe size of the splice relay when the PROXY "
             + "frame does not set one (default: ${DEFAULT-VALUE}).")
     int relayBuffer;
+
+    /** I/O model ids for the help text. */
+    static final class ModelIds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ServerModels.ids().iterator();
+        }
+    }
 
     /** Relay ids for the help text. */
     static final class RelayIds implements Iterable<String> {
@@ -97,7 +109,10 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
         }
         ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
-                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory);
+                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory, ioModel);
+        if (ServerModels.byId(ioModel).isEmpty()) {
+            throw new IllegalArgumentException("--io-model must be one of " + ServerModels.ids() + ", not " + ioModel);
+        }
         if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
             System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "
                     + "can read and write " + dataDir + (secret.isEmpty() ? " (no --token set)" : ""));

@@ -42,7 +42,10 @@ public final class XferServer implements AutoCloseable {
             LOG.info("removed " + r.path() + " (" + r.bytes() + " bytes), left by a server that was killed");
         }
         XferServer server = new XferServer(config, data);
+        ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
+                "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
         server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(),
+                model.factory().create("server", config.maxConnections()),
                 socket -> new Connection(server.connectionIds.incrementAndGet(), socket, config, server.data,
                         server.measurements, server.registry, server.buffers).run());
         return server;

@@ -54,9 +54,11 @@ public final class NettyFileRegionSender implements FileSender {
             channel = transport.adopt(socket);
             adoptedFrom = socket;
         }
-        // Netty expects the non-blocking socket its own accept would have made; the JDK side wants its
-        // blocking one back for the trailer and the next request (and for other methods on this connection).
+        // Netty expects the non-blocking socket its own accept would have made; the JDK side wants its own mode back
+        // for the trailer and the next request: blocking on a platform thread, non-blocking on a virtual thread (the
+        // JDK parks it on its poller; a blocking fd there would hold a carrier in read(2) and starve the others).
         int fd = Fds.of(socket);
+        boolean wasNonBlocking = Fds.isNonBlocking(fd);
         Fds.setNonBlocking(fd, true);
         try {
             long pos = position;
@@ -78,7 +80,7 @@ public final class NettyFileRegionSender implements FileSender {
             throw e instanceof IOException io ? io : new IOException("Netty " + transport + " send failed: " + e, e);
         } finally {
             if (socket.isOpen()) {
-                Fds.setNonBlocking(fd, false);
+                Fds.setNonBlocking(fd, wasNonBlocking);
             }
         }
     }

@@ -1,0 +1,70 @@
+package io.xferbench.server;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code virtual} model: a virtual thread per connection, the same blocking code as {@code platform}. Socket waits
+ * unmount the virtual thread from its carrier; blocking file I/O (and the Netty and JNA calls) pins it, and the JDK's
+ * scheduler may add carriers to compensate: the thread count the load bench reports shows how many.
+ */
+final class VirtualThreads implements ConnectionThreads {
+    private final ExecutorService workers;
+    private final Semaphore slots;
+    private final int maxConnections;
+
+    VirtualThreads(String name, int maxConnections) {
+        this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-vconn-", 1).factory());
+        this.slots = new Semaphore(maxConnections);
+        this.maxConnections = maxConnections;
+    }
+
+    @Override
+    public void execute(Runnable connection) {
+        if (!slots.tryAcquire()) {
+            throw new RejectedExecutionException("all " + maxConnections + " connection slots taken");
+        }
+        try {
+            workers.execute(() -> {
+                try {
+                    connection.run();
+                } finally {
+                    slots.release();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            slots.release();
+            throw e;
+        }
+    }
+
+    @Override
+    public int threads() {
+        return active();
+    }
+
+    @Override
+    public int active() {
+        return maxConnections - slots.availablePermits();
+    }
+
+    @Override
+    public boolean awaitTermination(Duration grace) throws InterruptedException {
+        workers.shutdown();
+        return workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stopNow() {
+        workers.shutdownNow();
+        try {
+            workers.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
