@@ -43,6 +43,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
+    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual",
+            description = "The xferbench server's I/O models, one server per model (default: ${DEFAULT-VALUE}).")
+    List<String> ioModels;
+
     @Option(names = "--file-size", defaultValue = "50KiB", converter = Converters.Size.class,
             description = "Size of the file every request downloads (default: ${DEFAULT-VALUE}).")
     long fileSize;
@@ -90,10 +94,12 @@ public final class LoadBenchCommand implements Callable<Integer> {
         List<LoadReport.Row> rows = new ArrayList<>();
         try {
             NginxProcess.makeServable(dataDir);
-            try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method)) {
-                // The first download makes the server generate the file (and its checksum record) that nginx serves too.
-                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
-                runRows(xfer, loops, crc, rows);
+            for (String model : ioModels) {
+                try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model)) {
+                    // The first download makes the server generate the file (and its checksum record) nginx serves too.
+                    LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
+                    runRows(xfer, loops, crc, rows);
+                }
             }
             Optional<Path> nginx = NginxProcess.binary();
             for (NginxProcess.Design design : NginxProcess.designs()) {
@@ -113,6 +119,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
         settings.put("xferbenchMethod", method);
+        settings.put("xferbenchIoModels", ioModels);
         settings.put("threads", loops);
         settings.put("duration", duration.toMillis() + " ms");
         settings.put("warmup", warmup.toMillis() + " ms");

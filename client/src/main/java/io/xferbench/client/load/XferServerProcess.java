@@ -24,18 +24,21 @@ final class XferServerProcess implements LoadTarget {
     private final Process process;
     private final InetSocketAddress address;
     private final String method;
+    private final String ioModel;
 
-    private XferServerProcess(Process process, InetSocketAddress address, String method) {
+    private XferServerProcess(Process process, InetSocketAddress address, String method, String ioModel) {
         this.process = process;
         this.address = address;
         this.method = method;
+        this.ioModel = ioModel;
     }
 
     /** Starts {@code java -jar serverJar} (its manifest carries the JVM flags) and waits for its port. */
-    static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method) throws IOException {
+    static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
-                "--port", "0", "--max-connections", Integer.toString(maxConnections))))
+                "--port", "0", "--max-connections", Integer.toString(maxConnections), "--io-model", ioModel)))
                 .redirectErrorStream(true));
         CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {
@@ -56,7 +59,7 @@ final class XferServerProcess implements LoadTarget {
             }
         });
         try {
-            return new XferServerProcess(p, port.get(60, TimeUnit.SECONDS), method);
+            return new XferServerProcess(p, port.get(60, TimeUnit.SECONDS), method, ioModel);
         } catch (ExecutionException | TimeoutException e) {
             ChildProcesses.stop(p);
             throw new IOException("xferbench server did not start: " + e.getMessage(), e);
@@ -74,7 +77,7 @@ final class XferServerProcess implements LoadTarget {
 
     @Override
     public String model() {
-        return "platform " + method;
+        return ioModel + " " + method;
     }
 
     @Override

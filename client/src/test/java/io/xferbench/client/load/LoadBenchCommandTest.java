@@ -47,7 +47,7 @@ class LoadBenchCommandTest {
                 assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
             }
         }
-        assertThat(designs).contains("xferbench platform transfer-to xferbench native",
+        assertThat(designs).contains("xferbench platform transfer-to xferbench native", "xferbench virtual transfer-to xferbench native",
                 "xferbench platform transfer-to xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
         assertThat(exit).isZero();
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
