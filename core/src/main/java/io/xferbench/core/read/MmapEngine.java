@@ -37,7 +37,8 @@ public final class MmapEngine implements ReadEngine {
                 long start = w * WINDOW;
                 maps[w] = channel.map(FileChannel.MapMode.READ_ONLY, start, Math.min(WINDOW, spec.span() - start));
             }
-            return ParallelReads.run(spec, latencies, name(), new ParallelReads.ReaderFactory() {
+            try {
+                return ParallelReads.run(spec, latencies, name(), new ParallelReads.ReaderFactory() {
                 @Override
                 public ParallelReads.BlockReader open() {
                     return (dst, offset) -> {
@@ -52,7 +53,16 @@ public final class MmapEngine implements ReadEngine {
                 public ByteBuffer buffer(int blockSize) {
                     return ByteBuffer.allocateDirect(blockSize);
                 }
-            });
+                });
+            } finally {
+                // Unmap now, not at some GC: a live mapping pins its pages, so fadvise(DONTNEED) could not
+                // make the next row cold. The reader threads have ended, so nothing touches the mapping.
+                for (MappedByteBuffer map : maps) {
+                    if (map != null) {
+                        Unmapper.unmap(map);
+                    }
+                }
+            }
         }
     }
 }
