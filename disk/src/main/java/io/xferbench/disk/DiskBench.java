@@ -43,7 +43,7 @@ public final class DiskBench {
         try {
             o = Options.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println("bench-disk: " + e.getMessage() + "\n" + USAGE);
+            System.err.println("bench-disk: " + e.getMessage() + " (" + USAGE + ")");
             System.exit(2);
             return;
         }
@@ -188,6 +188,10 @@ public final class DiskBench {
             Options o = new Options();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
+                if (a.equals("--help") || a.equals("-h")) {
+                    System.out.println(USAGE);
+                    System.exit(0);
+                }
                 if (a.equals("--no-fio")) {
                     o.fio = false;
                     continue;
@@ -211,7 +215,15 @@ public final class DiskBench {
                     case "--depths" -> o.depths = java.util.Arrays.stream(v.split(","))
                             .mapToInt(s -> (int) positive(Long.parseLong(s), a)).toArray();
                     case "--random-ops" -> o.randomOps = positive(Long.parseLong(v), a);
-                    case "--engines" -> o.engines = List.of(v.split(","));
+                    case "--engines" -> {
+                        o.engines = List.of(v.split(","));
+                        for (String name : o.engines) {
+                            if (ReadEngines.named(name).isEmpty()) {
+                                throw new IllegalArgumentException("unknown engine " + name + "; known: "
+                                        + ReadEngines.all().stream().map(ReadEngine::name).toList());
+                            }
+                        }
+                    }
                     case "--cgroup-limit" -> o.cgroupLimit = v.equals("none") ? 0L : positive(Sizes.parse(v), a);
                     case "--child-row" -> o.childRow = v;
                     default -> throw new IllegalArgumentException("unknown option " + a);
