@@ -98,7 +98,16 @@ public final class AsyncChannelEngine implements ReadEngine {
             offset = plan.offset(op);
             buffer.clear();
             started = System.nanoTime();
-            channel.read(buffer, offset, null, this);
+            submit(offset);
+        }
+
+        /** A read that cannot even be submitted (closed channel, rejected by the pool) ends this slot too. */
+        private void submit(long position) {
+            try {
+                channel.read(buffer, position, null, this);
+            } catch (RuntimeException e) {
+                failed(e, null);
+            }
         }
 
         @Override
@@ -108,7 +117,7 @@ public final class AsyncChannelEngine implements ReadEngine {
                 return;
             }
             if (buffer.hasRemaining()) { // short read: continue the same block
-                channel.read(buffer, offset + buffer.position(), null, this);
+                submit(offset + buffer.position());
                 return;
             }
             latencies.record(System.nanoTime() - started);
