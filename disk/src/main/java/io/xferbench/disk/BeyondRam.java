@@ -1,0 +1,99 @@
+package io.xferbench.disk;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.Sizes;
+import io.xferbench.core.read.ReadPattern;
+import io.xferbench.core.read.ReadSpec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Random 4 KiB reads at depth 8 inside a memory cgroup, over a span that fits in the limit and over the whole
+ * file (larger than the limit at real sizes): buffered (sync-filechannel, fio psync) vs O_DIRECT (odirect-jna,
+ * fio psync direct). Each run starts cold and reads twice as many blocks as the span holds (capped), so a
+ * buffered reader whose span fits gets cache hits on its second pass and one whose span does not keeps missing.
+ * The Java reader is a child JVM started inside the group; fio likewise.
+ */
+final class BeyondRam {
+    static final long MIN_LIMIT = 256 * Sizes.MiB; // the child JVM itself must fit
+    private static final int BLOCK = 4096;
+    private static final int DEPTH = 8;
+
+    private BeyondRam() {
+    }
+
+    static List<DiskRow> rows(DiskBench.Options o, Path file, RowMeasurer m, String fio, String fioSkip,
+                              PrintStream log) throws IOException {
+        List<DiskRow> rows = new ArrayList<>();
+        if (o.cgroupLimit != null && o.cgroupLimit == 0) {
+            return rows;
+        }
+        long limit = o.cgroupLimit != null ? o.cgroupLimit : Math.max(o.size / 4, MIN_LIMIT);
+        Set<Long> spans = new LinkedHashSet<>(List.of(Math.min(o.size, limit / 2) / BLOCK * BLOCK, o.size / BLOCK * BLOCK));
+        String reason = MemoryCgroup.unavailableReason(Path.of("/sys/fs/cgroup"));
+        if (reason != null) {
+            for (long span : spans) {
+                for (String engine : List.of("sync-filechannel", "odirect-jna")) {
+                    rows.add(DiskRow.skipped("java", engine, "random", BLOCK, DEPTH, engine.startsWith("odirect"), "cold",
+                            span, limit, "memory cgroup: " + reason));
+                }
+            }
+            return rows;
+        }
+        try (MemoryCgroup group = MemoryCgroup.create(limit)) {
+            log.printf("bench-disk: beyond RAM inside %s (%s = %s)%n", group.dir(), group.version(),
+                    Sizes.format(limit));
+            for (long span : spans) {
+                long ops = Math.min(2 * (span / BLOCK), 10 * o.randomOps);
+                ReadSpec spec = new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, DEPTH, ops, 42);
+                for (String engine : List.of("sync-filechannel", "odirect-jna")) {
+                    boolean direct = engine.startsWith("odirect");
+                    DiskRow java = child(group, spec, engine).withCgroupLimit(limit);
+                    DiskRow f = fioSkip != null
+                            ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
+                            : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
+                    rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
+                            ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
+                    rows.add(f);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String row = String.join(",", engine, spec.pattern().name(), Integer.toString(spec.blockSize()),
+                Integer.toString(spec.concurrency()), Long.toString(spec.span()), Long.toString(spec.randomOps()),
+                spec.file().toString(), "cold");
+        List<String> cmd = group.wrap(List.of(java, "-Xmx64m", "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), DiskBench.class.getName(), "--child-row", row));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int rc = p.waitFor();
+            if (rc != 0) {
+                throw new IOException("the child reader in " + group.dir() + " exited " + rc
+                        + (rc == 137 ? " (killed: the cgroup limit is too small for the JVM)" : ""));
+            }
+            return new ObjectMapper().readValue(out.trim(), DiskRow.class);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } finally {
+            p.destroyForcibly();
+            try {
+                p.waitFor(); // the group can be removed only once its members have exited
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

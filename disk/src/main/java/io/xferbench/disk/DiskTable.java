@@ -1,0 +1,96 @@
+package io.xferbench.disk;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.xferbench.core.Sizes;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+/** The rows as an aligned text table, JSON, CSV or a Markdown table. */
+final class DiskTable {
+    private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
+            "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "dev reads", "dev MiB",
+            "verified", "java/fio", "skipped"};
+
+    private DiskTable() {
+    }
+
+    static String format(List<DiskRow> rows, String format) throws IOException {
+        return switch (format) {
+            case "json" -> new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows) + "\n";
+            case "csv" -> csv(rows);
+            case "markdown" -> markdown(rows);
+            default -> table(rows);
+        };
+    }
+
+    private static String[] cells(DiskRow r) {
+        return new String[] {r.tool(), r.engine(), r.pattern(), Sizes.format(r.blockSize()),
+                Integer.toString(r.queueDepth()), r.direct() ? "yes" : "no", r.cache(), Sizes.format(r.span()),
+                r.cgroupLimit() == 0 ? "-" : Sizes.format(r.cgroupLimit()), num(r.mibPerSec()), num(r.iops()),
+                num(r.p50Micros()), num(r.p99Micros()), num(r.contextSwitchesPerGiB()), dec(r.cpuSecondsPerGiB()),
+                Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()),
+                r.verified() == null ? "-" : r.verified() ? "yes" : "NO",
+                r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
+                r.skipped() == null ? "" : r.skipped()};
+    }
+
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private static String dec(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String table(List<DiskRow> rows) {
+        int[] w = new int[HEAD.length];
+        for (int i = 0; i < HEAD.length; i++) {
+            w[i] = HEAD[i].length();
+        }
+        for (DiskRow r : rows) {
+            String[] c = cells(r);
+            for (int i = 0; i < c.length; i++) {
+                w[i] = Math.max(w[i], c[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        line(sb, HEAD, w);
+        for (DiskRow r : rows) {
+            line(sb, cells(r), w);
+        }
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String[] c, int[] w) {
+        for (int i = 0; i < c.length; i++) {
+            sb.append(String.format(Locale.ROOT, i < 3 || i == c.length - 1 ? "%-" + w[i] + "s" : "%" + w[i] + "s",
+                    c[i]));
+            sb.append(i == c.length - 1 ? "" : "  ");
+        }
+        sb.append('\n');
+    }
+
+    private static String csv(List<DiskRow> rows) {
+        StringBuilder sb = new StringBuilder(String.join(",", HEAD)).append('\n');
+        for (DiskRow r : rows) {
+            String[] c = cells(r);
+            for (int i = 0; i < c.length; i++) {
+                sb.append(i == 0 ? "" : ",").append(c[i].contains(",") ? '"' + c[i].replace("\"", "\"\"") + '"' : c[i]);
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String markdown(List<DiskRow> rows) {
+        StringBuilder sb = new StringBuilder("| ").append(String.join(" | ", HEAD)).append(" |\n|");
+        sb.append("---|".repeat(HEAD.length)).append('\n');
+        for (DiskRow r : rows) {
+            sb.append("| ").append(String.join(" | ", cells(r)).replace("\n", " ")).append(" |\n");
+        }
+        return sb.toString();
+    }
+}

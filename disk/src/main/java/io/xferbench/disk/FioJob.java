@@ -1,0 +1,36 @@
+package io.xferbench.disk;
+
+import io.xferbench.core.read.ReadPattern;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One fio run matching a Java row: same file, block size, pattern, depth and direct flag. {@code numjobs}
+ * stands for threads (psync, mmap), {@code iodepth} for requests in flight (libaio, io_uring, posixaio).
+ * Sequential jobs split the span into contiguous stripes; random jobs share {@code ops} and one fixed seed.
+ */
+public record FioJob(String ioengine, Path file, ReadPattern pattern, int blockSize, int numjobs, int iodepth,
+                     boolean direct, long span, long ops) {
+
+    public int queueDepth() {
+        return Math.max(numjobs, iodepth);
+    }
+
+    public List<String> command(String fio) {
+        List<String> c = new ArrayList<>(List.of(fio, "--output-format=json", "--name=xferbench", "--readonly",
+                "--filename=" + file, "--ioengine=" + ioengine, "--bs=" + blockSize, "--direct=" + (direct ? 1 : 0),
+                "--numjobs=" + numjobs, "--iodepth=" + iodepth, "--group_reporting", "--thread",
+                // The rig evicts the file itself before a cold row; fio must not touch the cache state.
+                "--invalidate=0"));
+        if (pattern == ReadPattern.SEQUENTIAL) {
+            long stripe = span / numjobs / blockSize * blockSize;
+            c.addAll(List.of("--rw=read", "--size=" + stripe, "--offset_increment=" + stripe));
+        } else {
+            c.addAll(List.of("--rw=randread", "--size=" + span, "--io_size=" + Math.max(1, ops / numjobs) * blockSize,
+                    "--norandommap", "--randrepeat=0", "--randseed=42"));
+        }
+        return c;
+    }
+}

@@ -1,0 +1,111 @@
+package io.xferbench.disk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.Sizes;
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.read.ExpectedContent;
+import io.xferbench.core.read.ReadEngine;
+import io.xferbench.core.read.ReadOutcome;
+import io.xferbench.core.read.ReadSpec;
+import io.xferbench.nativeio.PageCache;
+import io.xferbench.nativeio.ResourceUsage;
+import org.HdrHistogram.ConcurrentHistogram;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Runs one Java or fio row with an explicit cache state (cold: the file evicted with fadvise(DONTNEED) first;
+ * warm: read into the cache first) and measures it: latency histogram, getrusage deltas, device counters.
+ */
+final class RowMeasurer {
+    private final BlockDevice device;
+    private final ContentGenerator generator;
+    private final ObjectMapper json = new ObjectMapper();
+
+    RowMeasurer(BlockDevice device, ContentGenerator generator) {
+        this.device = device;
+        this.generator = generator;
+    }
+
+    DiskRow java(ReadEngine engine, ReadSpec spec, String cache) throws IOException {
+        String reason = engine.unsupported(spec);
+        if (reason != null) {
+            return DiskRow.skipped("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(),
+                    engine.direct(), cache, spec.span(), 0, reason);
+        }
+        long expected = ExpectedContent.digest(generator, spec);
+        prepare(spec, cache);
+        ConcurrentHistogram latencies = new ConcurrentHistogram(3);
+        BlockDevice.Counters dev0 = device.counters();
+        ResourceUsage ru0 = ResourceUsage.process();
+        long t0 = System.nanoTime();
+        ReadOutcome outcome = engine.read(spec, latencies::recordValue);
+        long nanos = System.nanoTime() - t0;
+        ResourceUsage ru = ResourceUsage.process().minus(ru0);
+        BlockDevice.Counters dev = device.counters().minus(dev0);
+        double gib = outcome.bytes() / (double) Sizes.GiB;
+        double seconds = nanos / 1e9;
+        return new DiskRow("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(), engine.direct(),
+                cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
+                latencies.getValueAtPercentile(50) / 1e3, latencies.getValueAtPercentile(99) / 1e3,
+                ru.contextSwitches() / gib, (ru.userSeconds() + ru.systemSeconds()) / gib, dev.reads(),
+                dev.sectors() * 512 / Sizes.MiB, outcome.digest() == expected, null, null);
+    }
+
+    /** Runs fio (optionally wrapped, e.g. into a cgroup); its own JSON gives IOPS, latency, CPU and switches. */
+    DiskRow fio(String fio, FioJob job, String cache, java.util.function.UnaryOperator<List<String>> wrap)
+            throws IOException {
+        ReadSpec like = new ReadSpec(job.file(), job.span(), job.pattern(), job.blockSize(), job.queueDepth(),
+                Math.max(1, job.ops()), 42);
+        prepare(like, cache);
+        BlockDevice.Counters dev0 = device.counters();
+        Process p = new ProcessBuilder(wrap.apply(job.command(fio))).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String out;
+        try {
+            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                return DiskRow.skipped("fio", job.ioengine(), pattern(like), job.blockSize(), job.queueDepth(),
+                        job.direct(), cache, job.span(), 0, "fio exited " + p.exitValue() + " for " + job.command(fio));
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        BlockDevice.Counters dev = device.counters().minus(dev0);
+        JsonNode j = json.readTree(out.substring(out.indexOf('{'))).path("jobs").path(0);
+        JsonNode read = j.path("read");
+        long bytes = read.path("io_bytes").asLong();
+        double gib = Math.max(bytes, 1) / (double) Sizes.GiB;
+        double seconds = j.path("job_runtime").asDouble(read.path("runtime").asDouble()) / 1e3;
+        double cpuSeconds = (j.path("usr_cpu").asDouble() + j.path("sys_cpu").asDouble()) / 100 * seconds;
+        JsonNode pct = read.path("clat_ns").path("percentile");
+        return new DiskRow("fio", job.ioengine(), pattern(like), job.blockSize(), job.queueDepth(), job.direct(), cache,
+                job.span(), 0, read.path("total_ios").asLong(), read.path("iops").asDouble(),
+                read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
+                pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),
+                dev.sectors() * 512 / Sizes.MiB, null, null, null);
+    }
+
+    /** Sets the cache state and checks it took: a "cold" row with pages still resident would be a lie. */
+    private static void prepare(ReadSpec spec, String cache) throws IOException {
+        if ("cold".equals(cache)) {
+            PageCache.evict(spec.file());
+            PageCache.Residency r = PageCache.residency(spec.file());
+            if (r.residentPages() > 0) {
+                throw new IOException("cannot make " + spec.file() + " cold: " + r.residentPages() + " of "
+                        + r.totalPages() + " pages still resident after fadvise(DONTNEED) (mapped or dirty?)");
+            }
+        } else {
+            PageCache.warm(spec.file());
+        }
+    }
+
+    private static String pattern(ReadSpec spec) {
+        return spec.pattern().name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,56 @@
+package io.xferbench.disk;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The table end to end at 8 MiB and one block size: verified Java rows, fio twins where fio is, nothing left. */
+class DiskBenchTest {
+    @Test
+    void tinyTableRunsEndToEnd() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
+        try {
+            DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
+                    "--depths", "2", "--random-ops", "64", "--dir", dir.toString()});
+            List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
+            List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.skipped() == null).toList();
+            assertTrue(java.size() >= 12, "expected every engine × both patterns, got " + java.size());
+            java.forEach(r -> assertTrue(r.verified(), r.engine() + " " + r.pattern() + " not verified"));
+            java.forEach(r -> assertTrue(r.ops() > 0 && r.mibPerSec() > 0, r.toString()));
+            List<DiskRow> fio = rows.stream().filter(r -> r.tool().equals("fio")).toList();
+            if (Fio.path() != null) {
+                fio.forEach(r -> assertNull(r.skipped(), r.engine() + ": " + r.skipped()));
+                assertTrue(fio.stream().anyMatch(r -> r.engine().equals("io_uring")));
+            } else {
+                fio.forEach(r -> assertEquals(Fio.missingReason(), r.skipped()));
+            }
+            for (String format : List.of("table", "json", "csv", "markdown")) {
+                assertFalse(DiskTable.format(rows, format).isBlank());
+            }
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(0, left.count(), "the data file was left behind");
+            }
+        } finally {
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
+    void usageErrorsAreIllegalArguments() {
+        for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--size"},
+                new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"})) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> DiskBench.Options.parse(args));
+        }
+    }
+}

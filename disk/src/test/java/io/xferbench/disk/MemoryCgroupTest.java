@@ -1,0 +1,58 @@
+package io.xferbench.disk;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The helper makes its group with the limit, runs a child inside, removes the group, and cleans stale ones. */
+class MemoryCgroupTest {
+    private static final Path ROOT = Path.of("/sys/fs/cgroup");
+
+    private static void assumeWritable() {
+        String reason = MemoryCgroup.unavailableReason(ROOT);
+        Assumptions.assumeTrue(reason == null, () -> "memory cgroup skipped: " + reason);
+    }
+
+    @Test
+    void createsLimitsRunsAChildInsideAndRemovesTheGroup() throws Exception {
+        assumeWritable();
+        long limit = 64L << 20;
+        Path dir;
+        try (MemoryCgroup group = MemoryCgroup.create(ROOT, limit)) {
+            dir = group.dir();
+            assertTrue(Files.isDirectory(dir));
+            Path limitFile = dir.resolve(MemoryCgroup.isV2(ROOT) ? "memory.max" : "memory.limit_in_bytes");
+            assertEquals(limit, Long.parseLong(Files.readString(limitFile).trim()));
+            // The child reports the cgroup it runs in: it must be ours from its first instruction.
+            Process p = new ProcessBuilder(group.wrap(List.of("cat", "/proc/self/cgroup"))).start();
+            String cgroups = new String(p.getInputStream().readAllBytes());
+            assertEquals(0, p.waitFor());
+            assertTrue(cgroups.contains(dir.getFileName().toString()), cgroups);
+        }
+        assertFalse(Files.exists(dir), "the group outlived close()");
+    }
+
+    @Test
+    void removesAStaleGroupWhoseOwnerIsDeadAndKeepsALiveOne() throws Exception {
+        assumeWritable();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path parent = MemoryCgroup.isV2(ROOT) ? ROOT : ROOT.resolve("memory");
+        Path stale = parent.resolve(MemoryCgroup.PREFIX + gone.pid() + "-0");
+        Files.createDirectory(stale);
+        try (MemoryCgroup live = MemoryCgroup.create(ROOT, 64L << 20)) { // create() cleans first
+            assertFalse(Files.exists(stale), "a stale group of a dead owner survived");
+            assertTrue(MemoryCgroup.removeStale(ROOT).isEmpty(), "the live owner's group was treated as stale");
+            assertTrue(Files.exists(live.dir()));
+        } finally {
+            Files.deleteIfExists(stale);
+        }
+    }
+}
