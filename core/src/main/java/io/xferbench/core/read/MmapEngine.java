@@ -1,5 +1,6 @@
 package io.xferbench.core.read;
 
+import io.xferbench.core.mmap.Unmapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
