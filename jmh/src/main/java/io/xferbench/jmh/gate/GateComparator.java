@@ -1,5 +1,7 @@
 package io.xferbench.jmh.gate;
 
+import io.xferbench.jmh.profile.SyscallResults;
+
 import io.xferbench.jmh.gate.Verdict.Kind;
 import io.xferbench.jmh.gate.Verdict.Outcome;
 import java.util.ArrayList;
@@ -73,10 +75,16 @@ public final class GateComparator {
         c.secondary().keySet().stream().filter(policy::isCount).forEach(names::add);
         String method = c.params().get(policy.ratioParam());
         boolean paced = policy.isPaced(method);
+        // Totals include waits and wake-ups, which follow scheduling (a loaded machine multiplied futex/op by 13 and
+        // failed a total by +12%): totals are judged without them, in proportion for the per-MiB total.
+        double bWait = waits(b, names);
+        double cWait = waits(c, names);
+        double bTotal = value(b.secondary().get(SyscallResults.TOTAL));
+        double cTotal = value(c.secondary().get(SyscallResults.TOTAL));
         for (String name : names) {
             // A count the profiler did not emit was zero (only non-zero syscalls are reported).
-            double bv = value(b.secondary().get(name));
-            double cv = value(c.secondary().get(name));
+            double bv = withoutWaits(name, value(b.secondary().get(name)), bWait, bTotal);
+            double cv = withoutWaits(name, value(c.secondary().get(name)), cWait, cTotal);
             if (Double.isNaN(bv) || Double.isNaN(cv)) {
                 out.add(new Verdict(key, name, Kind.COUNT, bv, cv, Double.NaN, "", Outcome.OK, "NaN: not judged"));
                 continue;
@@ -91,9 +99,33 @@ public final class GateComparator {
             String threshold = paced
                     ? String.format(Locale.ROOT, "±%.2f (paced: max(%.0f%%, %.1f))", band, policy.pacedTolerance() * 100, policy.pacedFloor())
                     : String.format(Locale.ROOT, "±%.2f (max(%.0f%%, %.2f))", band, policy.countTolerance() * 100, policy.countFloor());
-            out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), threshold, o, ""));
+            boolean total = name.equals(SyscallResults.TOTAL) || name.equals(SyscallResults.PER_MIB);
+            out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), threshold, o,
+                    total ? "without waits and wake-ups" : ""));
         }
         return out;
+    }
+
+    private double waits(BenchmarkResult r, Set<String> names) {
+        double sum = 0;
+        for (String name : names) {
+            if (policy.isWakeup(name)) {
+                double v = value(r.secondary().get(name));
+                sum += Double.isNaN(v) ? 0 : v;
+            }
+        }
+        return sum;
+    }
+
+    /** A total (per op or per MiB) less the waits and wake-ups in it; any other count as it is. */
+    static double withoutWaits(String name, double value, double waitsPerOp, double totalPerOp) {
+        if (name.equals(SyscallResults.TOTAL)) {
+            return value - waitsPerOp;
+        }
+        if (name.equals(SyscallResults.PER_MIB) && totalPerOp > 0) {
+            return value * (totalPerOp - waitsPerOp) / totalPerOp;
+        }
+        return value;
     }
 
     private Verdict ratio(String key, Metric base, Metric cur) {

@@ -104,7 +104,22 @@ public final class PerfGate {
         if (warmups >= 0 || iterations > 0) {
             suite = suite.withIterations(warmups >= 0 ? warmups : suite.warmupIterations(), iterations > 0 ? iterations : suite.iterations());
         }
+        // JMH's results go to a temp file unless asked to keep them; it is gone on every path out of here.
         Path out = results != null ? results : Files.createTempFile("perf-gate", ".json");
+        if (results == null) {
+            out.toFile().deleteOnExit();   // SIGTERM and Ctrl-C too
+        }
+        try {
+            return judge(suite, out, update, countsOnly, baseline, baselineFile, verdictJson);
+        } finally {
+            if (results == null) {
+                Files.deleteIfExists(out);
+            }
+        }
+    }
+
+    private static int judge(GateSuite suite, Path out, boolean update, boolean countsOnly, Baseline baseline, Path baselineFile,
+                             Path verdictJson) throws Exception {
         suite.run(out);
         List<BenchmarkResult> current = JmhResults.read(out);
         if (current.isEmpty()) {
@@ -140,8 +155,14 @@ public final class PerfGate {
         System.err.println("perf-gate: re-running to confirm " + suspects.size() + " ratio regression(s): " + suspects);
         List<String> methods = GateSuite.methodsOf(baseline.results(), suspects, baseline.policy());
         Path again = Files.createTempFile("perf-gate-confirm", ".json");
-        suite.only(methods, suite.sizes()).run(again);
-        List<Verdict> recheck = comparator.compare(baseline.results(), JmhResults.read(again));
+        again.toFile().deleteOnExit();
+        List<Verdict> recheck;
+        try {
+            suite.only(methods, suite.sizes()).run(again);
+            recheck = comparator.compare(baseline.results(), JmhResults.read(again));
+        } finally {
+            Files.deleteIfExists(again);
+        }
         List<Verdict> out = new ArrayList<>();
         for (Verdict v : verdicts) {
             if (v.kind() == Kind.RATIO && v.outcome() == Outcome.REGRESSED) {
