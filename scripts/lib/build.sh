@@ -1,10 +1,13 @@
-# Sourced by scripts/*: builds the jars with the Maven wrapper when they are missing or older than any
-# source or POM. Needs scripts/lib/java.sh sourced first.
+# Sourced by scripts/*: the one stale-build check. Builds the modules owning the given jars (-pl MODULES -am)
+# when a jar is missing or older than any source or POM. Needs scripts/lib/java.sh sourced first.
 
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
-  local jar stale=0
+  local jar stale=0 modules=""
+  for jar in "$@"; do
+    modules="${modules:+$modules,}${jar%%/*}"
+  done
   for jar in "$@"; do
     if [ ! -f "$xferbench_root/$jar" ]; then stale=1; break; fi
     if [ -n "$(find "$xferbench_root" -path "$xferbench_root/.git" -prune -o \
@@ -13,7 +16,7 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
     fi
   done
   if [ "$stale" = 1 ]; then
-    echo "xferbench: building jars (./mvnw package -DskipTests) ..." >&2
-    (cd "$xferbench_root" && ./mvnw -q -B package -DskipTests) >&2
+    echo "xferbench: building $* (./mvnw -pl $modules -am package -DskipTests) ..." >&2
+    (cd "$xferbench_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests) >&2
   fi
 }
