@@ -11,7 +11,7 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   for jar in "$@"; do
     if [ ! -f "$xferbench_root/$jar" ]; then stale=1; break; fi
     if [ -n "$(find "$xferbench_root" -path "$xferbench_root/.git" -prune -o \
-                 \( -name pom.xml -o -path '*/src/main/*' \) -type f -newer "$xferbench_root/$jar" -print -quit)" ]; then
+                 \( -name pom.xml -o -path '*/src/main/*' -o -path '*/src/launcher/*' \) -type f -newer "$xferbench_root/$jar" -print -quit)" ]; then
       stale=1; break
     fi
   done
