@@ -1,7 +1,9 @@
 package io.xferbench.server;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where a server runs each connection's blocking code: one of the server's I/O models (see {@link ServerModels}). At
@@ -18,9 +20,22 @@ interface ConnectionThreads {
     /** Connections running now. */
     int active();
 
+    /** The executor the connections run on, for the shutdown steps every model shares. */
+    ExecutorService executor();
+
     /** Accepts no more and waits for the running ones; returns whether they all finished in time. */
-    boolean awaitTermination(Duration grace) throws InterruptedException;
+    default boolean awaitTermination(Duration grace) throws InterruptedException {
+        executor().shutdown();
+        return executor().awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    }
 
     /** Interrupts whatever still runs and waits briefly for it to end. */
-    void stopNow();
+    default void stopNow() {
+        executor().shutdownNow();
+        try {
+            executor().awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

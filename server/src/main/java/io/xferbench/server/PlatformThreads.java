@@ -1,6 +1,6 @@
 package io.xferbench.server;
 
-import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,18 +38,7 @@ final class PlatformThreads implements ConnectionThreads {
     }
 
     @Override
-    public boolean awaitTermination(Duration grace) throws InterruptedException {
-        workers.shutdown();
-        return workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stopNow() {
-        workers.shutdownNow();
-        try {
-            workers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    public ExecutorService executor() {
+        return workers;
     }
 }

@@ -1,11 +1,9 @@
 package io.xferbench.server;
 
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code virtual} model: a virtual thread per connection, the same blocking code as {@code platform}. Socket waits
@@ -53,18 +51,7 @@ final class VirtualThreads implements ConnectionThreads {
     }
 
     @Override
-    public boolean awaitTermination(Duration grace) throws InterruptedException {
-        workers.shutdown();
-        return workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stopNow() {
-        workers.shutdownNow();
-        try {
-            workers.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    public ExecutorService executor() {
+        return workers;
     }
 }
