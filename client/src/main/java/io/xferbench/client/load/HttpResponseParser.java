@@ -3,7 +3,6 @@ package io.xferbench.client.load;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.zip.CRC32C;
 
 /**
  * An HTTP/1.1 response read incrementally: status line and headers (bounded), then a body framed by
@@ -18,7 +17,7 @@ final class HttpResponseParser implements ResponseParser {
     private final long expectedLength;
     private final int expectedCrc;
     private final ByteBuffer head = ByteBuffer.allocate(MAX_HEAD_BYTES);
-    private final CRC32C crc = new CRC32C();
+    private final BodyChecksum crc = new BodyChecksum();
     private boolean inBody;
     private int status;
     private long contentLength = -1;
@@ -51,11 +50,7 @@ final class HttpResponseParser implements ResponseParser {
                 return finish();
             }
         }
-        int n = (int) Math.min(in.remaining(), contentLength - bodyRead);
-        int limit = in.limit();
-        in.limit(in.position() + n);
-        crc.update(in);
-        in.limit(limit);
+        int n = crc.update(in, contentLength - bodyRead);
         bodyRead += n;
         return bodyRead == contentLength && finish();
     }
@@ -126,7 +121,7 @@ final class HttpResponseParser implements ResponseParser {
             outcome = ExchangeOutcome.failed("http " + status, bodyRead);
         } else if (!headRequest && expectedLength >= 0 && contentLength != expectedLength) {
             outcome = ExchangeOutcome.failed("length mismatch", bodyRead);
-        } else if (!headRequest && expectedLength >= 0 && (int) crc.getValue() != expectedCrc) {
+        } else if (!headRequest && expectedLength >= 0 && crc.value() != expectedCrc) {
             outcome = ExchangeOutcome.failed("crc mismatch", bodyRead);
         } else {
             outcome = ExchangeOutcome.verified(bodyRead);

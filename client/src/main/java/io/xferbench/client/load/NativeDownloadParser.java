@@ -4,7 +4,6 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Wire;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.zip.CRC32C;
 
 /**
  * The native protocol's download response, read incrementally: a header frame (length, CRC32C, residency),
@@ -20,7 +19,7 @@ final class NativeDownloadParser implements ResponseParser {
     private final long expectedLength;
     private final int expectedCrc;
     private final FrameReader frame = new FrameReader();
-    private final CRC32C crc = new CRC32C();
+    private final BodyChecksum crc = new BodyChecksum();
     private State state = State.HEADER;
     private long bodyLength;
     private int announcedCrc;
@@ -53,11 +52,7 @@ final class NativeDownloadParser implements ResponseParser {
                     state = bodyLength == 0 ? State.TRAILER : State.BODY;
                 }
                 case BODY -> {
-                    int n = (int) Math.min(in.remaining(), bodyLength - bodyRead);
-                    int limit = in.limit();
-                    in.limit(in.position() + n);
-                    crc.update(in);
-                    in.limit(limit);
+                    int n = crc.update(in, bodyLength - bodyRead);
                     bodyRead += n;
                     if (bodyRead == bodyLength) {
                         state = State.TRAILER;
@@ -80,7 +75,7 @@ final class NativeDownloadParser implements ResponseParser {
     }
 
     private ExchangeOutcome verdict() {
-        int got = (int) crc.getValue();
+        int got = crc.value();
         if (bodyLength != expectedLength) {
             return ExchangeOutcome.failed("length mismatch", bodyRead);
         }
