@@ -161,6 +161,11 @@ final class Connection implements Runnable {
                             + "'xferbench-server --proxy-to HOST:PORT'");
                     return false;
                 }
+                case STAT -> Frames.writeFully(socket, ResponseCodec.stat(data.stat(request.name())));
+                case DELETE -> {
+                    data.delete(request.name());
+                    Frames.writeFully(socket, ResponseCodec.deleted());
+                }
                 case INFO -> Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config))));
                 case MEASURE_BEGIN -> {
                     // A second BEGIN on the same connection restarts its own window; other connections' are untouched.

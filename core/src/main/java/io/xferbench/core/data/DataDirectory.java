@@ -1,5 +1,6 @@
 package io.xferbench.core.data;
 
+import io.xferbench.core.protocol.FileStat;
 import io.xferbench.nativeio.FileIdentity;
 import io.xferbench.nativeio.RegularFiles;
 import java.io.IOException;
@@ -13,8 +14,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 
@@ -153,6 +156,34 @@ public final class DataDirectory {
         } catch (IOException e) {
             LOG.warning("no checksum record for " + target + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * STAT: whether a regular file of this client-supplied name exists (same real-path rules as a download), with
+     * its size and mtime. A name outside the directory, or a FIFO or directory, is refused, not reported absent.
+     */
+    public FileStat stat(String name) throws IOException {
+        Path path;
+        try {
+            path = resolveExisting(name);
+        } catch (NoSuchFileException e) {
+            return FileStat.ABSENT;
+        }
+        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return new FileStat(true, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+    }
+
+    /**
+     * DELETE: removes a regular file of this client-supplied name, then its checksum record. A download that already
+     * opened it goes on sending the whole old file (the unlinked inode stays readable); a later one is NOT_FOUND.
+     *
+     * @throws NoSuchFileException if there is none (also when another delete won the race)
+     */
+    public void delete(String name) throws IOException {
+        Path path = resolveExisting(name);
+        Files.delete(path);
+        known.remove(path);
+        Files.deleteIfExists(recordPath(path));
     }
 
     /** Removes temporary files that killed servers left here (see {@link TempFiles}). */

@@ -2,6 +2,7 @@ package io.xferbench.core.net;
 
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.protocol.DownloadHeader;
+import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
@@ -80,6 +81,18 @@ public final class XferConnection implements AutoCloseable {
     public Prepared prepare(Request download) throws IOException {
         send(Request.prepare(download));
         return ResponseCodec.readPrepared(channel);
+    }
+
+    /** Whether {@code name} exists in the server's data directory, and its size and mtime. */
+    public FileStat stat(String name) throws IOException {
+        send(Request.onFile(Op.STAT, name));
+        return ResponseCodec.readStat(channel);
+    }
+
+    /** Removes {@code name} from the server's data directory; NOT_FOUND (a {@link RemoteException}) when absent. */
+    public void delete(String name) throws IOException {
+        send(Request.onFile(Op.DELETE, name));
+        ResponseCodec.readDeleted(channel);
     }
 
     /**

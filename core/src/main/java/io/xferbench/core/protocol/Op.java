@@ -23,7 +23,11 @@ public enum Op {
      * the flags ask for (CACHE_COLD, CACHE_WARM, or neither: only look) and answers {@link Prepared}. Sent before a
      * timed DOWNLOAD that carries no cache flags, so the preparation is not part of the transfer's time.
      */
-    PREPARE(7);
+    PREPARE(7),
+    /** Does the file {@link Request#name()} exist, and its size and mtime: answered {@link FileStat}. */
+    STAT(8),
+    /** Remove the file {@link Request#name()} (and its checksum record); NOT_FOUND when there is none. */
+    DELETE(9);
 
     private final int code;
 

@@ -24,6 +24,11 @@ public record Request(Op op, String method, String name, String token, long size
     }
 
     /** PREPARE the file {@code download} would send: same name, size and cache flags. */
+    /** STAT or DELETE of {@code name} in the data directory. */
+    public static Request onFile(Op op, String name) {
+        return new Request(op, "", name, "", 0, 0, 0, 0);
+    }
+
     public static Request prepare(Request download) {
         return new Request(Op.PREPARE, download.method(), download.name(), "", download.size(), 0, download.flags(), 0);
     }

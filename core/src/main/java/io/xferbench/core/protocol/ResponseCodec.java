@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
  *                  | i64 server nanos | i64 verify nanos | i64 fsync nanos (-1: not synced)
  * proxy ready:     UTF-8 id of the relay method now in effect (at most 64 bytes); the connection is relayed from here
  * prepared:        i32 residency found (per mille, -1 unknown) | i32 residency left | i64 server nanos preparing
+ * stat:            u8 exists (0/1) | i64 size | i64 mtime nanos           (size and mtime 0 when absent)
+ * deleted:         empty                                         (a missing file is NOT_FOUND instead)
  * </pre>
  * An upload is: request → ready (or an error, and no body is sent) → body → result (or an error: NO_SPACE,
  * VERIFY_FAILED, ...). A failure in the middle of the body is answered once the rest of the body has been drained,
@@ -62,6 +64,14 @@ public final class ResponseCodec {
 
     public static ByteBuffer prepared(Prepared p) {
         return frame(Status.OK, 16).putInt(p.residencyFoundPermille()).putInt(p.residencyPermille()).putLong(p.nanos()).flip();
+    }
+
+    public static ByteBuffer stat(FileStat s) {
+        return frame(Status.OK, 17).put((byte) (s.exists() ? 1 : 0)).putLong(s.size()).putLong(s.mtimeNanos()).flip();
+    }
+
+    public static ByteBuffer deleted() {
+        return frame(Status.OK, 0).flip();
     }
 
     public static ByteBuffer proxyReady(String relayId) {
@@ -161,6 +171,28 @@ public final class ResponseCodec {
             return r;
         } catch (BufferUnderflowException e) {
             throw new ProtocolException(Status.BAD_REQUEST, "short prepared frame");
+        }
+    }
+
+    /** Reads the answer to STAT. */
+    public static FileStat readStat(ReadableByteChannel in) throws IOException {
+        ByteBuffer p = readOk(in);
+        try {
+            int exists = Byte.toUnsignedInt(p.get());
+            FileStat s = new FileStat(exists == 1, p.getLong(), p.getLong());
+            if (exists > 1 || p.hasRemaining() || s.size() < 0) {
+                throw new ProtocolException(Status.BAD_REQUEST, "malformed stat frame");
+            }
+            return s;
+        } catch (BufferUnderflowException e) {
+            throw new ProtocolException(Status.BAD_REQUEST, "short stat frame");
+        }
+    }
+
+    /** Reads the answer to DELETE; a missing file throws {@link RemoteException} (NOT_FOUND). */
+    public static void readDeleted(ReadableByteChannel in) throws IOException {
+        if (readOk(in).hasRemaining()) {
+            throw new ProtocolException(Status.BAD_REQUEST, "malformed deleted frame");
         }
     }
 
