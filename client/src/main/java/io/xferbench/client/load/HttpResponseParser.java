@@ -119,7 +119,7 @@ final class HttpResponseParser implements ResponseParser {
     private boolean finish() {
         if (status != expectedStatus) {
             outcome = ExchangeOutcome.failed("http " + status, bodyRead);
-        } else if (!headRequest && expectedLength >= 0 && contentLength != expectedLength) {
+        } else if (expectedLength >= 0 && contentLength != expectedLength) {
             outcome = ExchangeOutcome.failed("length mismatch", bodyRead);
         } else if (!headRequest && expectedLength >= 0 && crc.value() != expectedCrc) {
             outcome = ExchangeOutcome.failed("crc mismatch", bodyRead);

@@ -35,6 +35,9 @@ public final class LoadCommand implements Callable<Integer> {
     /** Report formats. */
     public enum Format { TABLE, JSON, CSV }
 
+    /** What every request does. */
+    public enum Operation { DOWNLOAD, EXIST }
+
     @Spec
     CommandSpec spec;
 
@@ -50,6 +53,10 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--protocol", defaultValue = "native",
             description = "native (xferbench server) or http (any HTTP/1.1 file server, e.g. nginx) (default: ${DEFAULT-VALUE}).")
     Protocol protocol;
+
+    @Option(names = "--op", defaultValue = "download", description = "download: GET / DOWNLOAD the file and verify it; "
+            + "exist: HEAD / STAT it and check it is there with its size (default: ${DEFAULT-VALUE}).")
+    Operation operation;
 
     @Option(names = "--method", defaultValue = "transfer-to", description = "native: the server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
@@ -108,12 +115,19 @@ public final class LoadCommand implements Callable<Integer> {
         }
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
+        boolean exist = operation == Operation.EXIST;
+        String fileName = DataDirectory.generatedName(fileSize);
         Exchange exchange = protocol == Protocol.NATIVE
-                ? new NativeDownloadExchange(method, fileSize, 0, token, crc)
-                : new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc);
+                ? (exist ? new NativeStatExchange(fileName, fileSize, token) : new NativeDownloadExchange(method, fileSize, 0, token, crc))
+                : new HttpGetExchange(host + ":" + port, filePath, exist, fileSize, crc);
         String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        if (exist && protocol == Protocol.NATIVE) {
+            // The generated file exists once a download has asked for it.
+            LoadEngine.run(new LoadPlan(target, 1, 1, 1, null, Duration.ZERO, 0, drainTimeout),
+                    new NativeDownloadExchange(method, fileSize, 0, token, crc));
+        }
         List<LoadReport.Row> rows = new ArrayList<>();
         for (int connections : concurrency) {
             System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
@@ -124,7 +138,7 @@ public final class LoadCommand implements Callable<Integer> {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
-            rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), "download", fileSize,
+            rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), operation.name().toLowerCase(Locale.ROOT), fileSize,
                     connections, r, null, null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();

@@ -136,18 +136,18 @@ final class LoadReport {
 
     private static String table(List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {"server", "model", "client", "proto", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
+        cells.add(new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
             "errors", "srv µs/req", "srv threads", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
         for (Row row : rows) {
             if (row.skipped() != null) {
-                cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), Sizes.format(row.fileSize()),
-                    String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", ""});
+                cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", ""});
                 continue;
             }
             LoadResult r = row.result();
             Optional<Row> ref = reference(row, rows);
-            cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), Sizes.format(row.fileSize()),
-                String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
+            cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+                Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
                 f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r),
                 f("%.1f", row.serverCpuMicrosPerRequest()),
                 row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
@@ -156,7 +156,7 @@ final class LoadReport {
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
                 row.client().equals("xferbench") ? (r.verified() ? "yes" : "NO") : "status only"});
         }
-        return align(cells, 6) + legend(rows);
+        return align(cells, 7) + legend(rows);
     }
 
     /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */

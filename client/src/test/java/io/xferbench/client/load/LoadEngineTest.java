@@ -157,4 +157,24 @@ class LoadEngineTest {
         http.start();
         return http;
     }
+
+    @Test
+    void existChecksAnswerOverBothProtocols() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+            server.data().generated(FILE);
+            String name = DataDirectory.generatedName(FILE);
+            LoadResult stat = LoadEngine.run(byCount(server.port(), 8, 500, 0), new NativeStatExchange(name, FILE, ""));
+            assertThat(stat.errors()).isEmpty();
+            assertThat(stat.requests()).isEqualTo(500);
+            LoadResult head = LoadEngine.run(byCount(server.port(), 8, 500, 0),
+                    new HttpGetExchange("localhost", "/" + name, true, FILE, CRC));
+            assertThat(head.errors()).isEmpty();
+            assertThat(head.requests()).isEqualTo(500);
+            LoadResult missing = LoadEngine.run(byCount(server.port(), 2, 10, 0), new NativeStatExchange("nope.bin", FILE, ""));
+            assertThat(missing.errors()).containsEntry("absent", 10L);
+            LoadResult wrongSize = LoadEngine.run(byCount(server.port(), 2, 10, 0),
+                    new HttpGetExchange("localhost", "/" + name, true, FILE + 1, CRC));
+            assertThat(wrongSize.errors()).containsEntry("length mismatch", 10L);
+        }
+    }
 }

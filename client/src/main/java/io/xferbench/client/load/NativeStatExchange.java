@@ -1,0 +1,60 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.Status;
+import java.nio.ByteBuffer;
+
+/** STAT of one file (the "exist" operation), native protocol: verified when the server says it exists with its size. */
+final class NativeStatExchange implements Exchange {
+    private static final int PAYLOAD = 17;
+
+    private final ByteBuffer request;
+    private final long size;
+
+    NativeStatExchange(String name, long size, String token) {
+        this.request = RequestCodec.encode(Request.onFile(Op.STAT, name).withToken(token)).asReadOnlyBuffer();
+        this.size = size;
+    }
+
+    @Override
+    public ByteBuffer request() {
+        return request.duplicate();
+    }
+
+    @Override
+    public ResponseParser newParser() {
+        return new ResponseParser() {
+            private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();
+            private ExchangeOutcome outcome;
+
+            @Override
+            public boolean feed(ByteBuffer in) throws LoadProtocolException {
+                if (!frame.feed(in)) {
+                    return false;
+                }
+                if (frame.status() != Status.OK) {
+                    outcome = ExchangeOutcome.failed(frame.status().name(), 0);
+                    return true;
+                }
+                ByteBuffer p = frame.payload(PAYLOAD, "stat");
+                boolean exists = p.get() == 1;
+                long statSize = p.getLong();
+                outcome = !exists ? ExchangeOutcome.failed("absent", 0)
+                        : statSize != size ? ExchangeOutcome.failed("size mismatch", 0) : ExchangeOutcome.verified(0);
+                return true;
+            }
+
+            @Override
+            public ExchangeOutcome outcome() {
+                return outcome;
+            }
+
+            @Override
+            public boolean closesConnection() {
+                return outcome != null && !outcome.ok();
+            }
+        };
+    }
+}
