@@ -39,12 +39,13 @@ final class Connection implements Runnable {
     private final UploadHandler uploads;
     private final DataDirectory data;
     private final BufferBudget buffers;
+    private final ConnectionThreads threads;
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
-               ConnectionRegistry registry, BufferBudget buffers) {
+               ConnectionRegistry registry, BufferBudget buffers, ConnectionThreads threads) {
         this.id = id;
         this.socket = socket;
         this.config = config;
@@ -52,6 +53,7 @@ final class Connection implements Runnable {
         this.registry = registry;
         this.data = data;
         this.buffers = buffers;
+        this.threads = threads;
         this.downloads = new DownloadHandler(data, config, buffers);
         this.uploads = new UploadHandler(data, config, buffers);
     }
@@ -93,7 +95,7 @@ final class Connection implements Runnable {
             return;
         }
         if (ProtocolSniffer.isHttp(first)) {
-            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, peer).serve(first)) {
+            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, threads, peer).serve(first)) {
                 lingeringClose();
             }
             return;
@@ -134,7 +136,7 @@ final class Connection implements Runnable {
                 case DOWNLOAD -> {
                     measurements.started(id, peer);
                     try {
-                        return downloads.handle(request, socket);
+                        return threads.offload(() -> downloads.handle(request, socket));
                     } finally {
                         measurements.finished(id);
                     }
@@ -143,7 +145,7 @@ final class Connection implements Runnable {
                     // Cache work (eviction, warming, generation) is work other windows should know of.
                     measurements.started(id, peer);
                     try {
-                        return downloads.prepare(request, socket);
+                        return threads.offload(() -> downloads.prepare(request, socket));
                     } finally {
                         measurements.finished(id);
                     }
@@ -151,7 +153,7 @@ final class Connection implements Runnable {
                 case UPLOAD -> {
                     measurements.started(id, peer);
                     try {
-                        return uploads.handle(request, socket);
+                        return threads.offload(() -> uploads.handle(request, socket));
                     } finally {
                         measurements.finished(id);
                     }

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -19,6 +20,20 @@ interface ConnectionThreads {
 
     /** Connections running now. */
     int active();
+
+    /**
+     * Runs a request's file work (a transfer, a preparation, an upload) where this model puts it: on the connection's
+     * own thread by default; on a bounded pool of platform threads for {@code virtual+pool:N}.
+     */
+    default <T> T offload(FileWork<T> work) throws IOException {
+        return work.run();
+    }
+
+    /** A request's work that touches files. */
+    @FunctionalInterface
+    interface FileWork<T> {
+        T run() throws IOException;
+    }
 
     /** The executor the connections run on, for the shutdown steps every model shares. */
     ExecutorService executor();

@@ -37,10 +37,11 @@ final class HttpSession {
     private final ConnectionRegistry registry;
     private final Measurements measurements;
     private final String peer;
+    private final ConnectionThreads threads;
     private final PerConnection<FileSender> senders;
 
     HttpSession(int id, SocketChannel socket, ServerConfig config, DataDirectory data, ConnectionRegistry registry,
-                Measurements measurements, BufferBudget buffers, String peer) {
+                Measurements measurements, BufferBudget buffers, ConnectionThreads threads, String peer) {
         this.id = id;
         this.socket = socket;
         this.config = config;
@@ -48,6 +49,7 @@ final class HttpSession {
         this.registry = registry;
         this.measurements = measurements;
         this.peer = peer;
+        this.threads = threads;
         this.senders = new PerConnection<>(buffers);
     }
 
@@ -121,7 +123,7 @@ final class HttpSession {
                 Frames.writeFully(socket, ascii(headers));
                 return true;
             }
-            return send(request, method, file, headers);
+            return threads.offload(() -> send(request, method, file, headers));
         }
     }
 

@@ -17,10 +17,16 @@ final class ServerModels {
         ConnectionThreads create(String name, int maxConnections);
     }
 
+    static final String POOL = "virtual+pool";
+    static final int DEFAULT_POOL = 8;
+
     private static final List<Model> ALL = List.of(
             new Model("platform", "a platform thread per connection, blocking I/O", PlatformThreads::new),
             new Model("virtual", "a virtual thread per connection, the same blocking I/O (file I/O pins its carrier)",
-                    VirtualThreads::new));
+                    VirtualThreads::new),
+            new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
+                    + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
+                    (name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL)));
 
     static final String DEFAULT = "platform";
 
@@ -31,7 +37,21 @@ final class ServerModels {
         return ALL;
     }
 
+    /** A model by id; {@code virtual+pool:N} sizes the pool. */
     static Optional<Model> byId(String id) {
+        if (id.startsWith(POOL + ":")) {
+            int n;
+            try {
+                n = Integer.parseInt(id.substring(POOL.length() + 1));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+            if (n < 1) {
+                return Optional.empty();
+            }
+            return Optional.of(new Model(id, "virtual threads for sockets, transfers on " + n + " platform threads",
+                    (name, max) -> new PooledVirtualThreads(name, max, n)));
+        }
         return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
     }
 

@@ -44,10 +44,10 @@ public final class XferServer implements AutoCloseable {
         XferServer server = new XferServer(config, data);
         ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
-        server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(),
-                model.factory().create("server", config.maxConnections()),
+        ConnectionThreads threads = model.factory().create("server", config.maxConnections());
+        server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(), threads,
                 socket -> new Connection(server.connectionIds.incrementAndGet(), socket, config, server.data,
-                        server.measurements, server.registry, server.buffers).run());
+                        server.measurements, server.registry, server.buffers, threads).run());
         return server;
     }
 

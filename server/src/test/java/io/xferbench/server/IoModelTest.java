@@ -37,7 +37,7 @@ class IoModelTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual"})
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4"})
     void everyMethodVerifiesOnManyHeldConnections(String model) throws Exception {
         List<String> methods = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).map(SenderMethod::id).toList();
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(CLIENTS + 8))) {
@@ -69,6 +69,10 @@ class IoModelTest {
                     String method = methods.get(i % methods.size());
                     assertThat(held.get(i).download(Request.download(method, 100_000, Flags.VERIFY_CRC32C, 0)).verified())
                             .as(model + " " + method).isTrue();
+                }
+                if (model.startsWith("virtual+pool")) {
+                    // Every transfer ran on the pool: its 4 threads, nothing per connection.
+                    assertThat(platformThreads() - before).as("threads after every method ran").isLessThanOrEqualTo(4 + 32);
                 }
             } finally {
                 for (XferConnection c : held) {

@@ -43,7 +43,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual",
+    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8",
             description = "The xferbench server's I/O models, one server per model (default: ${DEFAULT-VALUE}).")
     List<String> ioModels;
 
