@@ -169,8 +169,12 @@ public final class DataDirectory {
         } catch (NoSuchFileException e) {
             return FileStat.ABSENT;
         }
-        BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        return new FileStat(true, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+        try {
+            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return new FileStat(true, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+        } catch (NoSuchFileException deletedMeanwhile) {
+            return FileStat.ABSENT;
+        }
     }
 
     /**
@@ -208,7 +212,14 @@ public final class DataDirectory {
         if (!real.startsWith(root) || real.equals(root)) {
             throw new AccessDeniedException(name, null, "resolves outside the data directory");
         }
-        if (!Files.isRegularFile(real)) {
+        // Read once, without following: a file deleted since toRealPath is NOT_FOUND, not "not a regular file".
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(name, null, "no such file in the data directory");
+        }
+        if (!attributes.isRegularFile()) {
             throw new AccessDeniedException(name, null, "not a regular file");
         }
         return real;
