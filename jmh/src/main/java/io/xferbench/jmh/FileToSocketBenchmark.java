@@ -39,7 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class FileToSocketBenchmark {
 
     /** Download method id, see {@link io.xferbench.core.registry.DownloadMethods}. */
-    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "direct-io", "direct-io-jdk"})
+    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "io-uring-read-send",
+            "io-uring-send-zc", "direct-io", "direct-io-jdk", "io-uring-direct"})
     public String method;
 
     /** Bytes per op (the file's size); the syscall profiler divides by it for syscalls/MiB. */

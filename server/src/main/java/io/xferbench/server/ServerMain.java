@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import io.xferbench.core.netty.IoUringWorkers;
+import io.xferbench.core.uring.UringFileSender;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.NativeException;
@@ -61,6 +63,15 @@ public final class ServerMain implements Callable<Integer> {
             + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = ModelIds.class)
     String ioModel;
 
+    @Option(names = "--io-uring-depth", defaultValue = "4", converter = Converters.PositiveInt.class, description = "Buffers "
+            + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct) (default: ${DEFAULT-VALUE}).")
+    int ioUringDepth;
+
+    @Option(names = "--io-uring-max-workers", defaultValue = "4", converter = Converters.PositiveInt.class, description = "io-wq "
+            + "worker threads per io_uring ring and kind (bounded: files, unbounded: sockets and pipes); the server has one "
+            + "ring per core (default: ${DEFAULT-VALUE}).")
+    int ioUringMaxWorkers;
+
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
@@ -94,6 +105,11 @@ public final class ServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         OneLineLogging.install();
+        if (ioUringDepth > 4096) {
+            throw new IllegalArgumentException("--io-uring-depth must be at most 4096, not " + ioUringDepth);
+        }
+        UringFileSender.queueDepth(ioUringDepth);
+        IoUringWorkers.limit(ioUringMaxWorkers);
         if (proxyTo != null) {
             return proxy();
         }

@@ -36,8 +36,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A file over 4 GiB (and not a multiple of the page size): one sendfile call moves at most ~2 GiB and
- * MappedByteBuffer windows are int-indexed, so only correct loops deliver every byte.
+ * A file over 4 GiB (and not a multiple of the page size): one sendfile call moves at most ~2 GiB,
+ * MappedByteBuffer windows are int-indexed and io_uring SQEs carry 64-bit offsets that Netty's FileRegion casts to
+ * int, so only correct loops deliver every byte.
  */
 class LargeFileDownloadTest {
     static final long SIZE = 4 * Sizes.GiB + 4097;
@@ -61,8 +62,8 @@ class LargeFileDownloadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"transfer-to", "mmap", "epoll-sendfile"})
-    void zeroCopyMethodsDeliverEveryByteOfA4GiBFile(String id) throws Exception {
+    @ValueSource(strings = {"transfer-to", "mmap", "epoll-sendfile", "io-uring-read-send", "io-uring-send-zc", "io-uring-direct"})
+    void methodsWithLongOffsetsDeliverEveryByteOfA4GiBFile(String id) throws Exception {
         MethodAssumptions.assumeAvailable(id, DownloadMethods.byId(id).orElseThrow().availability());
         try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             DownloadResult r = c.download(Request.download(id, SIZE, Flags.VERIFY_CRC32C, 0));

@@ -5,6 +5,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
@@ -46,7 +48,7 @@ public enum NettyTransport {
     IO_URING("io_uring", NettyTransport::ioUringAvailability) {
         @Override
         IoHandlerFactory handlerFactory() {
-            return IoUringIoHandler.newFactory();
+            return IoUringIoHandler.newFactory(IoUringWorkers.handlerConfig());
         }
 
         @Override
@@ -103,6 +105,11 @@ public enum NettyTransport {
             }
         }
         return g;
+    }
+
+    /** An event loop of {@link #group()}, for {@code IoHandle}s of one's own (the io_uring engine registers there). */
+    public IoEventLoop ioLoop() {
+        return ((IoEventLoopGroup) group()).next();
     }
 
     /**

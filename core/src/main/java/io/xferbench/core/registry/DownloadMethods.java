@@ -5,6 +5,9 @@ import io.xferbench.core.method.send.DirectChannelSender;
 import io.xferbench.core.method.send.DirectIoSender;
 import io.xferbench.core.method.send.EpollSendfileSender;
 import io.xferbench.core.method.send.HeapChannelSender;
+import io.xferbench.core.method.send.IoUringDirectSender;
+import io.xferbench.core.method.send.IoUringReadSendSender;
+import io.xferbench.core.method.send.IoUringSendZcSender;
 import io.xferbench.core.method.send.IoUringSpliceSender;
 import io.xferbench.core.method.send.JdkDirectIoSender;
 import io.xferbench.core.method.send.MmapSender;
@@ -23,8 +26,11 @@ public final class DownloadMethods {
             MmapSender.METHOD,
             EpollSendfileSender.METHOD,
             IoUringSpliceSender.METHOD,
+            IoUringReadSendSender.METHOD,
+            IoUringSendZcSender.METHOD,
             DirectIoSender.METHOD,
-            JdkDirectIoSender.METHOD), SenderMethod.class);
+            JdkDirectIoSender.METHOD,
+            IoUringDirectSender.METHOD), SenderMethod.class);
 
     private DownloadMethods() {
     }

@@ -1,0 +1,124 @@
+package io.xferbench.core.uring;
+
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.Fds;
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Sends a file through this package's io_uring engine ({@link FileToSocketPipeline}) on an event loop of Netty's
+ * io_uring transport. The calling thread only waits: it returns when no SQE of the transfer is in flight, so the
+ * buffers, the file and the socket are never released under the kernel.
+ *
+ * <p>The socket's fd is duplicated for each transfer: a connection closed from outside (the server's deadline
+ * reaper) frees its fd number, which a new connection may get before a queued SQE is submitted; the duplicate keeps
+ * this socket's number for this socket until the transfer is over. The reaper's shutdown(2) still reaches the
+ * socket and fails the sends.
+ */
+public final class UringFileSender implements FileSender {
+    /** Chunks in flight when the server was not told otherwise: 4 × the buffer size, the shape of the C twin. */
+    public static final int DEFAULT_QUEUE_DEPTH = 4;
+
+    private static volatile int queueDepth = DEFAULT_QUEUE_DEPTH;
+
+    private final int chunkSize;
+    private final boolean direct;
+    private final boolean zeroCopy;
+    private UringSlots slots;
+
+    /**
+     * @param chunkSize bytes per buffer (rounded down to whole O_DIRECT blocks when {@code direct})
+     * @param direct    read with O_DIRECT (the file reopened through /proc/self/fd) instead of through the page cache
+     * @param zeroCopy  IORING_OP_SENDMSG_ZC instead of IORING_OP_SENDMSG
+     */
+    public UringFileSender(int chunkSize, boolean direct, boolean zeroCopy) {
+        this.chunkSize = chunkSize;
+        this.direct = direct;
+        this.zeroCopy = zeroCopy;
+    }
+
+    /** Buffers in flight per transfer, process-wide (the server's {@code --io-uring-depth}). */
+    public static void queueDepth(int depth) {
+        if (depth < 1 || depth > 4096) {
+            throw new IllegalArgumentException("io_uring queue depth " + depth + " is not in [1, 4096]");
+        }
+        queueDepth = depth;
+    }
+
+    public static int queueDepth() {
+        return queueDepth;
+    }
+
+    @Override
+    public void send(SourceFile file, long position, long length, SocketChannel socket) throws IOException {
+        if (length == 0) {
+            return;
+        }
+        int sock = Fds.dup(Fds.of(socket));
+        try {
+            if (direct) {
+                try (DirectIoFile d = DirectIoFile.openRead(file.reopenPath())) {
+                    run(d.fd(), d.alignment(), sock, position, length);
+                }
+            } else {
+                run(Fds.of(file.channel()), 1, sock, position, length);
+            }
+        } finally {
+            Fds.close(sock);
+        }
+    }
+
+    private void run(int fileFd, int alignment, int sock, long position, long length) throws IOException {
+        int depth = queueDepth;
+        if (slots == null || slots.alignment() != alignment || slots.depth() != depth) {
+            slots = new UringSlots(depth, chunkSize, alignment);
+        }
+        slots.reset();
+        FileToSocketPipeline pipeline = new FileToSocketPipeline(slots, fileFd, sock, zeroCopy, position, length);
+        IoEventLoop loop = NettyTransport.IO_URING.ioLoop();
+        loop.register(pipeline).addListener(f -> {
+            if (f.isSuccess()) {
+                pipeline.start((IoRegistration) f.getNow());
+            } else {
+                pipeline.abort(new IOException("cannot register with the io_uring event loop: " + f.cause(), f.cause()));
+            }
+        });
+        try {
+            awaitQuietly(pipeline.done());
+        } finally {
+            pipeline.unregister();
+        }
+    }
+
+    /**
+     * Waits for the transfer even when interrupted: returning earlier would free buffers the kernel still writes
+     * to. A stalled peer is not waited for forever: the server's deadline shuts the socket down, failing the sends.
+     */
+    private static void awaitQuietly(CompletableFuture<Void> done) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    done.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    throw cause instanceof IOException io ? io : new IOException("io_uring transfer failed: " + cause, cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
