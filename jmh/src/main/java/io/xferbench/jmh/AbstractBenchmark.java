@@ -1,5 +1,6 @@
 package io.xferbench.jmh;
 
+import io.xferbench.nativeio.JvmFlags;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = AbstractBenchmark.WARMUP_ITERATIONS, time = 1)
 @Measurement(iterations = AbstractBenchmark.ITERATIONS, time = 1)
-@Fork(value = AbstractBenchmark.FORKS, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
+@Fork(value = AbstractBenchmark.FORKS, jvmArgsAppend = {JvmFlags.OPEN_NIO, JvmFlags.OPEN_IO, JvmFlags.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
 public abstract class AbstractBenchmark {
     /** Two forks: a result that depends on one JVM's JIT or layout luck shows as a spread. */
     public static final int FORKS = 2;

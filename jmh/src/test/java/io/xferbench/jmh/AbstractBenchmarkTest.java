@@ -36,7 +36,7 @@ class AbstractBenchmarkTest {
             assertThat(e.getForks().get()).as(e.getUsername()).isEqualTo(AbstractBenchmark.FORKS);
             assertThat(e.getWarmupIterations().get()).isEqualTo(AbstractBenchmark.WARMUP_ITERATIONS);
             assertThat(e.getMeasurementIterations().get()).isEqualTo(AbstractBenchmark.ITERATIONS);
-            assertThat(e.getJvmArgsAppend().get()).contains(ForkJvm.NATIVE_ACCESS, ForkJvm.XMX);
+            assertThat(e.getJvmArgsAppend().get()).containsAll(io.xferbench.nativeio.JvmFlags.required()).contains(ForkJvm.XMX);
             assertThat(e.getMode()).isEqualTo(e.getUserClassQName().endsWith("ShimCallBenchmark") ? Mode.AverageTime : Mode.Throughput);
         }
     }
