@@ -1,5 +1,6 @@
-# Sourced by scripts/*: the one stale-build check. Builds the modules owning the given jars (-pl MODULES -am)
-# when a jar is missing or older than any source or POM. Needs scripts/lib/java.sh sourced first.
+# Sourced by scripts/*: the one place that decides whether a build is stale. Builds the modules owning the given
+# jars (-pl MODULES -am) when a jar is missing or older than any source or POM, and a C program when its binary is
+# missing or older than its source. Needs scripts/lib/java.sh sourced first.
 
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -18,5 +19,13 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   if [ "$stale" = 1 ]; then
     echo "xferbench: building $* (./mvnw -pl $modules -am package -DskipTests) ..." >&2
     (cd "$xferbench_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests) >&2
+  fi
+}
+
+xferbench_cc_if_stale() {  # args: C source, binary (paths from the repository root); gcc -O2
+  local src="$xferbench_root/$1" bin="$xferbench_root/$2"
+  mkdir -p "$(dirname "$bin")"
+  if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+    gcc -O2 -Wall -Wextra -o "$bin" "$src"
   fi
 }

@@ -3,6 +3,7 @@ package io.xferbench.client;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -64,7 +65,7 @@ final class DownloadCommand implements Callable<Integer> {
                 // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
                 Request request = Request.download(method, size, flags, bufferSize);
                 Request timed = request.withoutCacheFlags();
-                results.add(driver.run(new TransferDriver.Job<XferConnection>(TransferDriver.Row.served("download", method, size), 1,
+                results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.DOWNLOAD, method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
                         (c, index) -> Outcome.of(c.download(timed)),
                         connections -> Windows.server(connections.get(0)),

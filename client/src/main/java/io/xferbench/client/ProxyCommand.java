@@ -2,7 +2,9 @@ package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
+import io.xferbench.client.MethodResult.Scenario;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -107,11 +109,7 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
-        for (String s : scenarios) {
-            if (!List.of("small", "connect", "bulk").contains(s)) {
-                throw new IllegalArgumentException("--scenario takes small, connect and bulk, not '" + s + "'");
-            }
-        }
+        List<Scenario> chosen = scenarios.stream().map(Scenario::of).toList();
         ServerDescription proxyInfo = Windows.proxyInfo(server);
         ServerDescription upstreamInfo = Windows.info(server);
         MethodCatalog relays = MethodCatalog.of(proxyInfo, "proxy");
@@ -126,23 +124,23 @@ final class ProxyCommand implements Callable<Integer> {
         // The upstream's files are generated and warmed once, untimed, before anything is measured; the timed
         // exchanges carry no cache flags, so the upstream does no cache work (mincore) inside them.
         int flags = rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0;
-        warm(scenarios.contains("bulk") ? parsedSizes : List.of(), scenarios.stream().anyMatch(s -> !s.equals("bulk")));
+        warm(chosen.contains(Scenario.BULK) ? parsedSizes : List.of(), chosen.stream().anyMatch(s -> s != Scenario.BULK));
 
         List<MethodResult> results = new ArrayList<>();
-        for (String scenario : scenarios) {
-            List<Long> scenarioSizes = scenario.equals("bulk") ? parsedSizes : List.of(0L);
+        for (Scenario scenario : chosen) {
+            List<Long> scenarioSizes = scenario == Scenario.BULK ? parsedSizes : List.of(0L);
             for (long size : scenarioSizes) {
                 Request request = Request.download(downloadMethod, size, flags, 0);
                 for (RelaySpec spec : specs) {
-                    System.err.println("xferbench: proxy " + scenario + " " + spec.relay()
+                    System.err.println("xferbench: proxy " + scenario.id() + " " + spec.relay()
                             + (spec.buffer() == null ? "" : " " + Sizes.format(spec.buffer())) + " " + Sizes.format(size) + " ...");
-                    TransferDriver.Row row = new TransferDriver.Row("proxy", spec.relay(), scenario, size, spec.buffer(), "proxy");
+                    MethodResult.Row row = new MethodResult.Row(Direction.RELAY, spec.relay(), scenario, size, spec.buffer());
                     String unavailable = relays.unavailableReason(spec.relay());
-                    if (scenario.equals("connect")) {
+                    if (scenario == Scenario.CONNECT) {
                         results.add(driver.run(new TransferDriver.Job<ConnectSlot>(row, connects, ConnectSlot::new,
                                 (slot, index) -> connectAndExchange(slot, spec, request), connections -> Windows.proxy(server)), unavailable));
                     } else {
-                        results.add(driver.run(new TransferDriver.Job<XferConnection>(row, scenario.equals("small") ? exchanges : bodies,
+                        results.add(driver.run(new TransferDriver.Job<XferConnection>(row, scenario == Scenario.SMALL ? exchanges : bodies,
                                 () -> relayed(spec), (c, index) -> Outcome.of(c.download(request)),
                                 connections -> Windows.proxy(server)), unavailable));
                     }

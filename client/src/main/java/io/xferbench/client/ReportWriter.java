@@ -3,6 +3,7 @@ package io.xferbench.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.method.Direction;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /** Renders a {@link Report} as a text table, JSON (schema in docs/results.md) or CSV. */
@@ -44,15 +46,15 @@ final class ReportWriter {
         Map<String, List<MethodResult>> bulk = new LinkedHashMap<>();
         Map<String, List<MethodResult>> exchanges = new LinkedHashMap<>();
         for (MethodResult r : report.results()) {
-            (r.size() > 0 ? bulk : exchanges).computeIfAbsent(String.valueOf(r.scenario()), k -> new ArrayList<>()).add(r);
+            (r.row().size() > 0 ? bulk : exchanges).computeIfAbsent(String.valueOf(r.row().scenario()), k -> new ArrayList<>()).add(r);
         }
         boolean first = true;
         for (List<MethodResult> rows : bulk.values()) {
-            first = heading(p, rows.get(0).scenario(), first);
+            first = heading(p, rows.get(0).row().scenario(), first);
             throughput(p, rows);
         }
         for (List<MethodResult> rows : exchanges.values()) {
-            first = heading(p, rows.get(0).scenario(), first);
+            first = heading(p, rows.get(0).row().scenario(), first);
             exchanges(p, rows);
         }
         List<MethodResult> uploads = report.results().stream().filter(r -> r.uploadPhasesMillis() != null).toList();
@@ -63,7 +65,7 @@ final class ReportWriter {
         if (first) {
             throughput(p, List.of());
         }
-        if (report.results().stream().anyMatch(r -> Boolean.TRUE.equals(r.shared()))) {
+        if (report.results().stream().anyMatch(r -> r.sharing().wasShared())) {
             p.println();
             p.println("shared: other clients' connections worked in the measured process during that row's window; its CPU, "
                     + "context switch and syscall columns include their work.");
@@ -73,16 +75,15 @@ final class ReportWriter {
     }
 
     /** A blank line between sections, and what a proxy scenario's rows are; returns false (no longer the first). */
-    private static boolean heading(PrintWriter p, String scenario, boolean first) {
+    private static boolean heading(PrintWriter p, MethodResult.Scenario scenario, boolean first) {
         if (!first) {
             p.println();
         }
         if (scenario != null) {
             p.println(switch (scenario) {
-                case "small" -> "proxy, small: empty-body exchanges (0-byte downloads) on kept-alive connections";
-                case "connect" -> "proxy, connect: a new connection per empty-body exchange (connect, PROXY frame, exchange, close)";
-                case "bulk" -> "proxy, bulk: bodies downloaded through the proxy on kept-alive connections";
-                default -> "scenario " + scenario;
+                case SMALL -> "proxy, small: empty-body exchanges (0-byte downloads) on kept-alive connections";
+                case CONNECT -> "proxy, connect: a new connection per empty-body exchange (connect, PROXY frame, exchange, close)";
+                case BULK -> "proxy, bulk: bodies downloaded through the proxy on kept-alive connections";
             });
         }
         return false;
@@ -90,7 +91,7 @@ final class ReportWriter {
 
     /** Whose CPU and syscalls the far-side columns are: the proxy's for proxy rows, else the server's. */
     private static String side(List<MethodResult> rows) {
-        return !rows.isEmpty() && rows.stream().allMatch(r -> "proxy".equals(r.direction())) ? "proxy" : "server";
+        return !rows.isEmpty() && rows.stream().allMatch(r -> r.row().direction() == Direction.RELAY) ? "proxy" : "server";
     }
 
     /** Rows that move bytes: MiB/s, latency in ms, CPU and syscalls per GiB. */
@@ -102,16 +103,17 @@ final class ReportWriter {
         p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
                 "CPU s/GiB", "CPU s/GiB", "", side, ""));
         for (MethodResult r : rows) {
-            String size = Sizes.format(r.size());
+            String size = Sizes.format(r.row().size());
             if (unmeasured(p, r, size)) {
                 continue;
             }
-            double gib = r.bytes() / (double) Sizes.GiB;
-            String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", r.mibPerSec(), r.mibPerSecMin(), r.mibPerSecMax());
-            String syscalls = r.syscallsPerGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallsPerGiB());
+            MethodResult.Throughput t = r.throughput();
+            double gib = t.bytes() / (double) Sizes.GiB;
+            String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
+            String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
             p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
-                    r.label(), size, rate, r.transfers(), r.latencyMillis().get("p50"), r.latencyMillis().get("p99"),
-                    cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), "contextSwitchesPerGiB", "%.0f"),
+                    r.label(), size, rate, t.transfers(), r.latencyMillis().p50(), r.latencyMillis().p99(),
+                    cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
                     verified(r), byName(r, gib, "%.0f")));
         }
     }
@@ -125,17 +127,18 @@ final class ReportWriter {
         p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
                 "CPU us/req", "CPU us/req", "", side, ""));
         for (MethodResult r : rows) {
-            String size = Sizes.format(r.size());
+            String size = Sizes.format(r.row().size());
             if (unmeasured(p, r, size)) {
                 continue;
             }
-            String rate = r.transfersPerSec() == null ? "n/a"
-                    : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", r.transfersPerSec(), r.transfersPerSecMin(), r.transfersPerSecMax());
-            String syscalls = r.syscallsPerTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallsPerTransfer());
+            MethodResult.Throughput t = r.throughput();
+            String rate = t.transfersPerSec() == null ? "n/a"
+                    : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
+            String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
             p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
-                    r.label(), size, rate, r.transfers(), r.latencyMillis().get("p50") * 1000, r.latencyMillis().get("p99") * 1000,
+                    r.label(), size, rate, t.transfers(), r.latencyMillis().p50() * 1000, r.latencyMillis().p99() * 1000,
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
-                    switches(r.serverCpu(), "contextSwitchesPerTransfer", "%.2f"), verified(r), byName(r, r.transfers(), "%.2f")));
+                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), verified(r), byName(r, t.transfers(), "%.2f")));
         }
     }
 
@@ -147,20 +150,20 @@ final class ReportWriter {
         p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", "upload phases", "size", "receive p50 ms",
                 "verify p50 ms", "fsync p50 ms"));
         for (MethodResult r : rows) {
-            Map<String, Double> m = r.uploadPhasesMillis();
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", r.label(), Sizes.format(r.size()),
-                    millis(m.get("receiveP50")), millis(m.get("verifyP50")), millis(m.get("fsyncP50"))));
+            MethodResult.UploadPhases m = r.uploadPhasesMillis();
+            p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", r.label(), Sizes.format(r.row().size()),
+                    millis(m.receiveP50()), millis(m.verifyP50()), millis(m.fsyncP50())));
         }
     }
 
     /** "yes", or "yes shared" when the far side's columns include other clients' work; "NO" unverified. */
     private static String verified(MethodResult r) {
-        return (r.verified() ? "yes" : "NO") + (Boolean.TRUE.equals(r.shared()) ? " shared" : "");
+        return (r.verified() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
     }
 
-    private static String switches(Map<String, Object> cpu, String key, String format) {
-        Object v = cpu == null ? null : cpu.get(key);
-        return v == null ? "n/a" : String.format(Locale.ROOT, format, (Double) v);
+    private static String switches(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure, String format) {
+        Double v = cpu == null ? null : figure.apply(cpu);
+        return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
     }
 
     private static String millis(Double ms) {
@@ -182,30 +185,31 @@ final class ReportWriter {
 
     /** The five largest syscall counts divided by {@code per} (GiB moved, or requests). */
     private static String byName(MethodResult r, double per, String format) {
-        if (r.syscalls() == null) {
-            return "n/a: " + r.syscallsUnavailable();
+        MethodResult.Syscalls s = r.syscallCounts();
+        if (s.byName() == null) {
+            return "n/a: " + s.unavailable();
         }
-        return r.syscalls().entrySet().stream()
+        return s.byName().entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .limit(5)
                 .map(e -> e.getKey() + "=" + String.format(Locale.ROOT, format, e.getValue() / per))
                 .collect(Collectors.joining(" "))
-                + (r.ioUringSubmissions() != null && r.ioUringSubmissions() > 0
-                ? String.format(Locale.ROOT, " (io_uring sqes=" + format + ")", r.ioUringSubmissions() / per) : "");
+                + (s.ioUringSubmissions() != null && s.ioUringSubmissions() > 0
+                ? String.format(Locale.ROOT, " (io_uring sqes=" + format + ")", s.ioUringSubmissions() / per) : "");
     }
 
-    private static String cpuPerTransfer(Map<String, Object> cpu) {
-        if (cpu == null || cpu.get("userMicrosPerTransfer") == null) {
+    private static String cpuPerTransfer(MethodResult.Cpu cpu) {
+        if (cpu == null || cpu.userMicrosPerTransfer() == null) {
             return "n/a";
         }
-        return String.format(Locale.ROOT, "%.1f/%.1f", (Double) cpu.get("userMicrosPerTransfer"), (Double) cpu.get("systemMicrosPerTransfer"));
+        return String.format(Locale.ROOT, "%.1f/%.1f", cpu.userMicrosPerTransfer(), cpu.systemMicrosPerTransfer());
     }
 
-    private static String cpu(Map<String, Object> cpu) {
-        if (cpu == null || cpu.get("userSecondsPerGiB") == null) {
+    private static String cpu(MethodResult.Cpu cpu) {
+        if (cpu == null || cpu.userSecondsPerGiB() == null) {
             return "n/a";
         }
-        return String.format(Locale.ROOT, "%.3f/%.3f", (Double) cpu.get("userSecondsPerGiB"), (Double) cpu.get("systemSecondsPerGiB"));
+        return String.format(Locale.ROOT, "%.3f/%.3f", cpu.userSecondsPerGiB(), cpu.systemSecondsPerGiB());
     }
 
     static String csv(Report report) {
@@ -215,24 +219,28 @@ final class ReportWriter {
                 + "transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess,"
                 + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections\n");
         for (MethodResult r : report.results()) {
-            b.append(String.join(",", r.direction(), r.method(), Long.toString(r.size()), Long.toString(r.bytes()),
-                    Integer.toString(r.transfers()), num(r.seconds()), num(r.mibPerSec()), num(r.mibPerSecMin()),
-                    num(r.mibPerSecMax()), num(r.latencyMillis().get("p50")), num(r.latencyMillis().get("p99")),
-                    cpuField(r.clientCpu(), "userSecondsPerGiB"), cpuField(r.clientCpu(), "systemSecondsPerGiB"),
-                    cpuField(r.serverCpu(), "userSecondsPerGiB"), cpuField(r.serverCpu(), "systemSecondsPerGiB"),
-                    num(r.syscallsPerGiB()), Boolean.toString(r.verified()), quote(r.skipped()), quote(r.error()),
-                    num(r.transfersPerSec()), num(r.syscallsPerTransfer()),
-                    r.relayBuffer() == null ? "" : Integer.toString(r.relayBuffer()), r.measuredProcess() == null ? "" : r.measuredProcess(),
-                    cpuField(r.serverCpu(), "contextSwitchesPerGiB"), cpuField(r.serverCpu(), "contextSwitchesPerTransfer"),
-                    r.shared() == null ? "" : r.shared().toString(),
-                    r.sharedWithConnections() == null ? "" : r.sharedWithConnections().toString()));
+            MethodResult.Row row = r.row();
+            MethodResult.Throughput t = r.throughput();
+            MethodResult.Latency latency = r.latencyMillis();
+            b.append(String.join(",", DirectionJson.name(row.direction()), row.method(), Long.toString(row.size()), Long.toString(t.bytes()),
+                    Integer.toString(t.transfers()), num(t.seconds()), num(t.mibPerSec()), num(t.mibPerSecMin()),
+                    num(t.mibPerSecMax()), latency == null ? "" : num(latency.p50()), latency == null ? "" : num(latency.p99()),
+                    cpuField(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB), cpuField(r.clientCpu(), MethodResult.Cpu::systemSecondsPerGiB),
+                    cpuField(r.serverCpu(), MethodResult.Cpu::userSecondsPerGiB), cpuField(r.serverCpu(), MethodResult.Cpu::systemSecondsPerGiB),
+                    num(r.syscallCounts().perGiB()), Boolean.toString(r.verified()), quote(r.skipped()), quote(r.error()),
+                    num(t.transfersPerSec()), num(r.syscallCounts().perTransfer()),
+                    row.relayBuffer() == null ? "" : Integer.toString(row.relayBuffer()), row.measuredProcess(),
+                    cpuField(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB),
+                    cpuField(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer),
+                    r.sharing().shared() == null ? "" : r.sharing().shared().toString(),
+                    r.sharing().sharedWithConnections() == null ? "" : r.sharing().sharedWithConnections().toString()));
             b.append('\n');
         }
         return b.toString();
     }
 
-    private static String cpuField(Map<String, Object> cpu, String key) {
-        return cpu == null ? "" : num((Double) cpu.get(key));
+    private static String cpuField(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure) {
+        return cpu == null ? "" : num(figure.apply(cpu));
     }
 
     private static String num(Double d) {

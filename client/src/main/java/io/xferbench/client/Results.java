@@ -2,12 +2,12 @@ package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.SyscallCounts;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.nativeio.ResourceUsage;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
@@ -61,74 +61,46 @@ final class Results {
         double[] sortedRates = sorted(rates);
         double[] sortedPerSecond = sorted(perSecond);
         double gib = bytes / (double) Sizes.GiB;
-        Map<String, Double> lat = new LinkedHashMap<>();
-        lat.put("p50", latency.getValueAtPercentile(50) / 1000.0);
-        lat.put("p99", latency.getValueAtPercentile(99) / 1000.0);
-        lat.put("max", latency.getMaxValue() / 1000.0);
-
-        Map<String, Long> syscalls = null;
-        Double perGiB = null;
-        Double perTransfer = null;
-        Long uring = null;
-        String unavailable = far.syscallsUnavailable();
-        SyscallCounts sys = far.syscalls();
-        if (!countSyscalls) {
-            unavailable = NOT_REQUESTED;
-        } else if (sys != null) {
-            syscalls = new LinkedHashMap<>(sys.nonZero());
-            perGiB = gib > 0 ? sys.total() / gib : null;
-            perTransfer = transfers > 0 ? sys.total() / (double) transfers : null;
-            uring = sys.ioUringSubmissions();
-            unavailable = null;
-        }
-        int foreign = far.overlap().foreignConnections(own);
-        Map<String, Integer> residency = null;
-        TransferDriver.Row row = job.row();
-        if (!row.direction().equals("upload")) {
-            residency = new LinkedHashMap<>();
-            residency.put("beforeMin", residencyBefore);
-            residency.put("afterMin", residencyAfter);
-        }
-        return new MethodResult(row.direction(), row.method(), row.scenario(), row.size(), row.relayBuffer(), bytes, transfers, wallNanos / 1e9,
+        MethodResult.Throughput throughput = new MethodResult.Throughput(bytes, transfers, wallNanos / 1e9,
                 median(sortedRates), sortedRates[0], sortedRates[sortedRates.length - 1], Arrays.stream(rates).boxed().toList(),
-                median(sortedPerSecond), sortedPerSecond[0], sortedPerSecond[sortedPerSecond.length - 1], lat,
-                cpu(client.userSeconds(), client.systemSeconds(), client.voluntarySwitches(), client.involuntarySwitches(), gib, transfers),
-                cpu(far.cpuUserSeconds(), far.cpuSystemSeconds(), far.voluntarySwitches(), far.involuntarySwitches(), gib, transfers),
-                row.measuredProcess(), syscalls, perGiB, perTransfer, uring, unavailable, residency,
-                row.direction().equals("upload") ? uploadPhases(rounds) : null, foreign > 0, foreign, true, null, null);
+                median(sortedPerSecond), sortedPerSecond[0], sortedPerSecond[sortedPerSecond.length - 1]);
+        MethodResult.Latency lat = new MethodResult.Latency(latency.getValueAtPercentile(50) / 1000.0,
+                latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0);
+        int foreign = far.overlap().foreignConnections(own);
+        MethodResult.Row row = job.row();
+        boolean upload = row.direction() == Direction.UPLOAD;
+        return new MethodResult(row, throughput, lat,
+                MethodResult.Cpu.of(client.userSeconds(), client.systemSeconds(), client.voluntarySwitches(), client.involuntarySwitches(), gib, transfers),
+                MethodResult.Cpu.of(far.cpuUserSeconds(), far.cpuSystemSeconds(), far.voluntarySwitches(), far.involuntarySwitches(), gib, transfers),
+                syscalls(countSyscalls, far, gib, transfers),
+                upload ? null : new MethodResult.Residency(residencyBefore, residencyAfter),
+                upload ? uploadPhases(rounds) : null, new MethodResult.Sharing(foreign > 0, foreign), true, null, null);
+    }
+
+    /** The far side's counts, per GiB and per transfer, or why there are none. */
+    private static MethodResult.Syscalls syscalls(boolean countSyscalls, MeasurementReport far, double gib, int transfers) {
+        if (!countSyscalls) {
+            return MethodResult.Syscalls.unavailable(NOT_REQUESTED);
+        }
+        SyscallCounts sys = far.syscalls();
+        if (sys == null) {
+            return MethodResult.Syscalls.unavailable(far.syscallsUnavailable());
+        }
+        return new MethodResult.Syscalls(new LinkedHashMap<>(sys.nonZero()), gib > 0 ? sys.total() / gib : null,
+                transfers > 0 ? sys.total() / (double) transfers : null, sys.ioUringSubmissions(), null);
     }
 
     /** Upload: medians of the server's receive, verify (re-read) and fsync times per transfer. */
-    static Map<String, Double> uploadPhases(List<TransferDriver.Round> rounds) {
+    static MethodResult.UploadPhases uploadPhases(List<TransferDriver.Round> rounds) {
         List<Outcome> all = rounds.stream().flatMap(r -> r.outcomes().stream()).toList();
-        Map<String, Double> m = new LinkedHashMap<>();
-        m.put("receiveP50", medianMillis(all, Outcome::serverNanos));
-        m.put("verifyP50", medianMillis(all, Outcome::verifyNanos));
-        m.put("fsyncP50", medianMillis(all, Outcome::fsyncNanos));
-        return m;
+        return new MethodResult.UploadPhases(medianMillis(all, Outcome::serverNanos), medianMillis(all, Outcome::verifyNanos),
+                medianMillis(all, Outcome::fsyncNanos));
     }
 
     /** Median in ms of the non-negative values, or null when there are none (-1: not measured). */
     private static Double medianMillis(List<Outcome> outcomes, ToLongFunction<Outcome> f) {
         double[] v = outcomes.stream().mapToLong(f).filter(n -> n >= 0).mapToDouble(n -> n / 1e6).sorted().toArray();
         return v.length == 0 ? null : median(v);
-    }
-
-    /** CPU time and context switches (voluntary: blocked; involuntary: preempted), in total, per GiB, per transfer. */
-    static Map<String, Object> cpu(double user, double system, long voluntary, long involuntary, double gib, int transfers) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("userSeconds", user);
-        m.put("systemSeconds", system);
-        m.put("userSecondsPerGiB", gib > 0 ? user / gib : null);
-        m.put("systemSecondsPerGiB", gib > 0 ? system / gib : null);
-        m.put("userMicrosPerTransfer", transfers > 0 ? user * 1e6 / transfers : null);
-        m.put("systemMicrosPerTransfer", transfers > 0 ? system * 1e6 / transfers : null);
-        long switches = voluntary + involuntary;
-        m.put("voluntarySwitches", voluntary);
-        m.put("involuntarySwitches", involuntary);
-        m.put("contextSwitchesPerGiB", gib > 0 ? switches / gib : null);
-        m.put("contextSwitchesPerTransfer", transfers > 0 ? switches / (double) transfers : null);
-        return m;
     }
 
     private static double[] sorted(double[] values) {

@@ -24,7 +24,7 @@ final class ResultsChart {
         Map<Long, List<MethodResult>> bySize = new LinkedHashMap<>();
         for (MethodResult r : report.results()) {
             if (r.skipped() == null && r.error() == null) {
-                bySize.computeIfAbsent(r.size(), k -> new ArrayList<>()).add(r);
+                bySize.computeIfAbsent(r.row().size(), k -> new ArrayList<>()).add(r);
             }
         }
         if (bySize.isEmpty()) {
@@ -34,7 +34,7 @@ final class ResultsChart {
         boolean requests = bySize.keySet().stream().allMatch(size -> size == 0);
         bySize.remove(0L);
         CategoryChart chart = new CategoryChartBuilder().width(1200).height(650)
-                .title("xferbench " + report.results().get(0).direction() + (requests ? " requests" : " throughput")
+                .title("xferbench " + DirectionJson.name(report.results().get(0).row().direction()) + (requests ? " requests" : " throughput")
                         + " (median, min..max over rounds)")
                 .xAxisTitle("method").yAxisTitle(requests ? "requests/s" : "MiB/s").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
@@ -43,17 +43,22 @@ final class ResultsChart {
         if (requests) {
             List<MethodResult> rows = report.results().stream().filter(r -> r.skipped() == null && r.error() == null).toList();
             chart.addSeries("empty body", rows.stream().map(MethodResult::label).toList(),
-                    rows.stream().map(MethodResult::transfersPerSec).toList(),
-                    rows.stream().map(r -> Math.max(r.transfersPerSec() - r.transfersPerSecMin(), r.transfersPerSecMax() - r.transfersPerSec())).toList());
+                    rows.stream().map(r -> r.throughput().transfersPerSec()).toList(),
+                    rows.stream().map(r -> spread(r.throughput().transfersPerSec(), r.throughput().transfersPerSecMin(),
+                            r.throughput().transfersPerSecMax())).toList());
         }
         for (Map.Entry<Long, List<MethodResult>> e : bySize.entrySet()) {
             List<String> methods = e.getValue().stream().map(MethodResult::label).toList();
-            List<Double> medians = e.getValue().stream().map(MethodResult::mibPerSec).toList();
-            // XChart draws symmetric error bars; use the larger half-range so min..max is always covered.
+            List<Double> medians = e.getValue().stream().map(r -> r.throughput().mibPerSec()).toList();
             List<Double> spread = e.getValue().stream()
-                    .map(r -> Math.max(r.mibPerSec() - r.mibPerSecMin(), r.mibPerSecMax() - r.mibPerSec())).toList();
+                    .map(r -> spread(r.throughput().mibPerSec(), r.throughput().mibPerSecMin(), r.throughput().mibPerSecMax())).toList();
             chart.addSeries(Sizes.format(e.getKey()), methods, medians, spread);
         }
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** XChart draws symmetric error bars: the larger half-range, so min..max is always covered. */
+    private static double spread(double median, double min, double max) {
+        return Math.max(median - min, max - median);
     }
 }

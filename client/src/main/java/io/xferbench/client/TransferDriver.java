@@ -85,22 +85,8 @@ final class TransferDriver {
         Window open(List<C> connections) throws IOException;
     }
 
-    /**
-     * What a row is, as reported.
-     *
-     * @param scenario        proxy rows: small, connect or bulk; null otherwise
-     * @param relayBuffer     proxy rows: the relay buffer the client asked for, null for the proxy's default
-     * @param measuredProcess whose window the server-side columns are: "server" or "proxy"
-     */
-    record Row(String direction, String method, String scenario, long size, Integer relayBuffer, String measuredProcess) {
-        /** A download or upload row, measured on the server. */
-        static Row served(String direction, String method, long size) {
-            return new Row(direction, method, null, size, null, "server");
-        }
-    }
-
     /** One row and how to run it; {@code preparer} may be null (nothing to do between rounds). */
-    record Job<C extends AutoCloseable>(Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer,
+    record Job<C extends AutoCloseable>(MethodResult.Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer,
                                         WindowOpener<C> window, Preparer<C> preparer) {
         Job {
             if (transfersPerRound < 1) {
@@ -109,7 +95,7 @@ final class TransferDriver {
         }
 
         /** A job with nothing to prepare between rounds. */
-        Job(Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer, WindowOpener<C> window) {
+        Job(MethodResult.Row row, int transfersPerRound, Connector<C> connector, Transfer<C> transfer, WindowOpener<C> window) {
             this(row, transfersPerRound, connector, transfer, window, null);
         }
 

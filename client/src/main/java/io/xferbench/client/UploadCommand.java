@@ -5,6 +5,7 @@ import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -70,7 +71,7 @@ final class UploadCommand implements Callable<Integer> {
             TestFile body = local.generated(size);
             for (String method : chosen) {
                 System.err.println("xferbench: upload " + method + " " + Sizes.format(size) + " ...");
-                results.add(driver.run(new TransferDriver.Job<XferConnection>(TransferDriver.Row.served("upload", method, size), 1,
+                results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.UPLOAD, method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
                         (c, index) -> Outcome.of(c.upload(Request.upload(method, uploadName(index), size, body.crc32c(), flags, bufferSize), body)),
                         connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));

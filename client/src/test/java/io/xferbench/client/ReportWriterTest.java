@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.method.Direction;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,28 +13,20 @@ import org.junit.jupiter.api.Test;
 class ReportWriterTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static Map<String, Object> cpu() {
-        Map<String, Object> cpu = new LinkedHashMap<>();
-        cpu.put("userSeconds", 0.1);
-        cpu.put("systemSeconds", 0.2);
-        cpu.put("userSecondsPerGiB", 0.05);
-        cpu.put("systemSecondsPerGiB", 0.1);
-        cpu.put("userMicrosPerTransfer", 50000.0);
-        cpu.put("systemMicrosPerTransfer", 100000.0);
-        cpu.put("voluntarySwitches", 3000L);
-        cpu.put("involuntarySwitches", 1000L);
-        cpu.put("contextSwitchesPerGiB", 2000.0);
-        cpu.put("contextSwitchesPerTransfer", 1.5);
-        return cpu;
+    private static MethodResult.Cpu cpu() {
+        return new MethodResult.Cpu(0.1, 0.2, 0.05, 0.1, 50000.0, 100000.0, 3000L, 1000L, 2000.0, 1.5);
     }
+
+    private static final MethodResult.Sharing ALONE = new MethodResult.Sharing(false, 0);
 
     private static MethodResult measured() {
         Map<String, Long> syscalls = new LinkedHashMap<>();
         syscalls.put("sendfile64", 2L);
         syscalls.put("futex", 10L);
-        return new MethodResult("download", "transfer-to", null, 1L << 30, null, 2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0),
-                4.0, 3.9, 4.1, Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu(), cpu(), "server", syscalls, 6.0, 6.0, 0L, null,
-                Map.of("beforeMin", 1000, "afterMin", 1000), null, false, 0, true, null, null);
+        return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 1L << 30),
+                new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
+                new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), new MethodResult.Syscalls(syscalls, 6.0, 6.0, 0L, null),
+                new MethodResult.Residency(1000, 1000), null, ALONE, true, null, null);
     }
 
     /** 4000 empty-body exchanges through the copy relay with a 1 KiB buffer. */
@@ -42,16 +35,17 @@ class ReportWriterTest {
         syscalls.put("read", 8000L);
         syscalls.put("write", 8000L);
         syscalls.put("futex", 100L);
-        return new MethodResult("proxy", "copy", "small", 0, 1024, 0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0,
-                Map.of("p50", 0.085, "p99", 0.2, "max", 0.5), cpu(), cpu(), "proxy", syscalls, null, 4.025, 0L, null,
-                Map.of("beforeMin", 1000, "afterMin", 1000), null, false, 0, true, null, null);
+        return new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, 1024),
+                new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
+                new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 4.025, 0L, null),
+                new MethodResult.Residency(1000, 1000), null, ALONE, true, null, null);
     }
 
     private static Report report() {
         return new Report(Map.of("settings", Map.of("repeat", 2)), List.of(
                 measured(),
-                MethodResult.skipped(TransferDriver.Row.served("download", "io-uring", 1L << 30), "Netty io_uring unavailable: kernel says no"),
-                MethodResult.failed(TransferDriver.Row.served("download", "mmap", 1L << 30), "verification failed: CRC32C mismatch")));
+                MethodResult.skipped(MethodResult.Row.served(Direction.DOWNLOAD, "io-uring", 1L << 30), "Netty io_uring unavailable: kernel says no"),
+                MethodResult.failed(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 1L << 30), "verification failed: CRC32C mismatch")));
     }
 
     @Test
@@ -76,7 +70,7 @@ class ReportWriterTest {
     @Test
     void emptyBodyExchangesGetTheirOwnSectionPerRequestAndNameTheProxy() {
         Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42)), List.of(exchanges(),
-                MethodResult.skipped(new TransferDriver.Row("proxy", "io-uring", "small", 0, null, "proxy"), "no io_uring here")));
+                MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "io-uring", MethodResult.Scenario.SMALL, 0, null), "no io_uring here")));
         String table = ReportWriter.table(r);
         assertThat(table).contains("proxy: {pid=42}").contains("proxy, small: empty-body exchanges")
                 .contains("req/s median [min..max]").contains("proxy syscalls/req by name").contains("CPU us/req")
@@ -96,9 +90,9 @@ class ReportWriterTest {
     @Test
     void proxyScenariosGetOneSectionEach() {
         MethodResult small = exchanges();
-        MethodResult connect = new MethodResult("proxy", "splice-pooled", "connect", 0, null, 0, 500, 1.0, 0, 0, 0, List.of(0.0),
-                500.0, 450.0, 550.0, Map.of("p50", 1.9, "p99", 4.0, "max", 9.0), cpu(), cpu(), "proxy", Map.of("splice", 2000L), null, 20.0,
-                0L, null, null, null, false, 0, true, null, null);
+        MethodResult connect = new MethodResult(new MethodResult.Row(Direction.RELAY, "splice-pooled", MethodResult.Scenario.CONNECT, 0, null),
+                new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
+                cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
         assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
@@ -108,13 +102,9 @@ class ReportWriterTest {
 
     @Test
     void uploadsShowWhereTheServersTimeWent() {
-        Map<String, Double> phases = new LinkedHashMap<>();
-        phases.put("receiveP50", 40.5);
-        phases.put("verifyP50", 9.25);
-        phases.put("fsyncP50", null);
-        MethodResult upload = new MethodResult("upload", "splice", null, 1L << 20, null, 1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0),
-                20.0, 20.0, 20.0, Map.of("p50", 50.0, "p99", 50.0, "max", 50.0), cpu(), cpu(), "server", null, null, null, null,
-                "no perf", null, phases, false, 0, true, null, null);
+        MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "splice", 1L << 20),
+                new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
+                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
         assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
@@ -135,8 +125,8 @@ class ReportWriterTest {
         assertThat(root.get("results").get(1).get("syscalls").isNull()).isTrue();
         Report back = JSON.readValue(json, Report.class);
         assertThat(back.results()).hasSize(3);
-        assertThat(back.results().get(0).mibPerSec()).isEqualTo(4096);
-        assertThat(back.results().get(0).transfersPerSec()).isEqualTo(4.0);
+        assertThat(back.results().get(0).throughput().mibPerSec()).isEqualTo(4096);
+        assertThat(back.results().get(0).throughput().transfersPerSec()).isEqualTo(4.0);
     }
 
     @Test
@@ -149,7 +139,7 @@ class ReportWriterTest {
                  "syscallsUnavailable": "no perf", "residencyPermille": null, "verified": true, "skipped": null, "error": null}]}
                 """;
         Report back = JSON.readValue(old, Report.class);
-        assertThat(back.results().get(0).transfersPerSec()).isNull();
+        assertThat(back.results().get(0).throughput().transfersPerSec()).isNull();
         assertThat(ReportWriter.table(back)).contains("stream").contains("n/a: no perf");
     }
 
@@ -178,9 +168,10 @@ class ReportWriterTest {
     @Test
     void aSharedWindowIsLabelledInTableJsonAndCsv() throws Exception {
         MethodResult alone = measured();
-        MethodResult shared = new MethodResult("download", "stream", null, 1L << 30, null, 2L << 30, 2, 0.5, 4096, 4000, 4200,
-                List.of(4000.0, 4200.0), 4.0, 3.9, 4.1, Map.of("p50", 250.0, "p99", 260.0, "max", 260.0), cpu(), cpu(), "server",
-                null, null, null, null, "no perf", null, null, true, 3, true, null, null);
+        MethodResult shared = new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "stream", 1L << 30),
+                new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
+                new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, null,
+                new MethodResult.Sharing(true, 3), true, null, null);
         Report report = new Report(Map.of(), List.of(alone, shared));
         String table = ReportWriter.table(report);
         assertThat(table.lines().filter(l -> l.startsWith("stream")).findFirst().orElseThrow()).contains("yes shared");

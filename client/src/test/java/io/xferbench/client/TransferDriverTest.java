@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
@@ -36,8 +37,8 @@ class TransferDriverTest {
         final AtomicInteger ends = new AtomicInteger();
         final List<FakeConnection> connections = new CopyOnWriteArrayList<>();
 
-        TransferDriver.Job<FakeConnection> job(String direction, long size, int perRound, TransferDriver.Transfer<FakeConnection> transfer) {
-            return new TransferDriver.Job<>(TransferDriver.Row.served(direction, "m", size), perRound, () -> {
+        TransferDriver.Job<FakeConnection> job(Direction direction, long size, int perRound, TransferDriver.Transfer<FakeConnection> transfer) {
+            return new TransferDriver.Job<>(MethodResult.Row.served(direction, "m", size), perRound, () -> {
                 FakeConnection c = new FakeConnection();
                 connections.add(c);
                 return c;
@@ -71,19 +72,19 @@ class TransferDriverTest {
     void warmUpRunsOutsideTheWindowAndEveryMeasuredTransferInsideIt() {
         FarSide far = new FarSide();
         TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(3, 2, 4, true));
-        MethodResult r = driver.run(far.job("download", 1 << 20, 5, (c, i) -> ok(1 << 20)), null);
+        MethodResult r = driver.run(far.job(Direction.DOWNLOAD, 1 << 20, 5, (c, i) -> ok(1 << 20)), null);
         assertThat(r.error()).isNull();
         assertThat(r.skipped()).isNull();
         assertThat(far.outside.get()).as("warm-up: 2 rounds x 4 connections x 5").isEqualTo(40);
         assertThat(far.inWindow.get()).as("measured: 3 rounds x 4 connections x 5").isEqualTo(60);
         assertThat(far.begins.get()).isEqualTo(1);
         assertThat(far.ends.get()).isEqualTo(1);
-        assertThat(r.transfers()).isEqualTo(60);
-        assertThat(r.bytes()).isEqualTo(60L << 20);
-        assertThat(r.repeatMibPerSec()).hasSize(3);
-        assertThat(r.syscallsPerTransfer()).isCloseTo(1000 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(r.syscalls()).containsEntry("read", 400L).containsEntry("other", 200L).doesNotContainKey("splice");
-        assertThat(r.latencyMillis().get("p50")).isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(1));
+        assertThat(r.throughput().transfers()).isEqualTo(60);
+        assertThat(r.throughput().bytes()).isEqualTo(60L << 20);
+        assertThat(r.throughput().repeatMibPerSec()).hasSize(3);
+        assertThat(r.syscallCounts().perTransfer()).isCloseTo(1000 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(r.syscallCounts().byName()).containsEntry("read", 400L).containsEntry("other", 200L).doesNotContainKey("splice");
+        assertThat(r.latencyMillis().p50()).isCloseTo(2.0, org.assertj.core.data.Percentage.withPercentage(1));
         assertThat(far.connections).hasSize(4).allMatch(c -> c.closed.get());
     }
 
@@ -91,7 +92,7 @@ class TransferDriverTest {
     void eachConnectionKnowsItsIndex() {
         FarSide far = new FarSide();
         List<Integer> seen = new CopyOnWriteArrayList<>();
-        new TransferDriver(new TransferDriver.Rounds(1, 0, 3, true)).run(far.job("upload", 10, 1, (c, i) -> {
+        new TransferDriver(new TransferDriver.Rounds(1, 0, 3, true)).run(far.job(Direction.UPLOAD, 10, 1, (c, i) -> {
             seen.add(i);
             return ok(10);
         }), null);
@@ -102,7 +103,7 @@ class TransferDriverTest {
     void oneBadTransferFailsTheRow() {
         FarSide far = new FarSide();
         AtomicInteger n = new AtomicInteger();
-        MethodResult r = new TransferDriver(new TransferDriver.Rounds(3, 0, 1, true)).run(far.job("download", 100, 1, (c, i) ->
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(3, 0, 1, true)).run(far.job(Direction.DOWNLOAD, 100, 1, (c, i) ->
                 n.incrementAndGet() == 2 ? new Outcome(99, 1000, "received 99 bytes, expected 100", -1, -1, -1, -1, -1) : ok(100)), null);
         assertThat(r.error()).isEqualTo("verification failed: received 99 bytes, expected 100");
         assertThat(r.verified()).isFalse();
@@ -112,11 +113,11 @@ class TransferDriverTest {
     void aMethodTheFarSideCannotRunIsSkippedWithItsReason() {
         FarSide far = new FarSide();
         TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(1, 1, 1, true));
-        MethodResult listed = driver.run(far.job("upload", 1, 1, (c, i) -> ok(1)), "no io_uring on this kernel");
+        MethodResult listed = driver.run(far.job(Direction.UPLOAD, 1, 1, (c, i) -> ok(1)), "no io_uring on this kernel");
         assertThat(listed.skipped()).isEqualTo("no io_uring on this kernel");
         assertThat(far.connections).as("nothing was tried").isEmpty();
 
-        MethodResult refused = driver.run(far.job("upload", 1, 1, (c, i) -> {
+        MethodResult refused = driver.run(far.job(Direction.UPLOAD, 1, 1, (c, i) -> {
             throw new RemoteException(Status.UNAVAILABLE, "epoll-splice: cannot receive 3 GiB");
         }), null);
         assertThat(refused.skipped()).isEqualTo("epoll-splice: cannot receive 3 GiB");
@@ -128,7 +129,7 @@ class TransferDriverTest {
         FarSide far = new FarSide();
         TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(2, 0, 2, true));
         AtomicInteger n = new AtomicInteger();
-        MethodResult r = driver.run(far.job("proxy", 1, 1, (c, i) -> {
+        MethodResult r = driver.run(far.job(Direction.RELAY, 1, 1, (c, i) -> {
             if (n.incrementAndGet() == 3) {
                 throw new RemoteException(Status.VERIFY_FAILED, "CRC32C mismatch");
             }
@@ -138,7 +139,7 @@ class TransferDriverTest {
         assertThat(far.ends.get()).as("the far side's window is closed").isEqualTo(1);
         assertThat(far.open.get()).isFalse();
 
-        MethodResult broken = driver.run(far.job("proxy", 1, 1, (c, i) -> {
+        MethodResult broken = driver.run(far.job(Direction.RELAY, 1, 1, (c, i) -> {
             throw new IOException("connection reset");
         }), null);
         assertThat(broken.error()).contains("connection reset");
@@ -148,11 +149,11 @@ class TransferDriverTest {
     @Test
     void noSyscallsLeavesTheCountsOutAndSaysWhy() {
         FarSide far = new FarSide();
-        MethodResult r = new TransferDriver(new TransferDriver.Rounds(1, 0, 1, false)).run(far.job("download", 1, 1, (c, i) -> ok(1)), null);
-        assertThat(r.syscalls()).isNull();
-        assertThat(r.syscallsPerGiB()).isNull();
-        assertThat(r.syscallsUnavailable()).isEqualTo(Results.NOT_REQUESTED);
-        assertThat(r.serverCpu().get("userSeconds")).isEqualTo(0.5);
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(1, 0, 1, false)).run(far.job(Direction.DOWNLOAD, 1, 1, (c, i) -> ok(1)), null);
+        assertThat(r.syscallCounts().byName()).isNull();
+        assertThat(r.syscallCounts().perGiB()).isNull();
+        assertThat(r.syscallCounts().unavailable()).isEqualTo(Results.NOT_REQUESTED);
+        assertThat(r.serverCpu().userSeconds()).isEqualTo(0.5);
     }
 
     @Test
@@ -168,7 +169,7 @@ class TransferDriverTest {
         FarSide far = new FarSide();
         AtomicInteger prepares = new AtomicInteger();
         AtomicBoolean preparing = new AtomicBoolean();
-        TransferDriver.Job<FakeConnection> plain = far.job("download", 1 << 20, 1,
+        TransferDriver.Job<FakeConnection> plain = far.job(Direction.DOWNLOAD, 1 << 20, 1,
                 (c, i) -> {
                     assertThat(preparing.get()).as("no transfer while preparing").isFalse();
                     return new Outcome(1 << 20, 1_000_000, null, -1, -1, 500_000, -1, -1);
@@ -189,9 +190,9 @@ class TransferDriverTest {
         assertThat(r.error()).isNull();
         // set-up (0), before round 0 (1), before round 1 (2), after the window (3)
         assertThat(prepares.get()).isEqualTo(4);
-        assertThat(r.seconds()).as("two rounds of instant transfers; each prepare took 1 s").isLessThan(1.0);
+        assertThat(r.throughput().seconds()).as("two rounds of instant transfers; each prepare took 1 s").isLessThan(1.0);
         // before: as the round's PREPARE left it (899, 898); after: as the next PREPARE found it (102, 103).
-        assertThat(r.residencyPermille()).containsEntry("beforeMin", 898).containsEntry("afterMin", 102);
+        assertThat(r.residencyPermille()).isEqualTo(new MethodResult.Residency(898, 102));
         assertThat(far.inWindow.get()).isEqualTo(2);
     }
 }

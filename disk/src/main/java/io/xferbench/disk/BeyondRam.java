@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
+import io.xferbench.nativeio.JvmFlags;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -73,7 +74,7 @@ final class BeyondRam {
         String row = String.join(",", engine, spec.pattern().name(), Integer.toString(spec.blockSize()),
                 Integer.toString(spec.concurrency()), Long.toString(spec.span()), Long.toString(spec.randomOps()),
                 spec.file().toString(), "cold");
-        List<String> cmd = group.wrap(List.of(java, "-Xmx64m", "--enable-native-access=ALL-UNNAMED", "-cp",
+        List<String> cmd = group.wrap(List.of(java, "-Xmx64m", JvmFlags.NATIVE_ACCESS, "-cp",
                 System.getProperty("java.class.path"), DiskBench.class.getName(), "--child-row", row));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {

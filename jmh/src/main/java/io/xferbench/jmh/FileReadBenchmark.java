@@ -14,20 +14,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Reading a file into user memory, no socket. One op = the whole file ({@code size}, 64 MiB by default) read
@@ -51,13 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The file is warm for the buffered readers: {@code @Setup} reads it once. Reads are positional (pread64),
  * like the channel senders of {@code FileToSocketBenchmark}.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class FileReadBenchmark {
+public class FileReadBenchmark extends AbstractBenchmark {
     static final int MISALIGNMENT = 16;
 
     @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io", "direct-io-jdk"})

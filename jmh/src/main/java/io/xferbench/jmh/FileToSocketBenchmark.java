@@ -4,20 +4,11 @@ import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferOptions;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One op = one whole file sent over loopback TCP by a download method, with the very {@link FileSender} the
@@ -30,13 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * being timed. A method unavailable here (e.g. io_uring on an old kernel) fails its {@code @Setup} with
  * "SKIPPED: &lt;id&gt; is unavailable here: &lt;reason&gt;", which JMH prints; it has no result row.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class FileToSocketBenchmark {
+public class FileToSocketBenchmark extends AbstractBenchmark {
 
     /** Download method id, see {@link io.xferbench.core.registry.DownloadMethods}. */
     @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "io-uring-read-send",

@@ -5,20 +5,11 @@ import io.xferbench.core.pipe.PipePool;
 import io.xferbench.core.pipe.PipeSource;
 import io.xferbench.core.pipe.RawSplice;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What a splice pipe costs to set up, against short transfers. One op = one file of {@code size} bytes sent with raw
@@ -35,13 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the {@code pipe2}, {@code fcntl} and {@code close} per op show the setup; the pooled
  * rows should show none of them and only the splices.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class PipeSetupBenchmark {
+public class PipeSetupBenchmark extends AbstractBenchmark {
 
     /** Where each transfer's pipe comes from. */
     @Param({"fresh", "thread-local", "shared"})

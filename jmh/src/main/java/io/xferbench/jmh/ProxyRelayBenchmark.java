@@ -8,20 +8,11 @@ import io.xferbench.jmh.drain.DrainProcess;
 import io.xferbench.jmh.drain.FeedProcess;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One op = one body of {@code size} bytes relayed socket → socket by a proxy relay method, with the very
@@ -44,13 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * is left out of the default params: its pipes are taken once per connection, the same as {@code splice} over one
  * long connection (pass {@code -p relay=splice-pooled} to see).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class ProxyRelayBenchmark {
+public class ProxyRelayBenchmark extends AbstractBenchmark {
 
     /** Relay id, see {@link io.xferbench.core.registry.RelayMethods}. */
     @Param({"copy", "epoll-splice", "io-uring", "splice"})

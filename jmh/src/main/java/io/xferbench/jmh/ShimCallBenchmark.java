@@ -10,17 +10,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What one call through the JNA shim costs next to the JDK: ns per pread64(2) of a warm 4 KiB block, walking
@@ -28,13 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code BufferedFile.pread} (JNA direct mapping). Both make exactly one pread64 per op (check with
  * {@code -prof syscalls}); the difference is the per-call overhead.
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class ShimCallBenchmark {
+public class ShimCallBenchmark extends AbstractBenchmark {
     private static final int BLOCK = 4096;
     private static final long FILE = 64L << 20;
 

@@ -11,21 +11,12 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One op = one whole upload body received from loopback TCP into a file by an upload method, with the very
@@ -46,13 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code splice-pooled} is left out of the default params: on one connection it takes one pipe, as {@code splice}
  * does (pass {@code -p method=splice-pooled} to see).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {ForkJvm.OPEN_NIO, ForkJvm.OPEN_IO, ForkJvm.NATIVE_ACCESS, ForkJvm.XMS, ForkJvm.XMX})
-public class SocketToFileBenchmark {
+public class SocketToFileBenchmark extends AbstractBenchmark {
 
     /** Upload method id, see {@link io.xferbench.core.registry.UploadMethods}. */
     @Param({"stream", "channel-direct", "transfer-from", "mmap", "epoll-splice", "io-uring", "splice"})

@@ -9,8 +9,7 @@ import java.nio.channels.SocketChannel;
 
 /**
  * The integer file descriptors behind JDK channels. The JDK has no public API for them, so this reads them
- * reflectively; the JVM must run with {@code --add-opens java.base/sun.nio.ch=ALL-UNNAMED
- * --add-opens java.base/java.io=ALL-UNNAMED} (the jars' manifests and the build set this).
+ * reflectively; the JVM must run with the opens of {@link JvmFlags} (the jars' manifests and the build set them).
  */
 public final class Fds {
     private static final int F_GETFL = 3;
@@ -38,8 +37,7 @@ public final class Fds {
             fdInt = FileDescriptor.class.getDeclaredField("fd");
             fdInt.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            failure = "cannot reach JDK file descriptors (" + e + "); run the JVM with "
-                    + "--add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED";
+            failure = "cannot reach JDK file descriptors (" + e + "); run the JVM with " + JvmFlags.OPEN_NIO + " " + JvmFlags.OPEN_IO;
         }
         SOCKET_FD_VAL = socketFdVal;
         FILE_CHANNEL_FD = fileChannelFd;

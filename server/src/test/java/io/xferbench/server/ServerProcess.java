@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.nativeio.JvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -37,8 +38,8 @@ final class ServerProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmArgs);
-        cmd.addAll(List.of("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        cmd.addAll(JvmFlags.required());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0"));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -10,6 +10,7 @@ import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.UnsupportedTransferException;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.nativeio.JvmFlags;
 import io.xferbench.nativeio.PageCache;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -75,9 +76,10 @@ public final class TwinBench {
         this.file = file;
         this.size = size;
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        this.javaCommand = List.of(java, "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-                "--add-opens", "java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(JvmFlags.required());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        this.javaCommand = List.copyOf(command);
     }
 
     record Row(String method, String twinMode, long length, String note, Stats java, Stats c, List<Double> pairRatios,

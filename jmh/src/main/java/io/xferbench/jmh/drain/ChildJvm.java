@@ -1,5 +1,6 @@
 package io.xferbench.jmh.drain;
 
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,7 +46,7 @@ final class ChildJvm implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Small and quick to start; the helpers loop on one socket with one buffer and need no tuning.
-        cmd.addAll(List.of("-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(List.of("-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", JvmFlags.NATIVE_ACCESS));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName(), counters.toString()));
         cmd.addAll(List.of(args));
         cmd.add(Long.toString(ProcessHandle.current().pid()));

@@ -26,7 +26,7 @@ import java.util.Set;
  *
  * <p>Usage: {@code JmhReport <result.json> [--min <calls/op>]}: syscalls below {@code --min} per op (default
  * 0.05) or below 0.5% of the op's total are summed into "rest" instead of being named. Run it with the same
- * {@code --add-opens} as the benchmarks: it asks the methods with no result whether they are available here.
+ * JVM flags ({@code JvmFlags}) as the benchmarks: it asks the methods with no result whether they are available here.
  */
 public final class JmhReport {
     private static final String PACKAGE = "io.xferbench.jmh.";
