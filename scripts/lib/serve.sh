@@ -34,6 +34,16 @@ xferbench_start() {
   xferbench_pid=$pid
 }
 
+# --netns: runs the client command $1 (download, upload, proxy) over a veth pair between two network namespaces
+# (`client veth`, which makes and always removes them) and writes its JSON report to $2; the rest are client options
+# plus --mtu N, --netem SPEC, --qdisc SPEC, --server-data-dir DIR, --proxy-args ARGS (docs/two-hosts.md).
+xferbench_over_veth() {
+  local command=$1 json=$2
+  shift 2
+  "$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" veth "$command" \
+    --server-jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --format json --out "$json"
+}
+
 # Prints the table of a client's JSON report and draws its chart next to it (FILE.png).
 xferbench_render() {
   local json=$1

@@ -80,6 +80,7 @@ final class DownloadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
+        environment.put("network", server.networkPath(info));
         environment.put("server", info.environment());
         return output.emit(new Report(environment, results));
     }

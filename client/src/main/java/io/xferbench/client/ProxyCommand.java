@@ -162,6 +162,7 @@ final class ProxyCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
+        environment.put("network", server.networkPath(proxyInfo));
         environment.put("proxy", proxy);
         environment.put("server", upstreamInfo.environment());
         return output.emit(new Report(environment, results));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.metrics.NetworkPath;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -41,6 +42,11 @@ final class ReportWriter {
             p.println("proxy: " + env.get("proxy"));
         }
         p.println("server: " + env.getOrDefault("server", ""));
+        NetworkPath network = report.network();
+        if (network != null) {
+            p.println("network: " + network.path() + "; client " + network.client().summary()
+                    + (network.server() == null ? "" : "; " + side(report.results()) + " " + network.server().summary()));
+        }
         p.println();
         // Rows that move bytes first, then empty-body exchanges; proxy rows one section per scenario.
         Map<String, List<MethodResult>> bulk = new LinkedHashMap<>();

@@ -89,6 +89,7 @@ final class UploadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(bodies));
+        environment.put("network", server.networkPath(info));
         environment.put("server", info.environment());
         return output.emit(new Report(environment, results));
     }

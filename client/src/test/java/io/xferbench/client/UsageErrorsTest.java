@@ -56,6 +56,19 @@ class UsageErrorsTest {
         assertOneLine(r);
     }
 
+    /** The veth launcher's own mistakes are caught before it makes a namespace (pom.xml stands in for a jar). */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "veth", "veth download", "veth frobnicate --server-jar pom.xml", "veth download --mtu 10 --server-jar pom.xml",
+        "veth download --mtu 70000 --server-jar pom.xml", "veth download --netem delay --qdisc tbf --server-jar pom.xml",
+        "veth download --server-jar no-such.jar", "veth download --server-jar pom.xml --host 10.0.0.1",
+        "veth upload --server-jar pom.xml --port=7070"})
+    void vethUsageErrorsAreOneLineAndExitTwo(String args) throws Exception {
+        Run r = run(args.split(" "));
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+    }
+
     @Test
     void anUnreachableServerIsOneLineAndExitOne() throws Exception {
         for (String cmd : new String[] {"info", "download", "upload", "proxy"}) {

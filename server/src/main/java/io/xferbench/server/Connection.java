@@ -10,6 +10,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
@@ -168,7 +169,7 @@ final class Connection implements Runnable {
                     data.delete(request.name());
                     Frames.writeFully(socket, ResponseCodec.deleted());
                 }
-                case INFO -> Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config))));
+                case INFO -> Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config, ((InetSocketAddress) socket.getLocalAddress()).getAddress()))));
                 case MEASURE_BEGIN -> {
                     // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
                     if (window != null) {

@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
@@ -10,6 +11,7 @@ import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +22,8 @@ final class ServerInfo {
     private ServerInfo() {
     }
 
-    static ServerDescription describe(ServerConfig config) {
+    /** {@code local}: the server's address on the connection asking, whose link INFO describes. */
+    static ServerDescription describe(ServerConfig config, InetAddress local) {
         List<MethodDescription> methods = new ArrayList<>();
         for (SenderMethod m : DownloadMethods.all()) {
             methods.add(entry("download", m.id(), m.summary(), m.availability()));
@@ -32,7 +35,7 @@ final class ServerInfo {
         methods.addAll(relays());
         Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
         environment.put("ioModel", config.ioModel());
-        return ServerDescription.server(environment, methods);
+        return ServerDescription.server(environment, methods, NetworkLinks.of(local));
     }
 
     /** Every relay, as a server and a proxy both list them. */

@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
@@ -193,7 +194,7 @@ public final class XferProxy implements AutoCloseable {
      */
     private boolean answerSelf(SocketChannel client, Op op, int conn, AtomicReference<Measurements.Window> window) throws IOException {
         switch (op) {
-            case INFO -> Frames.writeFully(client, ResponseCodec.json(ProtocolJson.write(selfInfo())));
+            case INFO -> Frames.writeFully(client, ResponseCodec.json(ProtocolJson.write(selfInfo(client))));
             case MEASURE_BEGIN -> {
                 Measurements.Window previous = window.getAndSet(null);
                 if (previous != null) {
@@ -217,9 +218,10 @@ public final class XferProxy implements AutoCloseable {
         return true;
     }
 
-    private ServerDescription selfInfo() {
+    private ServerDescription selfInfo(SocketChannel client) throws IOException {
         return ServerDescription.proxy(config.upstreamHost() + ":" + config.upstreamPort(), config.defaultRelay(),
-                config.bufferSize(), EnvironmentInfo.describe(null), ServerInfo.relays());
+                config.bufferSize(), EnvironmentInfo.describe(null), ServerInfo.relays(),
+                NetworkLinks.of(((InetSocketAddress) client.getLocalAddress()).getAddress()));
     }
 
     /** Connects to the upstream; if it cannot, tells the client and returns null. */

@@ -21,6 +21,8 @@ public final class EnvironmentInfo {
         env.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         env.put("cpus", Runtime.getRuntime().availableProcessors());
         env.put("cpuModel", cpuModel());
+        // A pinned run (taskset, cgroup cpusets) says so: two processes on one CPU measure something else.
+        env.put("cpusAllowed", cpusAllowed());
         env.put("memoryBytes", memTotal());
         env.put("host", hostname());
         if (dataDir != null) {
@@ -43,6 +45,17 @@ public final class EnvironmentInfo {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                    .findFirst().orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String cpusAllowed() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("Cpus_allowed_list:"))
                     .map(l -> l.substring(l.indexOf(':') + 1).strip())
                     .findFirst().orElse("unknown");
         } catch (IOException e) {

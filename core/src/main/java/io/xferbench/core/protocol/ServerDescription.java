@@ -1,6 +1,7 @@
 package io.xferbench.core.protocol;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.xferbench.core.metrics.NetworkLink;
 import java.util.List;
 import java.util.Map;
 
@@ -15,12 +16,15 @@ import java.util.Map;
  * @param relayBuffer  proxy only: relay buffer used when a connection does not ask for one
  * @param environment  JDK, kernel, CPUs, file system ({@link io.xferbench.core.metrics.EnvironmentInfo}): descriptive
  *                     facts shown with results, free-form on purpose
+ * @param network      the answering process's end of the connection INFO came on (interface, MTU, qdisc, offloads);
+ *                     absent from servers older than this field
  */
 public record ServerDescription(String server, int protocol, long pid,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) String upstream,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) String defaultRelay,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer relayBuffer,
-                                Map<String, Object> environment, List<MethodDescription> methods) {
+                                Map<String, Object> environment, List<MethodDescription> methods,
+                                @JsonInclude(JsonInclude.Include.NON_NULL) NetworkLink network) {
     public static final String SERVER = "xferbench";
     public static final String PROXY = "xferbench-proxy";
 
@@ -29,14 +33,15 @@ public record ServerDescription(String server, int protocol, long pid,
         methods = methods == null ? List.of() : List.copyOf(methods);
     }
 
-    public static ServerDescription server(Map<String, Object> environment, List<MethodDescription> methods) {
-        return new ServerDescription(SERVER, Wire.VERSION, ProcessHandle.current().pid(), null, null, null, environment, methods);
+    public static ServerDescription server(Map<String, Object> environment, List<MethodDescription> methods, NetworkLink network) {
+        return new ServerDescription(SERVER, Wire.VERSION, ProcessHandle.current().pid(), null, null, null, environment, methods,
+                network);
     }
 
     public static ServerDescription proxy(String upstream, String defaultRelay, int relayBuffer, Map<String, Object> environment,
-                                          List<MethodDescription> methods) {
+                                          List<MethodDescription> methods, NetworkLink network) {
         return new ServerDescription(PROXY, Wire.VERSION, ProcessHandle.current().pid(), upstream, defaultRelay, relayBuffer,
-                environment, methods);
+                environment, methods, network);
     }
 
     /** The methods of one direction. */

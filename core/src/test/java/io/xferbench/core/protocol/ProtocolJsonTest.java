@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.metrics.NetworkLink;
 import io.xferbench.core.metrics.SyscallCounts;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -44,7 +45,9 @@ class ProtocolJsonTest {
     void aServerDescriptionLeavesOutTheProxyFieldsAndUnlimitedMethodsTheirLimit() throws Exception {
         ServerDescription server = ServerDescription.server(Map.of("cpus", 2), List.of(
                 MethodDescription.of("download", "stream", "streams", true, null),
-                MethodDescription.of("upload", "mmap", "maps", true, null).withLimit(1L << 31, "int mapping")));
+                MethodDescription.of("upload", "mmap", "maps", true, null).withLimit(1L << 31, "int mapping")),
+                new NetworkLink("veth", "xfb-server", "198.18.0.1", 1500, "noqueue",
+                        Map.of("tcp-segmentation-offload", true), List.of("offloads: partial")));
         JsonNode tree = JSON.readTree(ProtocolJson.write(server));
         assertThat(tree.has("upstream")).isFalse();
         assertThat(tree.get("server").asText()).isEqualTo("xferbench");
@@ -54,9 +57,11 @@ class ProtocolJsonTest {
         ServerDescription back = ProtocolJson.read(ProtocolJson.write(server), ServerDescription.class);
         assertThat(back.methods("upload")).hasSize(1);
         assertThat(back.environment()).containsEntry("cpus", 2);
+        assertThat(back.network()).as("typed, read back whole").isEqualTo(server.network());
 
-        ServerDescription proxy = ServerDescription.proxy("h:1", "copy", 65536, Map.of(), List.of());
+        ServerDescription proxy = ServerDescription.proxy("h:1", "copy", 65536, Map.of(), List.of(), null);
         assertThat(JSON.readTree(ProtocolJson.write(proxy)).get("relayBuffer").asInt()).isEqualTo(65536);
+        assertThat(JSON.readTree(ProtocolJson.write(proxy)).has("network")).as("absent when unknown").isFalse();
     }
 
     @Test
