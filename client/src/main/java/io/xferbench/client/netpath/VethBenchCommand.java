@@ -1,6 +1,7 @@
 package io.xferbench.client.netpath;
 
 import io.xferbench.core.cli.Converters;
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,8 +116,10 @@ public final class VethBenchCommand implements Callable<Integer> {
 
     /** This JVM's java, with the flags the client jar's manifest would give it, running ClientMain from this classpath. */
     private static List<String> clientJvm() {
-        return List.of(java(), "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CLIENT_MAIN);
+        List<String> cmd = new ArrayList<>(List.of(java()));
+        cmd.addAll(JvmFlags.required());
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CLIENT_MAIN));
+        return cmd;
     }
 
     private static String java() {
