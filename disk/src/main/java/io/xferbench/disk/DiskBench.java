@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
@@ -28,9 +27,6 @@ import java.util.function.UnaryOperator;
  */
 public final class DiskBench {
     static final long SEED = 0x5EEDF11EL;
-    /** Java engine -> fio ioengine of the same shape (threads for sync, requests in flight for the others). */
-    private static final Map<String, String> FIO_TWIN = Map.of("sync-filechannel", "psync", "odirect-jna", "psync",
-            "odirect-jdk", "psync", "async-filechannel", "posixaio", "mmap", "mmap", "readahead-odirect", "libaio");
     private static final String USAGE = "usage: scripts/bench-disk [--size 4GiB] [--format table|json|csv|markdown] "
             + "[--out F] [--dir D] [--block-sizes 4KiB,1MiB] [--depths 1,8,32] [--random-ops N] [--engines a,b] "
             + "[--no-fio] [--cgroup-limit SIZE|none]";
@@ -97,7 +93,7 @@ public final class DiskBench {
                             DiskRow java = m.java(engine, spec, "cold");
                             log.println("bench-disk: " + DiskTable.format(List.of(java), "csv").lines().skip(1)
                                     .findFirst().orElse(""));
-                            String twin = FIO_TWIN.get(engine.name());
+                            String twin = engine.fioEngine();
                             if (twin == null) {
                                 rows.add(java);
                                 continue;
@@ -109,11 +105,6 @@ public final class DiskBench {
                             rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
                                     ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
                             rows.add(f);
-                        }
-                        for (String engine : List.of("io_uring")) { // libaio is readahead-odirect's twin
-                            rows.add(fioSkip != null ? DiskRow.skipped("fio", engine, pattern.name().toLowerCase(),
-                                    bs, depth, true, "cold", spec.span(), 0, fioSkip)
-                                    : m.fio(fio, job(engine, spec, true), "cold", UnaryOperator.identity()));
                         }
                     }
                 }

@@ -24,6 +24,11 @@ public final class AsyncChannelEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "posixaio";
+    }
+
+    @Override
     public boolean direct() {
         return false;
     }

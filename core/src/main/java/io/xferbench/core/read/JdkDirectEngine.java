@@ -20,6 +20,11 @@ public final class JdkDirectEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "psync";
+    }
+
+    @Override
     public boolean direct() {
         return true;
     }

@@ -16,6 +16,11 @@ public final class JnaDirectEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "psync";
+    }
+
+    @Override
     public boolean direct() {
         return true;
     }

@@ -20,6 +20,11 @@ public final class MmapEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "mmap";
+    }
+
+    @Override
     public boolean direct() {
         return false;
     }

@@ -23,6 +23,11 @@ public final class ReadAheadEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "libaio";
+    }
+
+    @Override
     public boolean direct() {
         return true;
     }

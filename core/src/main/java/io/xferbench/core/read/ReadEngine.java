@@ -5,12 +5,17 @@ import java.io.IOException;
 /**
  * One way to read blocks of a file. Implementations are stateless between runs; {@link #read} returns when
  * every op of the plan has completed, and throws on a short read (files are read within their size).
- * Extension point: io_uring readers (package io.xferbench.core.iouring) implement this interface and are listed
- * in {@link ReadEngines}.
+ * A new engine is one class implementing this, listed in {@link ReadEngines}.
  */
 public interface ReadEngine {
     /** Stable name used in result rows, e.g. "sync-pread". */
     String name();
+
+    /**
+     * The fio ioengine of the same shape, run next to this engine in the disk table (threads for psync and mmap,
+     * requests in flight for the others), or null when fio has none.
+     */
+    String fioEngine();
 
     /** True when the engine bypasses the page cache (O_DIRECT). */
     boolean direct();

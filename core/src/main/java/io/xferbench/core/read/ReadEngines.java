@@ -3,17 +3,14 @@ package io.xferbench.core.read;
 import java.util.List;
 import java.util.Optional;
 
-/**
- * The file-read engines by name. io_uring readers (io.xferbench.core.iouring, another change) are added here
- * once they implement {@link ReadEngine}; until then the disk table has no Java io_uring row.
- */
+/** The file-read engines by name, in the order the disk table shows them. Add an engine here (its class plus this line). */
 public final class ReadEngines {
     private ReadEngines() {
     }
 
     public static List<ReadEngine> all() {
         return List.of(new SyncChannelEngine(), new AsyncChannelEngine(), new MmapEngine(), new JnaDirectEngine(),
-                new JdkDirectEngine(), new ReadAheadEngine());
+                new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true));
     }
 
     public static Optional<ReadEngine> named(String name) {

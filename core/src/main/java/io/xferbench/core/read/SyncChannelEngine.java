@@ -13,6 +13,11 @@ public final class SyncChannelEngine implements ReadEngine {
     }
 
     @Override
+    public String fioEngine() {
+        return "psync";
+    }
+
+    @Override
     public boolean direct() {
         return false;
     }

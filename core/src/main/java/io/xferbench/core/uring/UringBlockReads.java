@@ -1,0 +1,190 @@
+package io.xferbench.core.uring;
+
+import io.netty.channel.IoEvent;
+import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.uring.IoUringIoEvent;
+import io.netty.channel.uring.IoUringIoHandle;
+import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.nativeio.AlignedBuffers;
+import io.xferbench.nativeio.NativeException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Reads blocks of a file through io_uring with {@code depth} IORING_OP_READs in flight, on an event loop of Netty's
+ * io_uring transport: the disk table's io_uring engine (fio's {@code ioengine=io_uring, iodepth=N} in Java). Each
+ * completion hands its block to the sink and submits the next op; the loop submits everything queued meanwhile with
+ * one io_uring_enter. Buffered reads of uncached pages complete asynchronously through the page cache's wait
+ * queues (no io-wq thread); O_DIRECT reads are async block I/O.
+ */
+public final class UringBlockReads implements IoUringIoHandle {
+    /** Receives each block on the event loop thread, in completion order. */
+    @FunctionalInterface
+    public interface BlockSink {
+        void accept(long offset, ByteBuffer block, long latencyNanos);
+    }
+
+    private final int fd;
+    private final int blockSize;
+    private final LongUnaryOperator offsetOfOp;
+    private final long ops;
+    private final BlockSink sink;
+    private final ByteBuffer[] buffers;
+    private final long[] addresses;
+    private final long[] offsets;
+    private final int[] filled;
+    private final long[] submitted;
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private IoRegistration registration;
+    private long nextOp;
+    private long completedOps;
+    private int inFlight;
+    private IOException failure;
+
+    private UringBlockReads(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops, BlockSink sink) {
+        this.fd = fd;
+        this.blockSize = blockSize;
+        this.offsetOfOp = offsetOfOp;
+        this.ops = ops;
+        this.sink = sink;
+        int slots = (int) Math.min(depth, Math.max(1, ops));
+        this.buffers = new ByteBuffer[slots];
+        this.addresses = new long[slots];
+        this.offsets = new long[slots];
+        this.filled = new int[slots];
+        this.submitted = new long[slots];
+        for (int i = 0; i < slots; i++) {
+            buffers[i] = AlignedBuffers.allocate(blockSize, Math.max(alignment, AlignedBuffers.pageSize()));
+            addresses[i] = AlignedBuffers.address(buffers[i]);
+        }
+    }
+
+    /**
+     * Reads op 0 .. ops-1 at {@code offsetOfOp(op)}, {@code blockSize} bytes each, and returns when all completed.
+     *
+     * @param alignment buffer address alignment (the O_DIRECT block for a descriptor opened with O_DIRECT, else 1)
+     */
+    public static void run(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops,
+                           BlockSink sink) throws IOException {
+        if (depth < 1 || depth > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("queue depth " + depth + " is not in [1, " + Short.MAX_VALUE + "]");
+        }
+        if (ops == 0) {
+            return;
+        }
+        UringBlockReads reads = new UringBlockReads(fd, blockSize, alignment, depth, offsetOfOp, ops, sink);
+        IoEventLoop loop = NettyTransport.IO_URING.ioLoop();
+        loop.register(reads).addListener(f -> {
+            if (f.isSuccess()) {
+                reads.start((IoRegistration) f.getNow());
+            } else {
+                reads.fail(new IOException("cannot register with the io_uring event loop: " + f.cause(), f.cause()));
+                reads.finishIfIdle();
+            }
+        });
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    reads.done.get(); // even when interrupted: the kernel writes into the buffers until the end
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    throw cause instanceof IOException io ? io : new IOException("io_uring reads failed: " + cause, cause);
+                }
+            }
+        } finally {
+            IoRegistration r = reads.registration;
+            if (r != null) {
+                r.cancel();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void start(IoRegistration registration) {
+        this.registration = registration;
+        for (int slot = 0; slot < buffers.length && nextOp < ops; slot++) {
+            submitNext(slot);
+        }
+        finishIfIdle();
+    }
+
+    private void submitNext(int slot) {
+        offsets[slot] = offsetOfOp.applyAsLong(nextOp++);
+        filled[slot] = 0;
+        submitted[slot] = System.nanoTime();
+        submitRead(slot);
+    }
+
+    private void submitRead(int slot) {
+        long address = addresses[slot] + filled[slot];
+        if (!registration.isValid() || registration.submit(UringOps.read(fd, offsets[slot] + filled[slot], address,
+                blockSize - filled[slot], (short) slot)) == 0) {
+            fail(new IOException("the io_uring registration was cancelled (event loop shutting down)"));
+            return;
+        }
+        inFlight++;
+    }
+
+    @Override
+    public void handle(IoRegistration registration, IoEvent ioEvent) {
+        IoUringIoEvent event = (IoUringIoEvent) ioEvent;
+        inFlight--;
+        int slot = (int) event.userData();
+        int res = event.res();
+        if (res < 0) {
+            fail(new NativeException("io_uring read at file offset " + (offsets[slot] + filled[slot]), -res));
+        } else if (res == 0) {
+            fail(new EOFException("file ended at offset " + (offsets[slot] + filled[slot]) + " inside a block"));
+        } else if ((filled[slot] += res) < blockSize) {
+            if (failure == null) {
+                submitRead(slot); // a short read: the rest of the block
+            }
+        } else {
+            long latency = System.nanoTime() - submitted[slot];
+            try {
+                sink.accept(offsets[slot], buffers[slot].clear(), latency);
+            } catch (RuntimeException e) {
+                fail(new IOException("the block sink failed: " + e, e));
+            }
+            completedOps++;
+            if (failure == null && nextOp < ops) {
+                submitNext(slot);
+            }
+        }
+        finishIfIdle();
+    }
+
+    private void fail(IOException cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+    }
+
+    private void finishIfIdle() {
+        if (inFlight > 0 || done.isDone()) {
+            return;
+        }
+        if (failure != null) {
+            done.completeExceptionally(failure);
+        } else if (completedOps == ops) {
+            done.complete(null);
+        }
+    }
+
+    @Override
+    public void close() {
+        fail(new IOException("the io_uring event loop shut down during the reads"));
+        finishIfIdle();
+    }
+}
