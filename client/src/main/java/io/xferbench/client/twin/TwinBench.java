@@ -10,6 +10,7 @@ import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.UnsupportedTransferException;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.uring.UringFileSender;
 import io.xferbench.nativeio.JvmFlags;
 import io.xferbench.nativeio.PageCache;
 import java.io.BufferedReader;
@@ -37,16 +38,16 @@ import java.util.regex.Pattern;
 /**
  * Drives the Java-vs-C-twin comparison ({@code scripts/twin}): one {@link TwinDrain} process receives every
  * transfer; per method, one {@link TwinSend} JVM (warm-up sends first, then one measured send per round, like a
- * long-running server) alternates with the C twin ({@code native/c/xfer_twin}) round by round: Java, C, Java, C...
+ * long-running server) alternates with the C twin ({@code native/c/xfer_twin}, or {@code xfer_uring_twin} for the
+ * io_uring modes) round by round: Java, C, Java, C...
  * Throughput is the drain's (accept to last byte), so both senders are timed by the same code. Each sender also
  * reports its process CPU (getrusage) over its send, printed per GiB to show where the time goes.
  * <pre>
- * TwinBench --twin PATH [--size 4GiB] [--rounds 3] [--warmup 1] [--buffer 64KiB] [--data-dir DIR]
- *           [--methods id,id,...] [--twin-build TEXT]
+ * TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1] [--buffer 64KiB]
+ *           [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]
  * </pre>
  */
 public final class TwinBench {
-    /** Java method id → C twin mode. */
     /** Method id → the C twin's mode, from each download method's descriptor. */
     static final Map<String, String> TWINS = DownloadMethods.all().stream().filter(m -> m.traits().twinMode() != null)
             .collect(java.util.stream.Collectors.toUnmodifiableMap(SenderMethod::id, m -> m.traits().twinMode()));
@@ -58,6 +59,8 @@ public final class TwinBench {
 
     private final List<String> javaCommand;
     private final String twin;
+    private final String uringTwin;
+    private final int uringDepth;
     private final int rounds;
     private final int warmup;
     private final int buffer;
@@ -68,8 +71,10 @@ public final class TwinBench {
     private long minResidentPermille = 1000;
     private int rewarms;
 
-    private TwinBench(String twin, int rounds, int warmup, int buffer, Path file, long size) {
+    private TwinBench(String twin, String uringTwin, int uringDepth, int rounds, int warmup, int buffer, Path file, long size) {
         this.twin = twin;
+        this.uringTwin = uringTwin;
+        this.uringDepth = uringDepth;
         this.rounds = rounds;
         this.warmup = warmup;
         this.buffer = buffer;
@@ -109,6 +114,8 @@ public final class TwinBench {
 
     public static void main(String[] args) throws Exception {
         String twin = null;
+        String uringTwin = null;
+        int uringDepth = UringFileSender.DEFAULT_QUEUE_DEPTH;
         long size = 4 * Sizes.GiB;
         int rounds = 3;
         int warmup = 1;
@@ -119,6 +126,8 @@ public final class TwinBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--twin" -> twin = args[++i];
+                case "--uring-twin" -> uringTwin = args[++i];
+                case "--io-uring-depth" -> uringDepth = Integer.parseInt(args[++i]);
                 case "--size" -> size = Sizes.parse(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
@@ -129,7 +138,7 @@ public final class TwinBench {
                 default -> usage();
             }
         }
-        if (twin == null || rounds < 1 || warmup < 0) {
+        if (twin == null || rounds < 1 || warmup < 0 || uringDepth < 1) {
             usage();
         }
         for (String m : methods) {
@@ -143,13 +152,13 @@ public final class TwinBench {
             ch.force(false); // flush a freshly written file so O_DIRECT reads do not start with writeback
         }
         PageCache.warm(test.path());
-        TwinBench bench = new TwinBench(twin, rounds, warmup, buffer, test.path(), size);
+        TwinBench bench = new TwinBench(twin, uringTwin, uringDepth, rounds, warmup, buffer, test.path(), size);
         bench.run(methods, dataDir, twinBuild);
     }
 
     private static void usage() {
-        System.err.println("usage: TwinBench --twin PATH [--size 4GiB] [--rounds 3] [--warmup 1] [--buffer 64KiB]"
-                + " [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]");
+        System.err.println("usage: TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1]"
+                + " [--buffer 64KiB] [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]");
         System.exit(2);
     }
 
@@ -183,6 +192,11 @@ public final class TwinBench {
             return new Row(method.id(), mode, 0, "skipped: " + method.availability().unavailableReason(),
                     Stats.of(List.of()), Stats.of(List.of()), List.of(), null, null);
         }
+        if (program(mode) == null) {
+            String reason = "C twin " + mode + " not built (liburing-dev missing: sudo apt-get install -y liburing-dev)";
+            System.out.println("twin: " + method.id() + " skipped: " + reason);
+            return new Row(method.id(), mode, 0, "skipped: " + reason, Stats.of(List.of()), Stats.of(List.of()), List.of(), null, null);
+        }
         long length = size;
         String note = "";
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
@@ -201,7 +215,7 @@ public final class TwinBench {
 
         List<String> cmd = command(TwinSend.class.getName(), method.id(), file.toString(), "127.0.0.1",
                 Integer.toString(port), Integer.toString(buffer), "--length", Long.toString(length),
-                "--warmup", Integer.toString(warmup), "--on-stdin");
+                "--warmup", Integer.toString(warmup), "--io-uring-depth", Integer.toString(uringDepth), "--on-stdin");
         Process java = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         List<Double> javaMibs = new ArrayList<>();
         List<Double> cMibs = new ArrayList<>();
@@ -244,10 +258,19 @@ public final class TwinBench {
                 Cpu.of(javaLines), Cpu.of(cLines));
     }
 
+    /** The C program of a twin mode: the io_uring modes are xfer_uring_twin's (liburing), the others xfer_twin's; null if not built. */
+    private String program(String mode) {
+        return mode.startsWith("uring-") ? uringTwin : twin;
+    }
+
     /** Runs the C twin once; returns its output line. */
     private String runC(String mode, long length) throws Exception {
-        Process p = new ProcessBuilder(twin, mode, file.toString(), "127.0.0.1", Integer.toString(port),
-                Integer.toString(buffer), Long.toString(length)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        List<String> cmd = new ArrayList<>(List.of(program(mode), mode, file.toString(), "127.0.0.1", Integer.toString(port),
+                Integer.toString(buffer), Long.toString(length)));
+        if (program(mode).equals(uringTwin)) {
+            cmd.add(Integer.toString(uringDepth));
+        }
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String line;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII))) {
             line = out.readLine();
@@ -348,8 +371,8 @@ public final class TwinBench {
                 + " O_DIRECT methods read the device regardless%n", startResidency / 10.0, minResidentPermille / 10.0, rewarms);
         System.out.printf(Locale.ROOT, "  rounds: %d interleaved (Java, C, Java, C...); warm-up: %d unmeasured send(s) per side per method,"
                 + " all Java sends of a method in one JVM%n", rounds, warmup);
-        System.out.printf(Locale.ROOT, "  buffer: %s (stream, channel-*, direct-io*, readwrite/preadwrite/odirect); C: %s%n",
-                Sizes.format(buffer), twinBuild.isEmpty() ? twin : twinBuild);
+        System.out.printf(Locale.ROOT, "  buffer: %s (stream, channel-*, direct-io*, io-uring-*, readwrite/preadwrite/odirect/uring-*);"
+                + " io_uring depth: %d; C: %s%n", Sizes.format(buffer), uringDepth, twinBuild.isEmpty() ? twin : twinBuild);
         System.out.printf(Locale.ROOT, "  MiB/s = bytes / drain time (accept -> last byte); loadavg before %s, after %s%n", loadBefore, loadavg());
         System.out.println();
         String[] head = {"method", "Java MiB/s median [min..max]", "C twin", "C MiB/s median [min..max]", "ratio", "pair ratios", ">=90%?",
