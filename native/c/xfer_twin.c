@@ -14,101 +14,29 @@
  *   preadwrite         pread64(2) into a page-aligned buffer + write(2)   channel-direct
  *   sendfile           sendfile64(2) loop (blocking socket)     transfer-to, epoll-sendfile
  *   mmap               mmap(2) windows <= 1 GiB, write(2) from the mapping, munmap(2)   mmap
- *   splice             splice(2) file -> pipe, splice(2) pipe -> socket (SPLICE_F_MOVE, default pipe)   io-uring
+ *   splice             splice(2) file -> pipe, splice(2) pipe -> socket (SPLICE_F_MOVE, default pipe)   none (reference;
+ *                      io-uring's twin is uring-splice in xfer_uring_twin.c)
  *   odirect            O_DIRECT pread64(2) of whole aligned blocks + write(2)   direct-io, direct-io-jdk
  *
  * bufsize (default 64 KiB, the same default as TransferOptions) is the user buffer of readwrite,
  * preadwrite and odirect; the others ignore it. Sizes take K/M/G suffixes (binary). gcc -O2, no deps.
+ * The io_uring methods' twins are xfer_uring_twin.c (liburing).
  */
-#define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <errno.h>
+#include "twin_common.h"
+
 #include <fcntl.h>
 #include <limits.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/sendfile.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #define MMAP_WINDOW (1L << 30)         /* MmapSender.DEFAULT_WINDOW */
 #define DIRECT_BUF_ALIGN 4096          /* DirectIoSender aligns its buffer to max(block, page) */
 
-static void die(const char *what) {
-    fprintf(stderr, "xfer_twin: %s: %s\n", what, strerror(errno));
-    exit(1);
-}
-
 static void usage(void) {
     fprintf(stderr, "usage: xfer_twin readwrite|preadwrite|sendfile|mmap|splice|odirect FILE HOST PORT [bufsize] [length]\n");
     exit(2);
-}
-
-static long long parse_size(const char *s) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || v < 0) {
-        fprintf(stderr, "xfer_twin: not a size: %s\n", s);
-        exit(2);
-    }
-    switch (*end) {
-    case 'k': case 'K': v <<= 10; break;
-    case 'm': case 'M': v <<= 20; break;
-    case 'g': case 'G': v <<= 30; break;
-    case '\0': break;
-    default: fprintf(stderr, "xfer_twin: not a size: %s\n", s); exit(2);
-    }
-    return v;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void write_all(int sock, const char *p, size_t n) {
-    while (n > 0) {
-        ssize_t w = write(sock, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            die("write(socket)");
-        }
-        p += w;
-        n -= (size_t) w;
-    }
-}
-
-static int connect_to(const char *host, const char *port) {
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
-    int rc = getaddrinfo(host, port, &hints, &res);
-    if (rc != 0) {
-        fprintf(stderr, "xfer_twin: %s:%s: %s\n", host, port, gai_strerror(rc));
-        exit(1);
-    }
-    int sock = -1;
-    for (ai = res; ai; ai = ai->ai_next) {
-        sock = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-        if (sock < 0) continue;
-        if (connect(sock, ai->ai_addr, ai->ai_addrlen) == 0) break;
-        close(sock);
-        sock = -1;
-    }
-    freeaddrinfo(res);
-    if (sock < 0) die("connect");
-    int one = 1;
-    if (setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0) die("setsockopt(TCP_NODELAY)");
-    return sock;
 }
 
 static void send_readwrite(int fd, int sock, long long len, size_t bufsize) {
@@ -210,13 +138,9 @@ int main(int argc, char **argv) {
     long long len = argc > 6 ? parse_size(argv[6]) : (long long) st.st_size;
     if (len > st.st_size) { fprintf(stderr, "xfer_twin: length %lld > file size %lld\n", len, (long long) st.st_size); return 2; }
 
-    struct rusage ru0, ru1;
-    getrusage(RUSAGE_SELF, &ru0);
-    double t0 = now();
+    struct twin_span span = span_start();
     int sock = connect_to(argv[3], argv[4]);
-    unsigned char header[8];
-    for (int i = 0; i < 8; i++) header[i] = (unsigned char) ((unsigned long long) len >> (56 - 8 * i));
-    write_all(sock, (const char *) header, sizeof header);
+    write_length_header(sock, len);
 
     if (strcmp(mode, "readwrite") == 0) send_readwrite(fd, sock, len, bufsize);
     else if (strcmp(mode, "preadwrite") == 0) send_preadwrite(fd, sock, len, bufsize);
@@ -227,12 +151,7 @@ int main(int argc, char **argv) {
     else usage();
 
     if (close(sock) < 0) die("close(socket)");
-    double seconds = now() - t0;
-    getrusage(RUSAGE_SELF, &ru1);
+    span_report(&span, mode, len);
     close(fd);
-    double user = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) + (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-    double sys = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) + (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
-    printf("xfer_twin mode=%s bytes=%lld seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%ld ivcsw=%ld\n", mode, len, seconds,
-           len / 1048576.0 / seconds, user, sys, ru1.ru_nvcsw - ru0.ru_nvcsw, ru1.ru_nivcsw - ru0.ru_nivcsw);
     return 0;
 }

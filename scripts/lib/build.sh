@@ -1,6 +1,6 @@
 # Sourced by scripts/*: the one place that decides whether a build is stale. Builds the modules owning the given
 # jars (-pl MODULES -am) when a jar is missing or older than any source or POM, and a C program when its binary is
-# missing or older than its source. Needs scripts/lib/java.sh sourced first.
+# missing or older than its source or a header beside it. Needs scripts/lib/java.sh sourced first.
 
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -22,10 +22,15 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   fi
 }
 
-xferbench_cc_if_stale() {  # args: C source, binary (paths from the repository root); gcc -O2
-  local src="$xferbench_root/$1" bin="$xferbench_root/$2"
+xferbench_cc_if_stale() {  # args: C source, binary (paths from the repository root), then libraries (-luring); gcc -O2
+  local src="$xferbench_root/$1" bin="$xferbench_root/$2" dep stale=0
+  shift 2
   mkdir -p "$(dirname "$bin")"
-  if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
-    gcc -O2 -Wall -Wextra -o "$bin" "$src"
+  if [ ! -x "$bin" ]; then stale=1; fi
+  for dep in "$src" "$(dirname "$src")"/*.h; do  # the source and the headers beside it (twin_common.h)
+    if [ -f "$dep" ] && [ "$dep" -nt "$bin" ]; then stale=1; fi
+  done
+  if [ "$stale" = 1 ]; then
+    gcc -O2 -Wall -Wextra -o "$bin" "$src" "$@"
   fi
 }

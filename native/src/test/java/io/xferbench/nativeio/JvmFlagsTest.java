@@ -48,7 +48,7 @@ class JvmFlagsTest {
     @Test
     void everyManifestOpensAndAllowsWhatTheListDoes() throws Exception {
         int manifests = 0;
-        for (String module : List.of("server", "client", "jmh", "disk")) {
+        for (String module : List.of("server", "client", "jmh", "disk", "twin")) {
             String pom = read(module + "/pom.xml");
             List<String> opens = all(Pattern.compile("<Add-Opens>(.*?)</Add-Opens>"), pom);
             assertThat(opens).as(module).allMatch(JvmFlags.manifestAddOpens()::equals);

@@ -6,7 +6,8 @@ package io.xferbench.core.method;
  *
  * @param socketPaced  its syscall counts follow the socket's pace (non-blocking writes split as the socket fills),
  *                     so the gate gives them a wider band
- * @param twinMode     the mode of the C twin that makes the same syscalls ({@code native/c/xfer_twin.c}), or null
+ * @param twinMode     the mode of the C twin that makes the same syscalls ({@code native/c/xfer_twin.c}; the
+ *                     {@code uring-*} modes are {@code native/c/xfer_uring_twin.c}'s), or null
  * @param noTwinReason why there is no C twin, when {@code twinMode} is null
  * @param jmhExclusion why the method is not in its default JMH benchmark, or null when it is
  */

@@ -18,7 +18,7 @@ public final class IoUringDirectSender {
             "io_uring O_DIRECT IORING_OP_READ into --io-uring-depth aligned buffers + IORING_OP_SENDMSG per batch",
             () -> !NativeSupport.available() ? Availability.unavailable(NativeSupport.unavailableReason())
                     : NettyTransport.IO_URING.availability(),
-            MethodTraits.noTwin("the liburing twin is not built yet"),
+            MethodTraits.twin("uring-direct"),
             options -> new UringFileSender(options.bufferSize(), true, false));
 
     private IoUringDirectSender() {

@@ -16,7 +16,7 @@ public final class IoUringSendZcSender {
             "io_uring IORING_OP_READ into --io-uring-depth buffers + IORING_OP_SENDMSG_ZC of the ready chunks; a buffer is reused "
                     + "after its notification CQE (Linux 6.1+)",
             SendZeroCopyProbe::availability,
-            MethodTraits.noTwin("the liburing twin is not built yet").paced(),
+            MethodTraits.twin("uring-send-zc").paced(),
             options -> new UringFileSender(options.bufferSize(), false, true));
 
     private IoUringSendZcSender() {

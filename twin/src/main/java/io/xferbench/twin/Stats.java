@@ -1,4 +1,4 @@
-package io.xferbench.client.twin;
+package io.xferbench.twin;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.xferbench.client.twin;
+package io.xferbench.twin;
 
 import io.xferbench.core.net.BodyReceiver;
 import java.io.EOFException;

@@ -1,4 +1,4 @@
-package io.xferbench.client.twin;
+package io.xferbench.twin;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.xferbench.client.twin;
+package io.xferbench.twin;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.registry.DownloadMethods;
@@ -6,6 +6,7 @@ import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.uring.UringFileSender;
 import io.xferbench.nativeio.ResourceUsage;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.Locale;
  * id, the same classes the server uses, one new sender per connection as the server makes them. Same wire as
  * {@code native/c/xfer_twin.c}: 8-byte big-endian length, then the body, then close.
  * <pre>
- * TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--on-stdin]
+ * TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--io-uring-depth N] [--on-stdin]
  * </pre>
  * Warm-up sends run first and are reported as {@code twin-send warmup ...}; then each measured send prints
  * {@code twin-send method=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I} (time from connect to close,
@@ -50,12 +51,14 @@ public final class TwinSend {
                 case "--length" -> length = Sizes.parse(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--io-uring-depth" -> UringFileSender.queueDepth(Integer.parseInt(args[++i])); // as the server's option
                 case "--on-stdin" -> onStdin = true;
                 default -> positional.add(args[i]);
             }
         }
         if (positional.size() < 4 || positional.size() > 5) {
-            System.err.println("usage: TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N] [--on-stdin]");
+            System.err.println("usage: TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N]"
+                    + " [--io-uring-depth N] [--on-stdin]");
             System.err.println("methods: " + DownloadMethods.ids());
             System.exit(2);
         }

@@ -1,4 +1,4 @@
-package io.xferbench.client.twin;
+package io.xferbench.twin;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.xferbench.core.Sizes;

@@ -1,0 +1,71 @@
+package io.xferbench.twin;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.uring.UringFileSender;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The command line of {@link TwinBench}.
+ *
+ * @param twin       the xfer_twin binary
+ * @param uringTwin  the xfer_uring_twin binary, or null when liburing was missing (the io_uring rows are then skipped)
+ * @param uringDepth buffers in flight of the io_uring engine, Java and C alike
+ * @param buffer     the methods' buffer size, Java and C alike
+ * @param twinBuild  how the C twins were built, for the table's header (empty: the binary's path is shown)
+ */
+record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int rounds, int warmup, int buffer, Path dataDir,
+                   List<String> methods, String twinBuild) {
+
+    static final String USAGE = "usage: TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1]"
+            + " [--buffer 64KiB] [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]";
+
+    /** @throws IllegalArgumentException with a one-line reason when the arguments are not usable */
+    static TwinOptions parse(String[] args) {
+        String twin = null;
+        String uringTwin = null;
+        int uringDepth = UringFileSender.DEFAULT_QUEUE_DEPTH;
+        long size = 4 * Sizes.GiB;
+        int rounds = 3;
+        int warmup = 1;
+        int buffer = TransferOptions.DEFAULT_BUFFER_SIZE;
+        Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
+        List<String> methods = DownloadMethods.ids();
+        String twinBuild = "";
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException(option.startsWith("--") ? option + " needs a value" : "unexpected " + option);
+            }
+            String value = args[++i];
+            switch (option) {
+                case "--twin" -> twin = value;
+                case "--uring-twin" -> uringTwin = value;
+                case "--io-uring-depth" -> uringDepth = Integer.parseInt(value);
+                case "--size" -> size = Sizes.parse(value);
+                case "--rounds" -> rounds = Integer.parseInt(value);
+                case "--warmup" -> warmup = Integer.parseInt(value);
+                case "--buffer" -> buffer = Math.toIntExact(Sizes.parse(value));
+                case "--data-dir" -> dataDir = Path.of(value);
+                case "--methods" -> methods = Arrays.asList(value.split(","));
+                case "--twin-build" -> twinBuild = value;
+                default -> throw new IllegalArgumentException("unknown option " + option);
+            }
+        }
+        if (twin == null) {
+            throw new IllegalArgumentException("--twin PATH is required");
+        }
+        if (rounds < 1 || warmup < 0 || uringDepth < 1 || uringDepth > 4096) {
+            throw new IllegalArgumentException("need --rounds >= 1, --warmup >= 0, --io-uring-depth in [1, 4096]");
+        }
+        for (String m : methods) {
+            if (!TwinModes.BY_METHOD.containsKey(m)) {
+                throw new IllegalArgumentException("no C twin for method " + m + "; known: " + TwinModes.BY_METHOD.keySet());
+            }
+        }
+        return new TwinOptions(twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild);
+    }
+}

@@ -1,0 +1,68 @@
+package io.xferbench.twin;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The Java | C twin | ratio table, columns padded to their widest cell, and its footnotes. */
+final class TwinTable {
+    /** A Java method within this fraction of its twin counts as on par. */
+    static final double TARGET = 0.90;
+
+    private static final String[] HEAD = {"method", "Java MiB/s median [min..max]", "C twin", "C MiB/s median [min..max]", "ratio",
+            "pair ratios", ">=90%?", "Java CPU ms/GiB", "C CPU ms/GiB", "Java/C csw/GiB"};
+
+    private TwinTable() {
+    }
+
+    static void print(PrintStream out, List<TwinRow> rows) {
+        List<String[]> cells = new ArrayList<>();
+        cells.add(HEAD);
+        for (TwinRow r : rows) {
+            cells.add(cells(r));
+        }
+        int[] width = new int[HEAD.length];
+        for (String[] row : cells) {
+            for (int i = 0; i < row.length; i++) {
+                width[i] = Math.max(width[i], row[i].length());
+            }
+        }
+        for (int k = 0; k < cells.size(); k++) {
+            StringBuilder sb = new StringBuilder("|");
+            for (int i = 0; i < HEAD.length; i++) {
+                sb.append(' ').append(String.format("%-" + width[i] + "s", cells.get(k)[i])).append(" |");
+            }
+            out.println(sb);
+            if (k == 0) {
+                StringBuilder sep = new StringBuilder("|");
+                for (int w : width) {
+                    sep.append("-".repeat(w + 2)).append('|');
+                }
+                out.println(sep);
+            }
+        }
+        for (TwinRow r : rows) {
+            if (!r.note().isEmpty() && r.measured()) {
+                out.println("* " + r.method() + ": " + r.note() + " (both senders send the same range)");
+            }
+        }
+        out.println("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
+        out.println("CPU ms/GiB = sender process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB sent, median;"
+                + " csw = context switches (voluntary + involuntary) per GiB.");
+    }
+
+    private static String[] cells(TwinRow r) {
+        if (!r.measured()) {
+            return new String[] {r.method(), r.note(), r.twinMode(), "-", "-", "-", "-", "-", "-", "-"};
+        }
+        double ratio = r.java().median() / r.c().median();
+        Stats pr = Stats.of(r.pairRatios());
+        String name = r.method() + (r.note().isEmpty() ? "" : " *");
+        return new String[] {name, r.java().format(), r.twinMode(), r.c().format(),
+                String.format(Locale.ROOT, "%.2f", ratio),
+                String.format(Locale.ROOT, "%.2f..%.2f", pr.min(), pr.max()),
+                ratio >= TARGET ? "yes" : "NO", r.javaCpu().format(), r.cCpu().format(),
+                String.format(Locale.ROOT, "%.0f / %.0f", r.javaCpu().switches(), r.cCpu().switches())};
+    }
+}

@@ -1,0 +1,59 @@
+package io.xferbench.twin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TwinTableTest {
+
+    private static Map<String, String> line(long bytes, double user, double sys, long switches) {
+        return Map.of("bytes", Long.toString(bytes), "user", Double.toString(user), "sys", Double.toString(sys),
+                "vcsw", Long.toString(switches), "ivcsw", "0");
+    }
+
+    @Test
+    void mediansRatiosCpuAndSkippedRows() {
+        long gib = 1L << 30;
+        TwinRow measured = new TwinRow("io-uring-read-send", "uring-read-send", gib, "", Stats.of(List.of(900.0, 1000.0, 950.0)),
+                Stats.of(List.of(1000.0, 1000.0, 1000.0)), List.of(0.9, 1.0, 0.95),
+                SenderCpu.of(List.of(line(gib, 0.2, 0.4, 3000))), SenderCpu.of(List.of(line(gib, 0.0, 0.2, 2000))));
+        TwinRow skipped = TwinRow.skipped("io-uring-send-zc", "uring-send-zc", "no SENDMSG_ZC");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TwinTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(measured, skipped));
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+
+        assertThat(lines.get(0)).startsWith("| method             | Java MiB/s median [min..max] | C twin");
+        assertThat(lines.get(1)).matches("\\|[-|]+\\|");
+        assertThat(lines.get(2)).contains("| 950 [900..1000]", "| uring-read-send |", "| 0.95  |", "| 0.90..1.00  |", "| yes    |",
+                "| 600 (200 usr)", "| 200 (0 usr)", "| 3000 / 2000");
+        assertThat(lines.get(3)).contains("| io-uring-send-zc", "skipped: no SENDMSG_ZC", "| uring-send-zc");
+        assertThat(lines.get(4)).startsWith("ratio = Java median / C median");
+    }
+
+    @Test
+    void everyTwinModeComesFromTheRegistryAndUringModesGoToTheLiburingTwin() {
+        assertThat(TwinModes.BY_METHOD).containsEntry("transfer-to", "sendfile").containsEntry("io-uring", "uring-splice")
+                .containsEntry("io-uring-read-send", "uring-read-send").containsEntry("io-uring-send-zc", "uring-send-zc")
+                .containsEntry("io-uring-direct", "uring-direct");
+        assertThat(TwinModes.isUring("uring-splice")).isTrue();
+        assertThat(TwinModes.isUring("splice")).isFalse();
+    }
+
+    @Test
+    void usageErrorsAreOneLineReasons() {
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--size", "1GiB"})).hasMessage("--twin PATH is required");
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--rounds"})).hasMessage("--rounds needs a value");
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--methods", "nope"}))
+                .hasMessageStartingWith("no C twin for method nope; known: [");
+        TwinOptions o = TwinOptions.parse(new String[] {"--twin", "x", "--io-uring-depth", "8", "--methods", "io-uring"});
+        assertThat(o.uringDepth()).isEqualTo(8);
+        assertThat(o.uringTwin()).isNull();
+        assertThat(o.methods()).containsExactly("io-uring");
+    }
+}
