@@ -5,8 +5,6 @@ import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.uring.UringBlockReads;
 import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.Fds;
-import io.xferbench.nativeio.NativeException;
-import io.xferbench.nativeio.NativeSupport;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -43,18 +41,7 @@ public final class IoUringEngine implements ReadEngine {
         if (!uring.isAvailable()) {
             return uring.unavailableReason();
         }
-        if (!direct) {
-            return null;
-        }
-        if (!NativeSupport.available()) {
-            return NativeSupport.unavailableReason();
-        }
-        try (DirectIoFile file = DirectIoFile.openRead(spec.file())) {
-            return spec.blockSize() % file.alignment() == 0 ? null
-                    : "block size " + spec.blockSize() + " is not a multiple of the O_DIRECT alignment " + file.alignment();
-        } catch (NativeException e) {
-            return e.getMessage();
-        }
+        return direct ? JnaDirectEngine.directUnsupported(spec) : null;
     }
 
     @Override

@@ -27,6 +27,11 @@ public final class JnaDirectEngine implements ReadEngine {
 
     @Override
     public String unsupported(ReadSpec spec) {
+        return directUnsupported(spec);
+    }
+
+    /** Why O_DIRECT through the shim cannot read {@code spec} here (no shim, or a block size off the alignment), or null. */
+    static String directUnsupported(ReadSpec spec) {
         String missing = NativeSupport.unavailableReason();
         if (missing != null) {
             return missing;

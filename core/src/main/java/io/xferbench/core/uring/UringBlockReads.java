@@ -12,7 +12,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -40,7 +39,7 @@ public final class UringBlockReads implements IoUringIoHandle {
     private final int[] filled;
     private final long[] submitted;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private IoRegistration registration;
+    private volatile IoRegistration registration;
     private long nextOp;
     private long completedOps;
     private int inFlight;
@@ -87,26 +86,12 @@ public final class UringBlockReads implements IoUringIoHandle {
                 reads.finishIfIdle();
             }
         });
-        boolean interrupted = false;
         try {
-            while (true) {
-                try {
-                    reads.done.get(); // even when interrupted: the kernel writes into the buffers until the end
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    throw cause instanceof IOException io ? io : new IOException("io_uring reads failed: " + cause, cause);
-                }
-            }
+            Completion.await(reads.done, "io_uring reads"); // the kernel writes into the buffers until the end
         } finally {
             IoRegistration r = reads.registration;
             if (r != null) {
                 r.cancel();
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }

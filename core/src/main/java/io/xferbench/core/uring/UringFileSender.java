@@ -9,8 +9,6 @@ import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.Fds;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Sends a file through this package's io_uring engine ({@link FileToSocketPipeline}) on an event loop of Netty's
@@ -91,34 +89,9 @@ public final class UringFileSender implements FileSender {
             }
         });
         try {
-            awaitQuietly(pipeline.done());
+            Completion.await(pipeline.done(), "io_uring transfer");
         } finally {
             pipeline.unregister();
-        }
-    }
-
-    /**
-     * Waits for the transfer even when interrupted: returning earlier would free buffers the kernel still writes
-     * to. A stalled peer is not waited for forever: the server's deadline shuts the socket down, failing the sends.
-     */
-    private static void awaitQuietly(CompletableFuture<Void> done) throws IOException {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    done.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    throw cause instanceof IOException io ? io : new IOException("io_uring transfer failed: " + cause, cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }
