@@ -63,11 +63,11 @@ public final class ServerMain implements Callable<Integer> {
             + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = ModelIds.class)
     String ioModel;
 
-    @Option(names = "--io-uring-depth", defaultValue = "4", converter = Converters.PositiveInt.class, description = "Buffers "
+    @Option(names = "--io-uring-depth", defaultValue = "" + UringFileSender.DEFAULT_QUEUE_DEPTH, converter = Converters.PositiveInt.class, description = "Buffers "
             + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct) (default: ${DEFAULT-VALUE}).")
     int ioUringDepth;
 
-    @Option(names = "--io-uring-max-workers", defaultValue = "4", converter = Converters.PositiveInt.class, description = "io-wq "
+    @Option(names = "--io-uring-max-workers", defaultValue = "" + IoUringWorkers.DEFAULT_MAX_PER_RING, converter = Converters.PositiveInt.class, description = "io-wq "
             + "worker threads per io_uring ring and kind (bounded: files, unbounded: sockets and pipes); the server has one "
             + "ring per core (default: ${DEFAULT-VALUE}).")
     int ioUringMaxWorkers;

@@ -21,8 +21,11 @@ import java.nio.channels.SocketChannel;
  * socket and fails the sends.
  */
 public final class UringFileSender implements FileSender {
-    /** Chunks in flight when the server was not told otherwise: 4 × the buffer size, the shape of the C twin. */
-    public static final int DEFAULT_QUEUE_DEPTH = 4;
+    /**
+     * Chunks in flight when the server was not told otherwise. With 8 × 64 KiB the loop sends about four chunks per
+     * io_uring_enter (JMH: 4.5 enters/MiB against read+write's 32 syscalls/MiB); with 4, about two.
+     */
+    public static final int DEFAULT_QUEUE_DEPTH = 8;
 
     private static volatile int queueDepth = DEFAULT_QUEUE_DEPTH;
 
