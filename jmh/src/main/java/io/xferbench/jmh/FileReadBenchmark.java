@@ -3,8 +3,12 @@ package io.xferbench.jmh;
 import com.sun.nio.file.ExtendedOpenOption;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.mmap.Unmapper;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.core.uring.UringBlockReads;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeSupport;
 import java.io.EOFException;
 import java.io.IOException;
@@ -37,6 +41,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@code direct-io-jdk}: a channel opened with {@code ExtendedOpenOption.DIRECT}: O_DIRECT pread64(2)
  *       into an aligned buffer. It bypasses the page cache, so "warm" does not apply: it reads the device.
  *       Blocks that are not a multiple of the file system's block size are refused ("SKIPPED: ...").</li>
+ *   <li>{@code io-uring}, {@code io-uring-direct}: IORING_OP_READ with {@value #URING_DEPTH} reads in flight from one
+ *       event loop ({@code UringBlockReads}, the disk table's io_uring engine), buffered or O_DIRECT (the JNA shim's
+ *       descriptor and alignment).</li>
  * </ul>
  *
  * The file is warm for the buffered readers: {@code @Setup} reads it once. Reads are positional (pread64),
@@ -44,8 +51,10 @@ import org.openjdk.jmh.annotations.TearDown;
  */
 public class FileReadBenchmark extends AbstractBenchmark {
     static final int MISALIGNMENT = 16;
+    static final int URING_DEPTH = 8;
 
-    @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io", "direct-io-jdk"})
+    @Param({"channel-heap", "channel-direct", "channel-direct-unaligned", "mmap", "direct-io", "direct-io-jdk", "io-uring",
+            "io-uring-direct"})
     public String reader;
 
     /** Bytes per read call (per copy for mmap). */
@@ -95,13 +104,17 @@ public class FileReadBenchmark extends AbstractBenchmark {
                 }
                 buffer = AlignedBuffers.allocate(block, Math.max(fsBlock, page));
             }
-            case "direct-io" -> {
+            case "io-uring" -> requireIoUring();
+            case "direct-io", "io-uring-direct" -> {
+                if (reader.equals("io-uring-direct")) {
+                    requireIoUring();
+                }
                 if (NativeSupport.unavailableReason() != null) {
                     throw new IllegalStateException("SKIPPED: direct-io: " + NativeSupport.unavailableReason());
                 }
                 jna = DirectIoFile.openRead(path);
                 if (block % jna.alignment() != 0) {
-                    throw new IllegalStateException("SKIPPED: direct-io needs blocks that are multiples of " + jna.alignment()
+                    throw new IllegalStateException("SKIPPED: " + reader + " needs blocks that are multiples of " + jna.alignment()
                             + " (" + jna.alignmentSource() + "), not " + block);
                 }
                 buffer = AlignedBuffers.allocate(block, Math.max(jna.alignment(), page));
@@ -125,8 +138,24 @@ public class FileReadBenchmark extends AbstractBenchmark {
             case "mmap" -> mapAndCopy();
             case "direct-io-jdk" -> readAll(direct, buffer);
             case "direct-io" -> readAll(jna::pread, buffer);
+            case "io-uring" -> readThroughIoUring(Fds.of(channel), 1);
+            case "io-uring-direct" -> readThroughIoUring(jna.fd(), jna.alignment());
             default -> readAll(channel, buffer);
         };
+    }
+
+    private void requireIoUring() {
+        Availability uring = NettyTransport.IO_URING.availability();
+        if (!uring.isAvailable()) {
+            throw new IllegalStateException("SKIPPED: " + reader + ": " + uring.unavailableReason());
+        }
+    }
+
+    private long readThroughIoUring(int fd, int alignment) throws IOException {
+        long[] sum = new long[1];
+        UringBlockReads.run(fd, block, alignment, URING_DEPTH, op -> op * block, size / block,
+                (offset, b, nanos) -> sum[0] += b.get(b.limit() - 1));
+        return sum[0];
     }
 
     /** A positional read: FileChannel.read or the JNA shim's O_DIRECT pread. */
