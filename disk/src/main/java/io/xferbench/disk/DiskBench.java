@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
  * vs O_DIRECT, Java in a child JVM inside the cgroup and fio likewise.
  */
 public final class DiskBench {
-    static final long SEED = 0x5EEDF11EL;
+    public static final long SEED = 0x5EEDF11EL;
     private static final String USAGE = "usage: scripts/bench-disk [--size 4GiB] [--format table|json|csv|markdown] "
             + "[--out F] [--dir D] [--block-sizes 4KiB,1MiB] [--depths 1,8,32] [--random-ops N] [--engines a,b] "
             + "[--no-fio] [--cgroup-limit SIZE|none]";
@@ -136,7 +136,7 @@ public final class DiskBench {
     }
 
     /** The file's bytes are ContentGenerator(SEED)'s, so any block's expected content can be recomputed. */
-    static void generate(Path file, long size) throws IOException {
+    public static void generate(Path file, long size) throws IOException {
         ContentGenerator g = new ContentGenerator(SEED);
         ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {

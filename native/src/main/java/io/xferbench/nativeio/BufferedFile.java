@@ -43,6 +43,17 @@ public final class BufferedFile implements AutoCloseable {
         }
     }
 
+    /**
+     * posix_fadvise(POSIX_FADV_DONTNEED) on {@code [offset, offset + length)}: drops those clean pages from the page
+     * cache, so a reader that advises behind itself streams a file without evicting anyone else's pages.
+     */
+    public void dontNeed(long offset, long length) throws NativeException {
+        int error = Libc.posix_fadvise(fd, offset, length, Libc.POSIX_FADV_DONTNEED);
+        if (error != 0) {
+            throw new NativeException("posix_fadvise(" + path + ", " + offset + ", " + length + ", DONTNEED)", error);
+        }
+    }
+
     @Override
     public void close() throws NativeException {
         try {

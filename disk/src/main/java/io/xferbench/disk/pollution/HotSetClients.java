@@ -1,0 +1,166 @@
+package io.xferbench.disk.pollution;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The clients of the hot set: {@code connections} kept-alive HTTP/1.1 connections, one thread each, each GETting a
+ * uniformly random hot file as soon as the previous one has fully arrived (a closed loop, so a slower server shows as
+ * fewer requests per second and higher latency). A response counts when its status is 200 and its body has the
+ * file's length. {@link #interval} hands out what completed since the last call.
+ * <p>
+ * Not the client module's load engine: that one measures one request (one file) in one window, and this scenario
+ * needs many files and a time series.
+ */
+final class HotSetClients implements AutoCloseable {
+    private final InetSocketAddress server;
+    private final List<byte[]> requests = new ArrayList<>();
+    private final long fileSize;
+    private final Recorder latency = new Recorder(3);
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicReference<String> firstError = new AtomicReference<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean stopped;
+
+    /** What completed in one interval: requests (ok), failures, and the latency of the ok ones. */
+    record Interval(long requests, long errors, Histogram latencyNanos) {
+    }
+
+    HotSetClients(InetSocketAddress server, List<String> names, long fileSize, String method) {
+        this.server = server;
+        this.fileSize = fileSize;
+        for (String name : names) {
+            requests.add(("GET /" + name + "?method=" + method + " HTTP/1.1\r\nHost: " + server.getHostString()
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    void start(int connections) {
+        for (int i = 0; i < connections; i++) {
+            threads.add(Thread.ofPlatform().daemon().name("hot-client-" + i).start(this::loop));
+        }
+    }
+
+    private void loop() {
+        ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+        while (!stopped) {
+            try (SocketChannel ch = SocketChannel.open(server)) {
+                while (!stopped) {
+                    byte[] req = requests.get(ThreadLocalRandom.current().nextInt(requests.size()));
+                    long t0 = System.nanoTime();
+                    ByteBuffer out = ByteBuffer.wrap(req);
+                    while (out.hasRemaining()) {
+                        ch.write(out);
+                    }
+                    receive(ch, in);
+                    latency.recordValue(System.nanoTime() - t0);
+                }
+            } catch (IOException | RuntimeException e) {
+                if (!stopped) {
+                    errors.incrementAndGet();
+                    firstError.compareAndSet(null, e.toString());
+                    sleepQuietly(); // the server refusing us must not turn into a busy loop
+                }
+            }
+        }
+    }
+
+    /** Reads one response: headers to the blank line, then Content-Length bytes of body (discarded). */
+    private void receive(SocketChannel ch, ByteBuffer in) throws IOException {
+        in.clear();
+        int headerEnd;
+        while ((headerEnd = headerEnd(in)) < 0) {
+            if (!in.hasRemaining()) {
+                throw new IOException("response headers larger than " + in.capacity());
+            }
+            if (ch.read(in) < 0) {
+                throw new IOException("server closed the connection");
+            }
+        }
+        String head = StandardCharsets.US_ASCII.decode(in.duplicate().flip().limit(headerEnd)).toString();
+        if (!head.startsWith("HTTP/1.1 200")) {
+            throw new IOException("unexpected response " + head.lines().findFirst().orElse(""));
+        }
+        long length = contentLength(head);
+        if (length != fileSize) {
+            throw new IOException("Content-Length " + length + ", expected " + fileSize);
+        }
+        long body = in.position() - headerEnd;
+        while (body < length) {
+            in.clear().limit((int) Math.min(in.capacity(), length - body));
+            int n = ch.read(in);
+            if (n < 0) {
+                throw new IOException("server closed the connection after " + body + " of " + length + " bytes");
+            }
+            body += n;
+        }
+        if (body != length) {
+            throw new IOException("body longer than Content-Length (pipelining is not used)");
+        }
+    }
+
+    private static int headerEnd(ByteBuffer in) {
+        for (int i = 3; i < in.position(); i++) {
+            if (in.get(i) == '\n' && in.get(i - 1) == '\r' && in.get(i - 2) == '\n' && in.get(i - 3) == '\r') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static long contentLength(String head) throws IOException {
+        for (String line : head.split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Length")) {
+                return Long.parseLong(line.substring(colon + 1).trim());
+            }
+        }
+        throw new IOException("no Content-Length in " + head.lines().findFirst().orElse(""));
+    }
+
+    private static void sleepQuietly() {
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Requests completed since the last call. */
+    Interval interval() {
+        Histogram h = latency.getIntervalHistogram();
+        return new Interval(h.getTotalCount(), errors.getAndSet(0), h);
+    }
+
+    /** The first failure seen, for the report when requests failed; null when none did. */
+    String firstError() {
+        return firstError.get();
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        for (Thread t : threads) {
+            t.interrupt(); // closes a channel blocked in read (SocketChannel is interruptible)
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

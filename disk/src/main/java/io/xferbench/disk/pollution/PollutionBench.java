@@ -1,0 +1,154 @@
+package io.xferbench.disk.pollution;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.read.ExpectedContent;
+import io.xferbench.core.read.ReadPattern;
+import io.xferbench.core.read.ReadSpec;
+import io.xferbench.disk.BlockDevice;
+import io.xferbench.disk.DiskBench;
+import io.xferbench.disk.MemoryCgroup;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * scripts/bench-pollution: a memory cgroup holding an xferbench server that serves a hot set of small files to
+ * clients, and, per mode, a child JVM in the same cgroup reading a big file; the hot set's residency, rate and p99
+ * before, during and after the read. See docs/disk.md.
+ */
+public final class PollutionBench {
+    static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
+    /** sendfile(2) from the page cache: what a static-file server does with a hot small file. */
+    static final String SERVER_METHOD = "transfer-to";
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+
+    private PollutionBench() {
+    }
+
+    /** The report of a run: how it was measured, and one row per mode. */
+    record Result(Map<String, String> environment, List<PollutionRow> rows) {
+    }
+
+    public static void main(String[] args) {
+        PollutionOptions o;
+        try {
+            o = PollutionOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench-pollution: " + e.getMessage() + " (" + PollutionOptions.USAGE + ")");
+            System.exit(2);
+            return;
+        }
+        if (o.help) {
+            System.out.println(PollutionOptions.USAGE);
+            return;
+        }
+        try {
+            Result r = run(o, System.err);
+            String text = PollutionReport.format(r.environment(), r.rows(), o.format);
+            if (o.out != null) {
+                Files.writeString(o.out, text);
+            } else {
+                System.out.print(text);
+            }
+            boolean ok = r.rows().stream().allMatch(x -> x.skipped() != null || Boolean.TRUE.equals(x.bigVerified()));
+            System.exit(ok ? 0 : 1);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("bench-pollution: " + e.getMessage());
+            System.exit(1);
+        } catch (InterruptedException e) {
+            System.err.println("bench-pollution: interrupted");
+            System.exit(1);
+        }
+    }
+
+    static Result run(PollutionOptions o, PrintStream log) throws IOException, InterruptedException {
+        String reason = MemoryCgroup.unavailableReason(CGROUP_ROOT);
+        if (reason != null) {
+            throw new IOException("the scenario needs a memory cgroup: " + reason);
+        }
+        try (Cleanup cleanup = new Cleanup()) {
+            Path dir = WorkDirectory.create(o.dir);
+            cleanup.add(() -> WorkDirectory.delete(dir));
+            Path big = dir.resolve("big.dat");
+            log.printf("bench-pollution: writing %s and %d x %s in %s%n", Sizes.format(o.bigSize), o.hotFiles,
+                    Sizes.format(o.hotFileSize), dir);
+            DiskBench.generate(big, o.bigSize);
+            HotSet hot = HotSet.create(dir, o.hotFiles, o.hotFileSize, DiskBench.SEED + 1);
+            BlockDevice device = BlockDevice.of(big);
+            long expected = ExpectedContent.digest(new ContentGenerator(DiskBench.SEED),
+                    new ReadSpec(big, o.bigSize, ReadPattern.SEQUENTIAL, o.blockSize, 1, 1, 42));
+
+            MemoryCgroup group = MemoryCgroup.create(CGROUP_ROOT, o.cgroupLimit);
+            cleanup.add(() -> {
+                killMembers(group); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
+                group.close();
+            });
+            log.printf("bench-pollution: cgroup %s (%s = %s)%n", group.dir(), group.version(),
+                    Sizes.format(group.limitBytes()));
+            ChildJvm server = ChildJvm.start(group, "io.xferbench.server.ServerMain", List.of("--data-dir",
+                    dir.toString(), "--port", "0"));
+            cleanup.add(server::close);
+            InetSocketAddress address = listening(server);
+            HotSetClients clients = new HotSetClients(address, hot.names(), hot.fileSize(), SERVER_METHOD);
+            cleanup.add(clients::close);
+            clients.start(o.connections);
+
+            PollutionScenario scenario = new PollutionScenario(o, group, hot, new HotSetSampler(hot, clients), big,
+                    expected, device, log);
+            List<PollutionRow> rows = new ArrayList<>();
+            for (BigReadMode mode : o.modes) {
+                rows.add(scenario.run(mode));
+            }
+            String firstError = clients.firstError();
+            if (firstError != null) {
+                log.println("bench-pollution: first hot request error: " + firstError);
+            }
+            return new Result(PollutionEnvironment.describe(o, o.dir, device, group, SERVER_METHOD), rows);
+        }
+    }
+
+    /** SIGKILLs every process left in the group and waits until it has none. */
+    static void killMembers(MemoryCgroup group) throws IOException, InterruptedException {
+        Path procs = group.dir().resolve("cgroup.procs");
+        for (int i = 0; i < 100 && Files.exists(procs); i++) {
+            List<String> pids = Files.readAllLines(procs).stream().filter(l -> !l.isBlank()).toList();
+            if (pids.isEmpty()) {
+                return;
+            }
+            pids.forEach(pid -> ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly));
+            Thread.sleep(100);
+        }
+    }
+
+    /** Waits for the server's "listening on HOST:PORT" line, then keeps draining its stdout so it never blocks. */
+    private static InetSocketAddress listening(ChildJvm server) throws IOException {
+        String line;
+        StringBuilder early = new StringBuilder();
+        while ((line = server.readLine()) != null) {
+            Matcher m = LISTENING.matcher(line);
+            if (m.find()) {
+                Thread.ofPlatform().daemon().name("server-stdout").start(() -> {
+                    try {
+                        while (server.readLine() != null) {
+                            // discarded: the server's progress lines are not part of the report
+                        }
+                    } catch (IOException ignored) {
+                        // the server was stopped
+                    }
+                });
+                return new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2)));
+            }
+            early.append(line).append('\n');
+        }
+        throw new IOException("the xferbench server exited before listening:\n" + early);
+    }
+}

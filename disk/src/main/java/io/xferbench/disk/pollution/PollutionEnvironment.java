@@ -1,0 +1,43 @@
+package io.xferbench.disk.pollution;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.disk.BlockDevice;
+import io.xferbench.disk.MemoryCgroup;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** How every number of a run was obtained: the machine, the cgroup, the sizes and the measuring method. */
+final class PollutionEnvironment {
+    private PollutionEnvironment() {
+    }
+
+    static Map<String, String> describe(PollutionOptions o, Path dir, BlockDevice device, MemoryCgroup group,
+                                        String serverMethod) throws IOException {
+        Map<String, String> e = new LinkedHashMap<>();
+        e.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        e.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        e.put("fileSystem", Files.getFileStore(dir).type() + " on " + device.name() + " (" + device.majorMinor()
+                + "), scheduler " + device.scheduler() + ", files in " + dir);
+        e.put("cgroup", group.version() + " = " + Sizes.format(group.limitBytes()) + " (" + group.dir()
+                + "): the server, its hot set's page cache and the big reader are all charged to it");
+        e.put("hotSet", o.hotFiles + " files x " + Sizes.format(o.hotFileSize) + " = "
+                + Sizes.format(o.hotFiles * o.hotFileSize));
+        e.put("server", "xferbench server (ServerMain) in a child JVM " + ChildJvm.FLAGS + " inside the cgroup, "
+                + "HTTP GET ?method=" + serverMethod);
+        e.put("clients", o.connections + " kept-alive HTTP/1.1 connections outside the cgroup, closed loop, uniformly "
+                + "random hot file; ok = status 200 and Content-Length bytes of body");
+        e.put("bigFile", Sizes.format(o.bigSize) + " read once sequentially in " + Sizes.format(o.blockSize)
+                + " blocks by a child JVM inside the cgroup, checked against its expected BlockDigest");
+        e.put("residency", "mincore(2) over every hot file, sampled every "
+                + HotSetSampler.PERIOD_NANOS / 1_000_000 + " ms from outside the cgroup (vmtouch's method)");
+        e.put("phases", "before = " + o.before.toMillis() / 1000.0 + " s; during = the read; after = "
+                + o.before.toMillis() / 1000.0 + " s from its end; recovery = residency and req/s within "
+                + Math.round(o.tolerance * 100) + "% of before, capped at " + o.recoverCap.toMillis() / 1000.0 + " s");
+        e.put("deviceReads", "/sys/block/" + device.name() + "/stat fields 1 and 3, the whole device's");
+        return e;
+    }
+}

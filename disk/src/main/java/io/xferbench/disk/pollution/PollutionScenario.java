@@ -1,0 +1,178 @@
+package io.xferbench.disk.pollution;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.disk.BlockDevice;
+import io.xferbench.disk.MemoryCgroup;
+import io.xferbench.nativeio.PageCache;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One mode of the scenario, with the server and its clients already running in the cgroup: make the hot set
+ * resident (evicted first, so the server's reads charge it to the cgroup), measure before, read the big file in a
+ * child JVM inside the cgroup while sampling, then sample until the hot set has recovered (or the cap).
+ */
+final class PollutionScenario {
+    /** The hot set must be this resident before a mode is measured, within {@link #WARMUP_CAP_NANOS}. */
+    private static final double WARM_PERCENT = 99.0;
+    private static final long WARMUP_CAP_NANOS = 30_000_000_000L;
+    /** Recovery is judged on the last second of samples, so one lucky 250 ms sample does not count. */
+    private static final int RECOVERY_SAMPLES = 4;
+
+    private final PollutionOptions o;
+    private final MemoryCgroup group;
+    private final HotSet hot;
+    private final HotSetSampler sampler;
+    private final Path bigFile;
+    private final long expectedDigest;
+    private final BlockDevice device;
+    private final PrintStream log;
+
+    PollutionScenario(PollutionOptions o, MemoryCgroup group, HotSet hot, HotSetSampler sampler, Path bigFile,
+                      long expectedDigest, BlockDevice device, PrintStream log) {
+        this.o = o;
+        this.group = group;
+        this.hot = hot;
+        this.sampler = sampler;
+        this.bigFile = bigFile;
+        this.expectedDigest = expectedDigest;
+        this.device = device;
+        this.log = log;
+    }
+
+    PollutionRow run(BigReadMode mode) throws IOException, InterruptedException {
+        PageCache.evict(bigFile); // what the previous mode left must not fill the cgroup
+        hot.evict();
+        sampler.reset();
+        long warmEnd = System.nanoTime() + WARMUP_CAP_NANOS;
+        List<Sample> warm = sampler.collectWhile(() -> false);
+        // At least as long as "before": the server's JIT warms up here, not inside the measured windows.
+        long warmMin = System.nanoTime() + o.before.toNanos();
+        while ((warm.getLast().residencyPercent() < WARM_PERCENT || System.nanoTime() < warmMin)
+                && System.nanoTime() < warmEnd) {
+            warm.add(sampler.next());
+        }
+        if (warm.getLast().residencyPercent() < WARM_PERCENT) {
+            throw new IOException(String.format(Locale.ROOT, "the hot set reached only %.1f%% residency in the "
+                    + "cgroup (limit %s): too small for two JVMs and the hot set?", warm.getLast().residencyPercent(),
+                    Sizes.format(group.limitBytes())));
+        }
+        sampler.reset();
+        Sample.Span before = Sample.Span.of(sampler.collect(o.before.toNanos()));
+
+        BlockDevice.Counters dev0 = device.counters();
+        ReadResult read;
+        List<Sample> during = new ArrayList<>();
+        try (ChildJvm reader = ChildJvm.start(group, BigReader.class.getName(), List.of(mode.id, bigFile.toString(),
+                Long.toString(o.bigSize), Integer.toString(o.blockSize)))) {
+            String first = reader.readLine();
+            if (first != null && first.startsWith("unsupported ")) {
+                return PollutionRow.skipped(mode.id, o.bigSize, group.limitBytes(), first.substring(12));
+            }
+            if (!"reading".equals(first)) {
+                throw new IOException("the big reader (" + mode.id + ") failed to start (exit "
+                        + reader.waitFor() + (first == null ? "" : ", said " + first) + ")");
+            }
+            CompletableFuture<String> done = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return reader.readLine();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            sampler.reset();
+            String last = null;
+            while (last == null) {
+                try {
+                    last = done.get(HotSetSampler.PERIOD_NANOS, TimeUnit.NANOSECONDS);
+                    if (last == null) {
+                        throw new IOException("the big reader (" + mode.id + ") exited " + reader.waitFor()
+                                + " without finishing" + (reader.waitFor() == 137 ? " (killed: cgroup limit too small"
+                                + " for the JVM?)" : ""));
+                    }
+                } catch (TimeoutException e) {
+                    // still reading
+                } catch (ExecutionException e) {
+                    throw new IOException("reading the big reader's output", e.getCause());
+                }
+                during.add(sampler.now());
+            }
+            read = ReadResult.parse(last);
+        }
+        BlockDevice.Counters devDuring = device.counters().minus(dev0);
+        double bigResident = PageCache.residency(bigFile).fraction() * 100;
+        Sample.Span duringSpan = Sample.Span.of(during);
+
+        // After: keep sampling for as long as "before" lasted, and on until recovered or the cap.
+        long readEnd = System.nanoTime();
+        BlockDevice.Counters dev1 = device.counters();
+        BlockDevice.Counters devAfter = null;
+        List<Sample> after = new ArrayList<>();
+        Double recovery = null;
+        long afterNanos = o.before.toNanos();
+        long capNanos = o.recoverCap.toNanos();
+        sampler.reset();
+        while (true) {
+            Sample s = sampler.next();
+            after.add(s);
+            long since = s.endNanos() - readEnd;
+            if (devAfter == null && since >= afterNanos) {
+                devAfter = device.counters().minus(dev1);
+            }
+            if (recovery == null && recovered(after, before)) {
+                recovery = since / 1e9;
+            }
+            if (devAfter != null && (recovery != null || since >= capNanos)) {
+                break;
+            }
+        }
+        List<Sample> afterWindow = after.stream().filter(s -> s.endNanos() - readEnd <= afterNanos + PERIOD_SLACK)
+                .toList();
+        Sample.Span afterSpan = Sample.Span.of(afterWindow);
+        long errors = before.errors() + duringSpan.errors() + Sample.Span.of(after).errors();
+        log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %%, recovered %s%n",
+                mode.id, read.mibPerSec(), before.meanResidency(), duringSpan.lowestResidency(),
+                afterSpan.lastResidency(), recovery == null ? "not within the cap" : "after " + recovery + " s");
+        return new PollutionRow(mode.id, read.bytes(), read.mibPerSec(), read.digest() == expectedDigest, bigResident,
+                before.meanResidency(), duringSpan.lowestResidency(),
+                afterSpan.lastResidency(), before.requestsPerSecond(), duringSpan.requestsPerSecond(),
+                afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
+                errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
+                devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), null);
+    }
+
+    /** Half a period: a sample ending just past the after window still belongs to it. */
+    private static final long PERIOD_SLACK = HotSetSampler.PERIOD_NANOS / 2;
+
+    /** Residency (last sample) and rate (last second) back within the tolerance of before. */
+    private boolean recovered(List<Sample> after, Sample.Span before) {
+        List<Sample> recent = after.subList(Math.max(0, after.size() - RECOVERY_SAMPLES), after.size());
+        Sample.Span r = Sample.Span.of(recent);
+        return r.lastResidency() >= before.meanResidency() * (1 - o.tolerance)
+                && r.requestsPerSecond() >= before.requestsPerSecond() * (1 - o.tolerance);
+    }
+
+    /** The big reader's last line: {@code done BYTES NANOS DIGEST}. */
+    record ReadResult(long bytes, long nanos, long digest) {
+        static ReadResult parse(String line) throws IOException {
+            String[] f = line.split(" ");
+            if (f.length != 4 || !f[0].equals("done")) {
+                throw new IOException("unexpected line from the big reader: " + line);
+            }
+            return new ReadResult(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
+        }
+
+        double mibPerSec() {
+            return Sizes.mib(bytes) / (nanos / 1e9);
+        }
+    }
+}

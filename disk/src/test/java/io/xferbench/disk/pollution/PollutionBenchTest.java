@@ -1,0 +1,84 @@
+package io.xferbench.disk.pollution;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.disk.MemoryCgroup;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The scenario end to end at a small size (a 384 MiB file, a 192 MiB cgroup, 50 hot files, a few seconds per mode):
+ * both reads are verified, the buffered read leaves at most the cgroup's limit of the big file cached (the cgroup
+ * bounds it) while O_DIRECT leaves none and keeps the hot set resident and the device busy, and the cgroup and the
+ * run's files are gone afterwards. Skipped where no memory cgroup can be made (failing instead under
+ * XFERBENCH_REQUIRE_ALL_METHODS=1).
+ */
+class PollutionBenchTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void runsBufferedAndODirectInsideACgroupAndLeavesNothingBehind() throws Exception {
+        String reason = MemoryCgroup.unavailableReason(PollutionBench.CGROUP_ROOT);
+        if (reason != null) {
+            String message = "memory cgroup unavailable: " + reason;
+            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
+                Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
+            }
+            Assumptions.assumeTrue(false, message);
+        }
+        PollutionOptions o = PollutionOptions.parse(new String[] {"--dir", dir.toString(), "--big-size", "384MiB",
+                "--cgroup-limit", "192MiB", "--hot-files", "50", "--before", "1s", "--recover-cap", "5s",
+                "--modes", "buffered-read,odirect-jna"});
+        PollutionBench.Result result = PollutionBench.run(o, new PrintStream(OutputStream.nullOutputStream()));
+
+        List<PollutionRow> rows = result.rows();
+        assertEquals(List.of("buffered-read", "odirect-jna"), rows.stream().map(PollutionRow::mode).toList());
+        PollutionRow buffered = rows.get(0);
+        PollutionRow direct = rows.get(1);
+        for (PollutionRow r : rows) {
+            assertNull(r.skipped(), r.mode() + " skipped: " + r.skipped());
+            assertEquals(Boolean.TRUE, r.bigVerified(), r.mode() + " read wrong bytes");
+            assertEquals(384 * Sizes.MiB, r.bigBytes());
+            assertEquals(192 * Sizes.MiB, r.cgroupLimit());
+            assertTrue(r.hotResidencyBefore() >= 99, r.mode() + ": hot set not resident before: " + r);
+            assertTrue(r.hotReqPerSecBefore() > 0 && r.hotReqPerSecDuring() > 0, r.mode() + ": no hot requests: " + r);
+        }
+        // The cgroup bounds what the buffered read may keep cached: at most its limit of the 384 MiB (50%).
+        assertTrue(buffered.bigResidencyAfter() > 0 && buffered.bigResidencyAfter() <= 50.0,
+                "buffered read's cached share of the big file " + buffered.bigResidencyAfter() + "%");
+        assertEquals(0.0, direct.bigResidencyAfter(), "O_DIRECT left the big file in the page cache");
+        assertTrue(direct.hotResidencyDuring() >= 95, "O_DIRECT evicted the hot set: " + direct);
+        assertTrue(direct.hotResidencyDuring() >= buffered.hotResidencyDuring(), "O_DIRECT kept less of the hot set "
+                + "resident than a buffered read: " + direct + " vs " + buffered);
+        assertTrue(direct.deviceMiBDuring() >= 384, "O_DIRECT read " + direct.deviceMiBDuring() + " MiB from the device");
+
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "the run's directory outlived it");
+        }
+        assertEquals(List.of(), ownGroups(), "the run's cgroup outlived it");
+        assertTrue(result.environment().get("cgroup").contains("192MiB"), result.environment().toString());
+    }
+
+    /** Memory cgroups named after this JVM's pid (MemoryCgroup's naming). */
+    private static List<Path> ownGroups() throws Exception {
+        Path v1 = PollutionBench.CGROUP_ROOT.resolve("memory");
+        Path parent = Files.exists(v1.resolve("memory.limit_in_bytes")) ? v1 : PollutionBench.CGROUP_ROOT;
+        try (Stream<Path> groups = Files.list(parent)) {
+            return groups.filter(g -> g.getFileName().toString().startsWith("xferbench-" + ProcessHandle.current().pid()
+                    + "-")).toList();
+        }
+    }
+}
