@@ -52,7 +52,7 @@ final class DownloadHandler implements AutoCloseable {
             return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
-        FileSender sender = senders.get(method.id(), options, () -> method.newSender(options));
+        FileSender sender = senders.get(method.id(), options, method.bufferBytes(options), () -> method.newSender(options));
         try (OpenedFile file = resolve(request, socket)) {
             if (file == null) {
                 return true;

@@ -131,7 +131,7 @@ final class HttpSession {
         TransferOptions options = new TransferOptions(0, false);
         FileSender sender;
         try {
-            sender = senders.get(method.id(), options, () -> method.newSender(options));
+            sender = senders.get(method.id(), options, method.bufferBytes(options), () -> method.newSender(options));
         } catch (PerConnection.BudgetExceeded e) {
             return respond(503, e.getMessage(), request.keepAlive(), false);
         }

@@ -17,8 +17,6 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(PerConnection.class.getName());
     /** A benchmark alternates a handful of methods and sizes on one connection; more is churn, not reuse. */
     static final int MAX_INSTANCES = 8;
-    /** What a buffer size of 0 means to every method. */
-    static final int DEFAULT_BUFFER = 64 * 1024;
 
     /** Builds an instance for the connection. */
     @FunctionalInterface
@@ -43,13 +41,13 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
         this.budget = budget;
     }
 
-    T get(String methodId, TransferOptions options, Factory<T> factory) throws IOException {
+    /** @param bytes the buffer memory the instance will hold ({@code TransferMethod.bufferBytes}) */
+    T get(String methodId, TransferOptions options, long bytes, Factory<T> factory) throws IOException {
         String key = key(methodId, options);
         Entry<T> entry = instances.get(key);
         if (entry != null) {
             return entry.instance();
         }
-        long bytes = options.bufferSize() == 0 ? DEFAULT_BUFFER : options.bufferSize();
         while (instances.size() >= MAX_INSTANCES) {
             evictEldest();
         }

@@ -96,7 +96,7 @@ final class UploadHandler implements AutoCloseable {
                     + usable + " bytes usable in the data directory");
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
-        FileReceiver receiver = receivers.get(method.id(), options, () -> method.newReceiver(options));
+        FileReceiver receiver = receivers.get(method.id(), options, method.bufferBytes(options), () -> method.newReceiver(options));
 
         Path tmp = TempFiles.next(dir, target.getFileName().toString());
         boolean placed = false;

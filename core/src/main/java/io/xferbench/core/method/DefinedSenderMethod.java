@@ -2,6 +2,7 @@ package io.xferbench.core.method;
 
 import java.io.IOException;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /** A {@link SenderMethod} assembled from its parts. */
 public final class DefinedSenderMethod extends DefinedMethod implements SenderMethod {
@@ -13,10 +14,23 @@ public final class DefinedSenderMethod extends DefinedMethod implements SenderMe
     }
 
     private final Factory factory;
+    private final ToLongFunction<TransferOptions> bufferBytes;
 
     public DefinedSenderMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory) {
+        this(id, summary, probe, traits, factory, TransferOptions::bufferSize);
+    }
+
+    /** @param bufferBytes the buffer memory an instance holds (see {@link #bufferBytes}), for a method that keeps several */
+    public DefinedSenderMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory,
+                               ToLongFunction<TransferOptions> bufferBytes) {
         super(id, summary, probe, traits);
         this.factory = factory;
+        this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    public long bufferBytes(TransferOptions options) {
+        return bufferBytes.applyAsLong(options);
     }
 
     public static DefinedSenderMethod alwaysAvailable(String id, String summary, MethodTraits traits, Factory factory) {

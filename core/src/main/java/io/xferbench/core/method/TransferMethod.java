@@ -15,4 +15,12 @@ public interface TransferMethod {
     Availability availability();
 
     MethodTraits traits();
+
+    /**
+     * Transfer buffer memory one instance built for {@code options} holds, which the server reserves from its
+     * {@code --max-buffer-memory} while the instance lives: the buffer size, unless the method keeps several.
+     */
+    default long bufferBytes(TransferOptions options) {
+        return options.bufferSize();
+    }
 }

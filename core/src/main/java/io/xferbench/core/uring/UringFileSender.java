@@ -4,6 +4,7 @@ import io.netty.channel.IoEventLoop;
 import io.netty.channel.IoRegistration;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.Fds;
@@ -55,6 +56,11 @@ public final class UringFileSender implements FileSender {
 
     public static int queueDepth() {
         return queueDepth;
+    }
+
+    /** The buffers a sender built for {@code options} keeps: one per chunk in flight. */
+    public static long bufferBytes(TransferOptions options) {
+        return (long) options.bufferSize() * queueDepth;
     }
 
     @Override

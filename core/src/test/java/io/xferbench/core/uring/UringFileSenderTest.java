@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.method.send.IoUringDirectSender;
+import io.xferbench.core.method.send.IoUringReadSendSender;
+import io.xferbench.core.method.send.IoUringSendZcSender;
 import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.testing.MethodAssumptions;
@@ -17,6 +22,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
@@ -67,6 +73,15 @@ class UringFileSenderTest {
                     .isInstanceOf(java.io.EOFException.class).hasMessageContaining("truncated");
             accepted.close(); // the sender kept no duplicate of it: the client sees the end at once
             assertThat(crc).failsWithin(java.time.Duration.ofSeconds(10));
+        }
+    }
+
+    /** The server reserves what the sender really holds: a buffer per chunk in flight, not one. */
+    @Test
+    void theEngineMethodsDeclareTheirBuffersInFlight() {
+        TransferOptions options = new TransferOptions(65536, false);
+        for (SenderMethod m : List.of(IoUringReadSendSender.METHOD, IoUringSendZcSender.METHOD, IoUringDirectSender.METHOD)) {
+            assertThat(m.bufferBytes(options)).as(m.id()).isEqualTo(65536L * UringFileSender.queueDepth());
         }
     }
 

@@ -19,7 +19,8 @@ public final class IoUringDirectSender {
             () -> !NativeSupport.available() ? Availability.unavailable(NativeSupport.unavailableReason())
                     : NettyTransport.IO_URING.availability(),
             MethodTraits.twin("uring-direct"),
-            options -> new UringFileSender(options.bufferSize(), true, false));
+            options -> new UringFileSender(options.bufferSize(), true, false),
+            UringFileSender::bufferBytes);
 
     private IoUringDirectSender() {
     }

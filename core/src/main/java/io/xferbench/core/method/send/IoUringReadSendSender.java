@@ -16,7 +16,8 @@ public final class IoUringReadSendSender {
                     + "io_uring_enter(2) per batch, 64-bit offsets (Netty IoUringIoHandle)",
             NettyTransport.IO_URING::availability,
             MethodTraits.twin("uring-read-send").paced(),
-            options -> new UringFileSender(options.bufferSize(), false, false));
+            options -> new UringFileSender(options.bufferSize(), false, false),
+            UringFileSender::bufferBytes);
 
     private IoUringReadSendSender() {
     }

@@ -17,7 +17,8 @@ public final class IoUringSendZcSender {
                     + "after its notification CQE (Linux 6.1+)",
             SendZeroCopyProbe::availability,
             MethodTraits.twin("uring-send-zc").paced(),
-            options -> new UringFileSender(options.bufferSize(), false, true));
+            options -> new UringFileSender(options.bufferSize(), false, true),
+            UringFileSender::bufferBytes);
 
     private IoUringSendZcSender() {
     }
