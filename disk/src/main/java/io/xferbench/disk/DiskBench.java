@@ -29,7 +29,7 @@ public final class DiskBench {
     public static final long SEED = 0x5EEDF11EL;
     private static final String USAGE = "usage: scripts/bench-disk [--size 4GiB] [--format table|json|csv|markdown] "
             + "[--out F] [--dir D] [--block-sizes 4KiB,1MiB] [--depths 1,8,32] [--random-ops N] [--engines a,b] "
-            + "[--no-fio] [--cgroup-limit SIZE|none]";
+            + "[--cache cold|warm|cold,warm] [--no-fio] [--cgroup-limit SIZE|none]";
 
     private DiskBench() {
     }
@@ -89,22 +89,10 @@ public final class DiskBench {
                 for (int bs : o.blockSizes) {
                     for (int depth : o.depths) {
                         ReadSpec spec = new ReadSpec(file, o.size / bs * bs, pattern, bs, depth, o.randomOps, 42);
-                        for (ReadEngine engine : engines(o)) {
-                            DiskRow java = m.java(engine, spec, "cold");
-                            log.println("bench-disk: " + DiskTable.format(List.of(java), "csv").lines().skip(1)
-                                    .findFirst().orElse(""));
-                            String twin = engine.fioEngine();
-                            if (twin == null) {
-                                rows.add(java);
-                                continue;
+                        for (String cache : o.caches) {
+                            for (ReadEngine engine : engines(o)) {
+                                rows.addAll(engineAndTwin(m, engine, spec, cache, fio, fioSkip, log));
                             }
-                            DiskRow f = fioSkip != null || java.skipped() != null
-                                    ? DiskRow.skipped("fio", twin, java.pattern(), bs, depth, engine.direct(), "cold",
-                                            spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
-                                    : m.fio(fio, job(twin, spec, engine.direct()), "cold", UnaryOperator.identity());
-                            rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
-                                    ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
-                            rows.add(f);
                         }
                     }
                 }
@@ -116,6 +104,23 @@ public final class DiskBench {
             Files.deleteIfExists(dir);
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+    }
+
+    /** The Java row of {@code engine}, then its fio twin's (if it has one), in one cache state; ratio on the Java row. */
+    private static List<DiskRow> engineAndTwin(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
+                                               String fioSkip, PrintStream log) throws IOException {
+        DiskRow java = m.java(engine, spec, cache);
+        log.println("bench-disk: " + DiskTable.format(List.of(java), "csv").lines().skip(1).findFirst().orElse(""));
+        String twin = engine.fioEngine();
+        if (twin == null) {
+            return List.of(java);
+        }
+        DiskRow f = fioSkip != null || java.skipped() != null
+                ? DiskRow.skipped("fio", twin, java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
+                        spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
+                : m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity());
+        return List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
+                ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
     }
 
     static FioJob job(String ioengine, ReadSpec spec, boolean direct) {
@@ -169,6 +174,7 @@ public final class DiskBench {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         int[] blockSizes = {4096, 1 << 20};
         int[] depths = {1, 8, 32};
+        List<String> caches = List.of("cold");
         long randomOps = 20_000;
         List<String> engines;
         boolean fio = true;
@@ -205,6 +211,12 @@ public final class DiskBench {
                             .mapToInt(s -> (int) positive(Sizes.parse(s), a)).toArray();
                     case "--depths" -> o.depths = java.util.Arrays.stream(v.split(","))
                             .mapToInt(s -> (int) positive(Long.parseLong(s), a)).toArray();
+                    case "--cache" -> {
+                        o.caches = List.of(v.split(","));
+                        if (o.caches.isEmpty() || !List.of("cold", "warm").containsAll(o.caches)) {
+                            throw new IllegalArgumentException("--cache takes cold, warm or cold,warm, not " + v);
+                        }
+                    }
                     case "--random-ops" -> o.randomOps = positive(Long.parseLong(v), a);
                     case "--engines" -> {
                         o.engines = List.of(v.split(","));

@@ -11,7 +11,7 @@ import java.util.Locale;
 /** The rows as an aligned text table, JSON, CSV or a Markdown table. */
 final class DiskTable {
     private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
-            "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "dev reads", "dev MiB",
+            "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "sys/op", "dev reads", "dev MiB",
             "verified", "java/fio", "skipped"};
 
     private DiskTable() {
@@ -31,6 +31,7 @@ final class DiskTable {
                 Integer.toString(r.queueDepth()), r.direct() ? "yes" : "no", r.cache(), Sizes.format(r.span()),
                 r.cgroupLimit() == 0 ? "-" : Sizes.format(r.cgroupLimit()), num(r.mibPerSec()), num(r.iops()),
                 num(r.p50Micros()), num(r.p99Micros()), num(r.contextSwitchesPerGiB()), dec(r.cpuSecondsPerGiB()),
+                r.syscallsPerOp() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.syscallsPerOp()),
                 Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()),
                 r.verified() == null ? "-" : r.verified() ? "yes" : "NO",
                 r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),

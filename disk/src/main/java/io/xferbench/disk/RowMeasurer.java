@@ -15,6 +15,7 @@ import org.HdrHistogram.ConcurrentHistogram;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs one Java or fio row with an explicit cache state (cold: the file evicted with fadvise(DONTNEED) first;
@@ -40,9 +41,16 @@ final class RowMeasurer {
         prepare(spec, cache);
         ConcurrentHistogram latencies = new ConcurrentHistogram(3);
         BlockDevice.Counters dev0 = device.counters();
+        SyscallTally syscalls = SyscallTally.ofThisProcess();
         ResourceUsage ru0 = ResourceUsage.process();
         long t0 = System.nanoTime();
-        ReadOutcome outcome = engine.read(spec, latencies::recordValue);
+        ReadOutcome outcome;
+        try {
+            syscalls.start();
+            outcome = engine.read(spec, latencies::recordValue);
+        } finally {
+            syscalls.pause();
+        }
         long nanos = System.nanoTime() - t0;
         ResourceUsage ru = ResourceUsage.process().minus(ru0);
         BlockDevice.Counters dev = device.counters().minus(dev0);
@@ -52,7 +60,7 @@ final class RowMeasurer {
                 cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
                 latencies.getValueAtPercentile(50) / 1e3, latencies.getValueAtPercentile(99) / 1e3,
                 ru.contextSwitches() / gib, (ru.userSeconds() + ru.systemSeconds()) / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, outcome.digest() == expected, null, null);
+                dev.sectors() * 512 / Sizes.MiB, syscalls.perOp(outcome.ops()), outcome.digest() == expected, null, null);
     }
 
     /** Runs fio (optionally wrapped, e.g. into a cgroup); its own JSON gives IOPS, latency, CPU and switches. */
@@ -62,11 +70,13 @@ final class RowMeasurer {
                 Math.max(1, job.ops()), 42);
         prepare(like, cache);
         BlockDevice.Counters dev0 = device.counters();
-        Process p = new ProcessBuilder(wrap.apply(job.command(fio))).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process p = new ProcessBuilder(wrap.apply(SyscallTally.wrapped(job.command(fio)))).start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
         String out;
+        Long syscalls;
         try {
             out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            syscalls = SyscallTally.total(err.join());
             if (p.waitFor() != 0) {
                 return DiskRow.skipped("fio", job.ioengine(), pattern(like), job.blockSize(), job.queueDepth(),
                         job.direct(), cache, job.span(), 0, "fio exited " + p.exitValue() + " for " + job.command(fio));
@@ -88,7 +98,16 @@ final class RowMeasurer {
                 job.span(), 0, read.path("total_ios").asLong(), read.path("iops").asDouble(),
                 read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
                 pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, null, null, null);
+                dev.sectors() * 512 / Sizes.MiB, syscalls == null ? null : syscalls / (double) Math.max(1, read.path("total_ios").asLong()),
+                null, null, null);
+    }
+
+    private static String drain(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** Sets the cache state and checks it took: a "cold" row with pages still resident would be a lie. */
