@@ -64,7 +64,7 @@ public final class ServerMain implements Callable<Integer> {
     String ioModel;
 
     @Option(names = "--io-uring-depth", defaultValue = "4", converter = Converters.PositiveInt.class, description = "Buffers "
-            + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct) (default: ${DEFAULT-VALUE}).")
+            + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct, upload io-uring-recv-write) (default: ${DEFAULT-VALUE}).")
     int ioUringDepth;
 
     @Option(names = "--io-uring-max-workers", defaultValue = "4", converter = Converters.PositiveInt.class, description = "io-wq "

@@ -10,10 +10,19 @@ import io.netty.channel.uring.IoUringIoOps;
  */
 final class UringOps {
     static final byte OP_SENDMSG = 9;
+    static final byte OP_ASYNC_CANCEL = 14;
     static final byte OP_READ = 22;
     static final byte OP_WRITE = 23;
     static final byte OP_RECV = 27;
+    static final byte OP_SPLICE = 30;
     static final byte OP_SENDMSG_ZC = 48;
+
+    /** SQE flag: the next SQE starts only after this one completed in full (a short or failed one cancels it). */
+    static final byte IOSQE_IO_LINK = 1 << 2;
+
+    /** A linked SQE's result when the one before it was short or failed, and the result IORING_OP_ASYNC_CANCEL gives its target. */
+    static final int ECANCELED = 125;
+    static final int EINTR = 4;
 
     /** CQE flags: another completion of the same request follows; this one is SENDMSG_ZC's "buffer released" notice. */
     static final int CQE_F_MORE = 1 << 1;
@@ -41,9 +50,27 @@ final class UringOps {
         return op(zeroCopy ? OP_SENDMSG_ZC : OP_SENDMSG, (byte) 0, socket, 0, msghdr, 1, MSG_WAITALL | MSG_NOSIGNAL, batch);
     }
 
-    /** recv(2) of up to {@code length} bytes. */
+    /**
+     * recv(2) of exactly {@code length} bytes (MSG_WAITALL: the kernel re-arms a partial receive itself; a shorter
+     * completion means end of stream, or a kernel without that, so the caller asks again for the rest).
+     */
     static IoUringIoOps recv(int socket, long address, int length, short slot) {
-        return op(OP_RECV, (byte) 0, socket, 0, address, length, 0, slot);
+        return op(OP_RECV, (byte) 0, socket, 0, address, length, MSG_WAITALL, slot);
+    }
+
+    /**
+     * splice(2) of up to {@code length} bytes from {@code in} at {@code offsetIn} (-1: a pipe, no offset) to
+     * {@code out}; {@code link} makes the next SQE wait for this one ({@link #IOSQE_IO_LINK}).
+     */
+    static IoUringIoOps splice(int in, long offsetIn, int out, int length, boolean link, short data) {
+        // sqe->off is the output offset (-1: none), sqe->addr the input offset, sqe->splice_fd_in the input fd.
+        return new IoUringIoOps(OP_SPLICE, link ? IOSQE_IO_LINK : 0, (short) 0, out, -1L, offsetIn, length, 0,
+                (long) data, (short) 0, (short) 0, in, 0L);
+    }
+
+    /** Cancels the SQE whose user_data is {@code target} (what {@code IoRegistration.submit} returned for it). */
+    static IoUringIoOps asyncCancel(long target, short data) {
+        return new IoUringIoOps(OP_ASYNC_CANCEL, (byte) 0, (short) 0, -1, 0L, target, 0, 0, (long) data, (short) 0, (short) 0, 0, 0L);
     }
 
     private static IoUringIoOps op(byte opcode, byte flags, int fd, long offset, long address, int length, int opFlags, short slot) {
