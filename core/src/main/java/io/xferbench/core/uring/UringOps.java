@@ -10,7 +10,6 @@ import io.netty.channel.uring.IoUringIoOps;
  */
 final class UringOps {
     static final byte OP_SENDMSG = 9;
-    static final byte OP_ASYNC_CANCEL = 14;
     static final byte OP_READ = 22;
     static final byte OP_WRITE = 23;
     static final byte OP_RECV = 27;
@@ -20,9 +19,10 @@ final class UringOps {
     /** SQE flag: the next SQE starts only after this one completed in full (a short or failed one cancels it). */
     static final byte IOSQE_IO_LINK = 1 << 2;
 
-    /** A linked SQE's result when the one before it was short or failed, and the result IORING_OP_ASYNC_CANCEL gives its target. */
+    /** A linked SQE's result when the one before it was short or failed. */
     static final int ECANCELED = 125;
-    static final int EINTR = 4;
+    /** A SPLICE_F_NONBLOCK splice's result when its pipe was empty. */
+    static final int EAGAIN = 11;
 
     /** CQE flags: another completion of the same request follows; this one is SENDMSG_ZC's "buffer released" notice. */
     static final int CQE_F_MORE = 1 << 1;
@@ -60,18 +60,15 @@ final class UringOps {
 
     /**
      * splice(2) of up to {@code length} bytes from {@code in} at {@code offsetIn} (-1: a pipe, no offset) to
-     * {@code out}; {@code link} makes the next SQE wait for this one ({@link #IOSQE_IO_LINK}).
+     * {@code out} with splice(2)'s {@code flags}; {@code link} makes the next SQE wait for this one
+     * ({@link #IOSQE_IO_LINK}).
      */
-    static IoUringIoOps splice(int in, long offsetIn, int out, int length, boolean link, short data) {
+    static IoUringIoOps splice(int in, long offsetIn, int out, int length, boolean link, int flags, short data) {
         // sqe->off is the output offset (-1: none), sqe->addr the input offset, sqe->splice_fd_in the input fd.
-        return new IoUringIoOps(OP_SPLICE, link ? IOSQE_IO_LINK : 0, (short) 0, out, -1L, offsetIn, length, 0,
+        return new IoUringIoOps(OP_SPLICE, link ? IOSQE_IO_LINK : 0, (short) 0, out, -1L, offsetIn, length, flags,
                 (long) data, (short) 0, (short) 0, in, 0L);
     }
 
-    /** Cancels the SQE whose user_data is {@code target} (what {@code IoRegistration.submit} returned for it). */
-    static IoUringIoOps asyncCancel(long target, short data) {
-        return new IoUringIoOps(OP_ASYNC_CANCEL, (byte) 0, (short) 0, -1, 0L, target, 0, 0, (long) data, (short) 0, (short) 0, 0, 0L);
-    }
 
     private static IoUringIoOps op(byte opcode, byte flags, int fd, long offset, long address, int length, int opFlags, short slot) {
         return new IoUringIoOps(opcode, flags, (short) 0, fd, offset, address, length, opFlags, (long) slot, (short) 0, (short) 0, 0, 0L);
