@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class SocketToFileBenchmark extends AbstractBenchmark {
 
     /** Upload method id, see {@link io.xferbench.core.registry.UploadMethods}. */
-    @Param({"stream", "channel-direct", "transfer-from", "mmap", "epoll-splice", "io-uring", "splice"})
+    @Param({"stream", "channel-direct", "transfer-from", "mmap", "epoll-splice", "io-uring", "io-uring-recv-write", "splice"})
     public String method;
 
     /** Bytes per op (the body's size); the syscall profiler divides by it for syscalls/MiB. */

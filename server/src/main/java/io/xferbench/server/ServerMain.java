@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import io.xferbench.core.netty.IoUringWorkers;
-import io.xferbench.core.uring.UringFileSender;
+import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.NativeException;
@@ -63,8 +63,8 @@ public final class ServerMain implements Callable<Integer> {
             + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = ModelIds.class)
     String ioModel;
 
-    @Option(names = "--io-uring-depth", defaultValue = "" + UringFileSender.DEFAULT_QUEUE_DEPTH, converter = Converters.PositiveInt.class, description = "Buffers "
-            + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--io-uring-depth", defaultValue = "" + UringDepth.DEFAULT, converter = Converters.PositiveInt.class, description = "Buffers "
+            + "in flight per transfer of the io_uring engine's methods (io-uring-read-send, -send-zc, -direct, upload io-uring-recv-write) (default: ${DEFAULT-VALUE}).")
     int ioUringDepth;
 
     @Option(names = "--io-uring-max-workers", defaultValue = "" + IoUringWorkers.DEFAULT_MAX_PER_RING, converter = Converters.PositiveInt.class, description = "io-wq "
@@ -108,7 +108,7 @@ public final class ServerMain implements Callable<Integer> {
         if (ioUringDepth > 4096) {
             throw new IllegalArgumentException("--io-uring-depth must be at most 4096, not " + ioUringDepth);
         }
-        UringFileSender.queueDepth(ioUringDepth);
+        UringDepth.set(ioUringDepth);
         IoUringWorkers.limit(ioUringMaxWorkers);
         if (proxyTo != null) {
             return proxy();

@@ -47,7 +47,7 @@ class IoUringWorkerCapTest {
     Path dataDir;
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"io-uring", "io-uring-read-send"})
+    @ValueSource(strings = {"io-uring", "io-uring-read-send", "io-uring-splice-linked"})
     void ioWqWorkersStayWithinTheCap(String method) throws Exception {
         MethodAssumptions.assumeAvailable(method, NettyTransport.IO_URING.availability());
         long size = 4 << 20;

@@ -3,7 +3,7 @@ package io.xferbench.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.registry.DownloadMethods;
-import io.xferbench.core.uring.UringFileSender;
+import io.xferbench.core.uring.UringDepth;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -27,7 +27,7 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
     static TwinOptions parse(String[] args) {
         String twin = null;
         String uringTwin = null;
-        int uringDepth = UringFileSender.DEFAULT_QUEUE_DEPTH;
+        int uringDepth = UringDepth.DEFAULT;
         long size = 4 * Sizes.GiB;
         int rounds = 3;
         int warmup = 1;

@@ -6,7 +6,7 @@ import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.core.uring.UringFileSender;
+import io.xferbench.core.uring.UringDepth;
 import io.xferbench.nativeio.ResourceUsage;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -51,7 +51,7 @@ public final class TwinSend {
                 case "--length" -> length = Sizes.parse(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--io-uring-depth" -> UringFileSender.queueDepth(Integer.parseInt(args[++i])); // as the server's option
+                case "--io-uring-depth" -> UringDepth.set(Integer.parseInt(args[++i])); // as the server's option
                 case "--on-stdin" -> onStdin = true;
                 default -> positional.add(args[i]);
             }

@@ -8,6 +8,7 @@ import io.xferbench.core.method.send.HeapChannelSender;
 import io.xferbench.core.method.send.IoUringDirectSender;
 import io.xferbench.core.method.send.IoUringReadSendSender;
 import io.xferbench.core.method.send.IoUringSendZcSender;
+import io.xferbench.core.method.send.IoUringSpliceLinkedSender;
 import io.xferbench.core.method.send.IoUringSpliceSender;
 import io.xferbench.core.method.send.JdkDirectIoSender;
 import io.xferbench.core.method.send.MmapSender;
@@ -28,6 +29,7 @@ public final class DownloadMethods {
             IoUringSpliceSender.METHOD,
             IoUringReadSendSender.METHOD,
             IoUringSendZcSender.METHOD,
+            IoUringSpliceLinkedSender.METHOD,
             DirectIoSender.METHOD,
             JdkDirectIoSender.METHOD,
             IoUringDirectSender.METHOD), SenderMethod.class);

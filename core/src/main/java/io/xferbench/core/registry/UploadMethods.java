@@ -4,6 +4,7 @@ import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.receive.DirectChannelReceiver;
 import io.xferbench.core.method.receive.EpollSpliceReceiver;
 import io.xferbench.core.method.receive.IoUringReceiver;
+import io.xferbench.core.method.receive.IoUringRecvWriteReceiver;
 import io.xferbench.core.method.receive.MmapReceiver;
 import io.xferbench.core.method.receive.SpliceReceiver;
 import io.xferbench.core.method.receive.StreamReceiver;
@@ -20,6 +21,7 @@ public final class UploadMethods {
             MmapReceiver.METHOD,
             EpollSpliceReceiver.METHOD,
             IoUringReceiver.METHOD,
+            IoUringRecvWriteReceiver.METHOD,
             SpliceReceiver.METHOD,
             SpliceReceiver.POOLED), ReceiverMethod.class);
 

@@ -1,10 +1,6 @@
 package io.xferbench.core.uring;
 
-import io.netty.channel.IoEvent;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.uring.IoUringIoEvent;
-import io.netty.channel.uring.IoUringIoHandle;
-import io.netty.channel.uring.IoUringIoOps;
 import io.xferbench.nativeio.NativeException;
 import java.io.EOFException;
 import java.io.IOException;
@@ -12,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * One file → socket transfer driven through io_uring, run entirely on one Netty io_uring event loop: every slot
@@ -29,10 +24,7 @@ import java.util.concurrent.CompletableFuture;
  * after the notification CQE that releases the pages of that batch. The transfer completes (or fails) only when no operation
  * is in flight, so the caller may free or reuse the buffers and close the file afterwards.
  */
-final class FileToSocketPipeline implements IoUringIoHandle {
-    /** What {@link IoRegistration#submit} returns when the registration is no longer valid. */
-    private static final long INVALID_ID = 0;
-
+final class FileToSocketPipeline extends UringTransfer {
     private final UringSlots slots;
     private final int fileFd;
     private final int socketFd;
@@ -40,16 +32,12 @@ final class FileToSocketPipeline implements IoUringIoHandle {
     private final long length;
     private final long end;
     private final ArrayDeque<UringSlots.Slot> sendOrder = new ArrayDeque<>();
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private volatile IoRegistration registration;
-    private long nextRead;
-    private long sent;
     private final SendBatch batch;
     private final Map<Short, List<UringSlots.Slot>> awaitingRelease = new HashMap<>();
+    private long nextRead;
+    private long sent;
     private boolean sendInFlight;
     private short nextBatchId;
-    private int opsInFlight;
-    private IOException failure;
 
     FileToSocketPipeline(UringSlots slots, int fileFd, int socketFd, boolean zeroCopy, long position, long length) {
         this.slots = slots;
@@ -62,49 +50,33 @@ final class FileToSocketPipeline implements IoUringIoHandle {
         this.end = position + length;
     }
 
-    /** Completes when every byte was sent and no SQE is in flight, or exceptionally once nothing is in flight. */
-    CompletableFuture<Void> done() {
-        return done;
-    }
-
-    /** On the event loop, once registered: fill every slot. */
-    void start(IoRegistration registration) {
-        this.registration = registration;
+    @Override
+    void start() {
         for (UringSlots.Slot slot : slots.all()) {
             if (nextRead >= end) {
                 break;
             }
             readNextChunk(slot);
         }
-        finishIfIdle();
-    }
-
-    /** From any thread, once {@link #done()} completed: the registration's id is given back. */
-    void unregister() {
-        IoRegistration r = registration;
-        if (r != null) {
-            r.cancel();
-        }
-    }
-
-    /** On the event loop: registration failed or the loop is going away. */
-    void abort(IOException cause) {
-        fail(cause);
-        finishIfIdle();
     }
 
     @Override
-    public void handle(IoRegistration registration, IoEvent ioEvent) {
-        IoUringIoEvent event = (IoUringIoEvent) ioEvent;
-        if ((event.flags() & UringOps.CQE_F_MORE) == 0) {
-            opsInFlight--;
-        }
+    void completed(IoUringIoEvent event) {
         switch (event.opcode()) {
             case UringOps.OP_READ -> onRead(slots.get((int) event.userData()), event.res());
             case UringOps.OP_SENDMSG, UringOps.OP_SENDMSG_ZC -> onSend(event);
             default -> fail(new IOException("unexpected io_uring completion for opcode " + event.opcode()));
         }
-        finishIfIdle();
+    }
+
+    @Override
+    boolean finished() {
+        return sent == length;
+    }
+
+    @Override
+    String what() {
+        return "io_uring transfer";
     }
 
     private void onRead(UringSlots.Slot slot, int res) {
@@ -115,7 +87,7 @@ final class FileToSocketPipeline implements IoUringIoHandle {
                     + ": truncated while being sent"));
         } else if (slot.filled(res)) {
             trySend();
-        } else if (failure == null) {
+        } else if (!failed()) {
             submitRead(slot); // a short read: the rest of the chunk
         }
     }
@@ -159,7 +131,7 @@ final class FileToSocketPipeline implements IoUringIoHandle {
 
     /** A retired slot whose pages the kernel released takes the next chunk of the file. */
     private void recycleIfDone(UringSlots.Slot slot) {
-        if (slot.reusable() && failure == null && nextRead < end) {
+        if (slot.reusable() && !failed() && nextRead < end) {
             readNextChunk(slot);
         }
     }
@@ -177,7 +149,7 @@ final class FileToSocketPipeline implements IoUringIoHandle {
 
     /** Sends every ready chunk at the head of the file order with one SENDMSG, unless one is in flight. */
     private void trySend() {
-        if (sendInFlight || failure != null) {
+        if (sendInFlight || failed()) {
             return;
         }
         batch.clear();
@@ -194,38 +166,5 @@ final class FileToSocketPipeline implements IoUringIoHandle {
         nextBatchId = (short) ((nextBatchId + 1) & Short.MAX_VALUE);
         submit(UringOps.sendmsg(socketFd, batch.msghdrAddress(), zeroCopy, nextBatchId));
         sendInFlight = true;
-    }
-
-    private void submit(IoUringIoOps op) {
-        if (!registration.isValid() || registration.submit(op) == INVALID_ID) {
-            fail(new IOException("the io_uring registration was cancelled (event loop shutting down)"));
-            return;
-        }
-        opsInFlight++;
-    }
-
-    private void fail(IOException cause) {
-        if (failure == null) {
-            failure = cause;
-        } else if (failure != cause) {
-            failure.addSuppressed(cause);
-        }
-    }
-
-    private void finishIfIdle() {
-        if (opsInFlight > 0 || done.isDone()) {
-            return;
-        }
-        if (failure != null) {
-            done.completeExceptionally(failure);
-        } else if (sent == length) {
-            done.complete(null);
-        }
-    }
-
-    @Override
-    public void close() {
-        // The event loop is shutting down with the transfer unfinished.
-        abort(new IOException("the io_uring event loop shut down during the transfer"));
     }
 }

@@ -1,17 +1,11 @@
 package io.xferbench.core.uring;
 
-import io.netty.channel.IoEvent;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoRegistration;
 import io.netty.channel.uring.IoUringIoEvent;
-import io.netty.channel.uring.IoUringIoHandle;
-import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.NativeException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -21,7 +15,7 @@ import java.util.function.LongUnaryOperator;
  * one io_uring_enter. Buffered reads of uncached pages complete asynchronously through the page cache's wait
  * queues (no io-wq thread); O_DIRECT reads are async block I/O.
  */
-public final class UringBlockReads implements IoUringIoHandle {
+public final class UringBlockReads extends UringTransfer {
     /** Receives each block on the event loop thread, in completion order. */
     @FunctionalInterface
     public interface BlockSink {
@@ -38,12 +32,8 @@ public final class UringBlockReads implements IoUringIoHandle {
     private final long[] offsets;
     private final int[] filled;
     private final long[] submitted;
-    private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private volatile IoRegistration registration;
     private long nextOp;
     private long completedOps;
-    private int inFlight;
-    private IOException failure;
 
     private UringBlockReads(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops, BlockSink sink) {
         this.fd = fd;
@@ -76,32 +66,14 @@ public final class UringBlockReads implements IoUringIoHandle {
         if (ops == 0) {
             return;
         }
-        UringBlockReads reads = new UringBlockReads(fd, blockSize, alignment, depth, offsetOfOp, ops, sink);
-        IoEventLoop loop = NettyTransport.IO_URING.ioLoop();
-        loop.register(reads).addListener(f -> {
-            if (f.isSuccess()) {
-                reads.start((IoRegistration) f.getNow());
-            } else {
-                reads.fail(new IOException("cannot register with the io_uring event loop: " + f.cause(), f.cause()));
-                reads.finishIfIdle();
-            }
-        });
-        try {
-            Completion.await(reads.done, "io_uring reads"); // the kernel writes into the buffers until the end
-        } finally {
-            IoRegistration r = reads.registration;
-            if (r != null) {
-                r.cancel();
-            }
-        }
+        new UringBlockReads(fd, blockSize, alignment, depth, offsetOfOp, ops, sink).run();
     }
 
-    private void start(IoRegistration registration) {
-        this.registration = registration;
+    @Override
+    void start() {
         for (int slot = 0; slot < buffers.length && nextOp < ops; slot++) {
             submitNext(slot);
         }
-        finishIfIdle();
     }
 
     private void submitNext(int slot) {
@@ -113,18 +85,11 @@ public final class UringBlockReads implements IoUringIoHandle {
 
     private void submitRead(int slot) {
         long address = addresses[slot] + filled[slot];
-        if (!registration.isValid() || registration.submit(UringOps.read(fd, offsets[slot] + filled[slot], address,
-                blockSize - filled[slot], (short) slot)) == 0) {
-            fail(new IOException("the io_uring registration was cancelled (event loop shutting down)"));
-            return;
-        }
-        inFlight++;
+        submit(UringOps.read(fd, offsets[slot] + filled[slot], address, blockSize - filled[slot], (short) slot));
     }
 
     @Override
-    public void handle(IoRegistration registration, IoEvent ioEvent) {
-        IoUringIoEvent event = (IoUringIoEvent) ioEvent;
-        inFlight--;
+    void completed(IoUringIoEvent event) {
         int slot = (int) event.userData();
         int res = event.res();
         if (res < 0) {
@@ -132,44 +97,25 @@ public final class UringBlockReads implements IoUringIoHandle {
         } else if (res == 0) {
             fail(new EOFException("file ended at offset " + (offsets[slot] + filled[slot]) + " inside a block"));
         } else if ((filled[slot] += res) < blockSize) {
-            if (failure == null) {
+            if (!failed()) {
                 submitRead(slot); // a short read: the rest of the block
             }
         } else {
-            long latency = System.nanoTime() - submitted[slot];
-            try {
-                sink.accept(offsets[slot], buffers[slot].clear(), latency);
-            } catch (RuntimeException e) {
-                fail(new IOException("the block sink failed: " + e, e));
-            }
+            sink.accept(offsets[slot], buffers[slot].clear(), System.nanoTime() - submitted[slot]);
             completedOps++;
-            if (failure == null && nextOp < ops) {
+            if (!failed() && nextOp < ops) {
                 submitNext(slot);
             }
-        }
-        finishIfIdle();
-    }
-
-    private void fail(IOException cause) {
-        if (failure == null) {
-            failure = cause;
-        }
-    }
-
-    private void finishIfIdle() {
-        if (inFlight > 0 || done.isDone()) {
-            return;
-        }
-        if (failure != null) {
-            done.completeExceptionally(failure);
-        } else if (completedOps == ops) {
-            done.complete(null);
         }
     }
 
     @Override
-    public void close() {
-        fail(new IOException("the io_uring event loop shut down during the reads"));
-        finishIfIdle();
+    boolean finished() {
+        return completedOps == ops;
+    }
+
+    @Override
+    String what() {
+        return "io_uring reads";
     }
 }

@@ -1,11 +1,7 @@
 package io.xferbench.core.uring;
 
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.IoRegistration;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SourceFile;
-import io.xferbench.core.method.TransferOptions;
-import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.DirectIoFile;
 import io.xferbench.nativeio.Fds;
 import java.io.IOException;
@@ -22,14 +18,6 @@ import java.nio.channels.SocketChannel;
  * socket and fails the sends.
  */
 public final class UringFileSender implements FileSender {
-    /**
-     * Chunks in flight when the server was not told otherwise. With 8 × 64 KiB the loop sends about four chunks per
-     * io_uring_enter (JMH: 4.5 enters/MiB against read+write's 32 syscalls/MiB); with 4, about two.
-     */
-    public static final int DEFAULT_QUEUE_DEPTH = 8;
-
-    private static volatile int queueDepth = DEFAULT_QUEUE_DEPTH;
-
     private final int chunkSize;
     private final boolean direct;
     private final boolean zeroCopy;
@@ -44,23 +32,6 @@ public final class UringFileSender implements FileSender {
         this.chunkSize = chunkSize;
         this.direct = direct;
         this.zeroCopy = zeroCopy;
-    }
-
-    /** Buffers in flight per transfer, process-wide (the server's {@code --io-uring-depth}). */
-    public static void queueDepth(int depth) {
-        if (depth < 1 || depth > 4096) {
-            throw new IllegalArgumentException("io_uring queue depth " + depth + " is not in [1, 4096]");
-        }
-        queueDepth = depth;
-    }
-
-    public static int queueDepth() {
-        return queueDepth;
-    }
-
-    /** The buffers a sender built for {@code options} keeps: one per chunk in flight. */
-    public static long bufferBytes(TransferOptions options) {
-        return (long) options.bufferSize() * queueDepth;
     }
 
     @Override
@@ -83,24 +54,11 @@ public final class UringFileSender implements FileSender {
     }
 
     private void run(int fileFd, int alignment, int sock, long position, long length) throws IOException {
-        int depth = queueDepth;
+        int depth = UringDepth.get();
         if (slots == null || slots.alignment() != alignment || slots.depth() != depth) {
             slots = new UringSlots(depth, chunkSize, alignment);
         }
         slots.reset();
-        FileToSocketPipeline pipeline = new FileToSocketPipeline(slots, fileFd, sock, zeroCopy, position, length);
-        IoEventLoop loop = NettyTransport.IO_URING.ioLoop();
-        loop.register(pipeline).addListener(f -> {
-            if (f.isSuccess()) {
-                pipeline.start((IoRegistration) f.getNow());
-            } else {
-                pipeline.abort(new IOException("cannot register with the io_uring event loop: " + f.cause(), f.cause()));
-            }
-        });
-        try {
-            Completion.await(pipeline.done(), "io_uring transfer");
-        } finally {
-            pipeline.unregister();
-        }
+        new FileToSocketPipeline(slots, fileFd, sock, zeroCopy, position, length).run();
     }
 }

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
-import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.TransferMethod;
+import io.xferbench.core.method.receive.IoUringRecvWriteReceiver;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.send.IoUringDirectSender;
@@ -80,8 +81,9 @@ class UringFileSenderTest {
     @Test
     void theEngineMethodsDeclareTheirBuffersInFlight() {
         TransferOptions options = new TransferOptions(65536, false);
-        for (SenderMethod m : List.of(IoUringReadSendSender.METHOD, IoUringSendZcSender.METHOD, IoUringDirectSender.METHOD)) {
-            assertThat(m.bufferBytes(options)).as(m.id()).isEqualTo(65536L * UringFileSender.queueDepth());
+        for (TransferMethod m : List.of(IoUringReadSendSender.METHOD, IoUringSendZcSender.METHOD, IoUringDirectSender.METHOD,
+                IoUringRecvWriteReceiver.METHOD)) {
+            assertThat(m.bufferBytes(options)).as(m.id()).isEqualTo(65536L * UringDepth.get());
         }
     }
 

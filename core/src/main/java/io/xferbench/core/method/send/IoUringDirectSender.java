@@ -5,6 +5,7 @@ import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.uring.UringFileSender;
 import io.xferbench.nativeio.NativeSupport;
 
@@ -20,7 +21,7 @@ public final class IoUringDirectSender {
                     : NettyTransport.IO_URING.availability(),
             MethodTraits.twin("uring-direct"),
             options -> new UringFileSender(options.bufferSize(), true, false),
-            UringFileSender::bufferBytes);
+            UringDepth::bufferBytes);
 
     private IoUringDirectSender() {
     }

@@ -4,6 +4,7 @@ import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.uring.UringFileSender;
 
 /**
@@ -17,7 +18,7 @@ public final class IoUringReadSendSender {
             NettyTransport.IO_URING::availability,
             MethodTraits.twin("uring-read-send").paced(),
             options -> new UringFileSender(options.bufferSize(), false, false),
-            UringFileSender::bufferBytes);
+            UringDepth::bufferBytes);
 
     private IoUringReadSendSender() {
     }

@@ -4,6 +4,7 @@ import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.uring.SendZeroCopyProbe;
+import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.uring.UringFileSender;
 
 /**
@@ -18,7 +19,7 @@ public final class IoUringSendZcSender {
             SendZeroCopyProbe::availability,
             MethodTraits.twin("uring-send-zc").paced(),
             options -> new UringFileSender(options.bufferSize(), false, true),
-            UringFileSender::bufferBytes);
+            UringDepth::bufferBytes);
 
     private IoUringSendZcSender() {
     }
