@@ -117,6 +117,9 @@ final class LoadReport {
         m.put("latencyMaxMillis", num(r.latency().max()));
         m.put("errors", r.errorCount());
         m.put("errorsByCause", r.errors());
+        if (!r.operations().isEmpty()) {
+            m.put("operations", r.operations());
+        }
         m.put("unfinished", r.unfinished());
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
@@ -224,7 +227,7 @@ final class LoadReport {
         List<Map<String, Object>> maps = rows.stream().map(r -> fields(r, rows)).toList();
         List<String> keys = new ArrayList<>();
         for (Map<String, Object> m : maps) {
-            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause")).forEach(keys::add);
+            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause") && !k.equals("operations")).forEach(keys::add);
         }
         StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
         for (Map<String, Object> m : maps) {
