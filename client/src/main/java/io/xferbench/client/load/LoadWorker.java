@@ -156,7 +156,9 @@ final class LoadWorker implements Runnable {
         if (!c.parser.feed(readBuffer)) {
             return;
         }
-        if (readBuffer.hasRemaining()) {
+        // On a connection closed after this response, what follows is the server's parting words (after a refused
+        // upload, its error about the unread body it took for a request): not this request's fault.
+        if (readBuffer.hasRemaining() && !c.parser.closesConnection()) {
             throw new LoadProtocolException(readBuffer.remaining() + " bytes after the response");
         }
         long now = System.nanoTime();
