@@ -147,26 +147,27 @@ public final class LoadCommand implements Callable<Integer> {
                     requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
             LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
             LoadResult r;
+            ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token);
             if (fileOps) {
                 CreatedFiles created = new CreatedFiles();
                 Workload workload = new FileOpsWorkload(FileOpsWorkload.Kind.valueOf(operation.name()), runId(connections),
                         new NativeUploadExchange(uploadMethod, fileSize, token), new NativeDeleteExchange(token), download,
                         stat, created);
                 try {
-                    r = LoadEngine.run(plan, workload);
+                    r = LoadEngine.run(plan, workload, watch);
                 } finally {
                     // The run's files go with it; what a kill leaves, 'client load clean' removes.
                     RemoteDeletes.delete(target, token, created.remaining());
                 }
             } else {
-                r = LoadEngine.run(plan, exchange);
+                r = LoadEngine.run(plan, Workload.repeating(exchange), watch);
             }
             if (r.clientMayBeLimit()) {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
             rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), operation.name().toLowerCase(Locale.ROOT), fileSize,
-                    connections, r, null, null));
+                    connections, r, null, watch.report(), null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
