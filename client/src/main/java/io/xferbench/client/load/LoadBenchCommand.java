@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "load-bench", mixinStandardHelpOptions = true,
         description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small downloads.")
 public final class LoadBenchCommand implements Callable<Integer> {
-    private static final String DATA_DIR_PREFIX = "xferbench-load-data-";
+    static final String DATA_DIR_PREFIX = "xferbench-load-data-";
 
     @Spec
     CommandSpec spec;

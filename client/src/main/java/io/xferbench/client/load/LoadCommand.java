@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  * threads, for a request count or a duration; closed loop, or open loop at {@code --rate}. Speaks the native
  * protocol to an xferbench server or HTTP/1.1 to any file server (nginx), and verifies every body.
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
+@Command(name = "load", mixinStandardHelpOptions = true, subcommands = LoadCleanCommand.class,
         description = "Many connections downloading a small file: requests/s, latency percentiles, errors, client CPU.")
 public final class LoadCommand implements Callable<Integer> {
     /** Wire dialects the generator speaks. */
