@@ -36,6 +36,7 @@ final class Measurements implements AutoCloseable {
             open.add(w);
         }
         try {
+            w.threadsAtBegin = ThreadCounts.started();
             w.measurement = ProcessMeasurement.begin(countSyscalls);
         } catch (IOException | RuntimeException e) {
             forget(w);
@@ -81,6 +82,7 @@ final class Measurements implements AutoCloseable {
         private final int owner;
         /** Set once, right after the window is registered. */
         private ProcessMeasurement measurement;
+        private long threadsAtBegin;
         private final Map<String, Long> peers = new HashMap<>();
         private final Set<Integer> others = new HashSet<>();
         private final Set<Integer> listed = new HashSet<>();
@@ -122,7 +124,8 @@ final class Measurements implements AutoCloseable {
                 }
                 return new MeasurementReport(process, r.usage().userSeconds(), r.usage().systemSeconds(),
                         r.usage().voluntarySwitches(), r.usage().involuntarySwitches(), r.usage().majorFaults(),
-                        r.usage().minorFaults(), r.syscalls(), r.syscalls() == null ? r.syscallsUnavailable() : null, overlap);
+                        r.usage().minorFaults(), r.syscalls(), r.syscalls() == null ? r.syscallsUnavailable() : null, overlap,
+                        ThreadCounts.started() - threadsAtBegin, ThreadCounts.carriers());
             } finally {
                 close();
             }

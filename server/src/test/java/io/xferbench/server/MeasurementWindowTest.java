@@ -139,4 +139,41 @@ class MeasurementWindowTest {
                 .filter(p -> p.info().command().map(cmd -> cmd.endsWith("/perf") || cmd.equals("perf")).orElse(false))
                 .toList();
     }
+
+    /** Five connections opened inside the window start five platform threads on the platform model: the report counts them. */
+    @Test
+    void aWindowCountsThePlatformThreadsStartedInIt() throws Exception {
+        try (XferConnection owner = connect()) {
+            owner.control(Op.MEASURE_BEGIN);
+            java.util.List<XferConnection> others = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 5; i++) {
+                    XferConnection c = connect();
+                    others.add(c);
+                    c.control(Op.INFO);
+                }
+                MeasurementReport r = end(owner);
+                assertThat(r.threadsStarted()).isGreaterThanOrEqualTo(5);
+            } finally {
+                for (XferConnection c : others) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** A virtual-thread server names its carriers (JDK 24+ says how many; older JDKs answer -1). */
+    @Test
+    void aVirtualThreadServerReportsItsCarriers(@TempDir Path dir) throws Exception {
+        try (XferServer virtual = XferServer.start(ServerConfig.loopback(dir).withIoModel("virtual"));
+             XferConnection c = XferConnection.open("127.0.0.1", virtual.port(), "")) {
+            c.control(Op.MEASURE_BEGIN);
+            MeasurementReport r = ProtocolJson.read(c.control(Op.MEASURE_END), MeasurementReport.class);
+            if (Runtime.version().feature() >= 24) {
+                assertThat(r.carrierThreads()).isBetween(1, 256);
+            } else {
+                assertThat(r.carrierThreads()).isEqualTo(-1);
+            }
+        }
+    }
 }

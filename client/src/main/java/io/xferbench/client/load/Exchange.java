@@ -9,4 +9,9 @@ interface Exchange {
     ByteBuffer request();
 
     ResponseParser newParser();
+
+    /** The operation its requests count under in a run's per-operation figures. */
+    default String op() {
+        return "download";
+    }
 }

@@ -24,6 +24,11 @@ final class HttpGetExchange implements Exchange {
     }
 
     @Override
+    public String op() {
+        return head ? "exist" : "download";
+    }
+
+    @Override
     public ResponseParser newParser() {
         return new HttpResponseParser(200, head, length, crc);
     }

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "load-bench", mixinStandardHelpOptions = true,
         description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small downloads.")
 public final class LoadBenchCommand implements Callable<Integer> {
-    private static final String DATA_DIR_PREFIX = "xferbench-load-data-";
+    static final String DATA_DIR_PREFIX = "xferbench-load-data-";
 
     @Spec
     CommandSpec spec;
@@ -149,22 +149,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         for (int connections : concurrency) {
             for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
                 progress(target, "xferbench " + way.getKey(), connections);
-                ServerSampler[] sampler = new ServerSampler[1];
-                ServerSampler.ServerFigures[] figures = new ServerSampler.ServerFigures[1];
-                LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), way.getValue(),
-                        new LoadEngine.WindowObserver() {
-                            @Override
-                            public void opened() {
-                                sampler[0] = new ServerSampler(target.processes());
-                            }
-
-                            @Override
-                            public void closed() {
-                                figures[0] = finish(sampler[0]);
-                            }
-                        });
+                ServerWatch watch = new ServerWatch(target.processes(), target.server().equals("xferbench") ? target.address() : null, "");
+                LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), way.getValue(), watch);
                 rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
-                        connections, r, figures[0], null));
+                        connections, r, watch.figures(), watch.report(), null));
             }
             String url = target.httpUrl(fileSize);
             if (wrk.isEmpty()) {
@@ -181,7 +169,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
             LoadResult w = WrkRun.run(wrk.get(), url, connections, loops, duration,
                     () -> wrkSampler[0] = new ServerSampler(target.processes()), () -> wrkFigures[0] = finish(wrkSampler[0]));
             rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
-                    wrkFigures[0], null));
+                    wrkFigures[0], null, null));
         }
     }
 

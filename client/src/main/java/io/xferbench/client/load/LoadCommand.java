@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  * threads, for a request count or a duration; closed loop, or open loop at {@code --rate}. Speaks the native
  * protocol to an xferbench server or HTTP/1.1 to any file server (nginx), and verifies every body.
  */
-@Command(name = "load", mixinStandardHelpOptions = true,
+@Command(name = "load", mixinStandardHelpOptions = true, subcommands = LoadCleanCommand.class,
         description = "Many connections downloading a small file: requests/s, latency percentiles, errors, client CPU.")
 public final class LoadCommand implements Callable<Integer> {
     /** Wire dialects the generator speaks. */
@@ -36,7 +36,7 @@ public final class LoadCommand implements Callable<Integer> {
     public enum Format { TABLE, JSON, CSV }
 
     /** What every request does. */
-    public enum Operation { DOWNLOAD, EXIST }
+    public enum Operation { DOWNLOAD, UPLOAD, EXIST, DELETE, MIX }
 
     @Spec
     CommandSpec spec;
@@ -55,8 +55,14 @@ public final class LoadCommand implements Callable<Integer> {
     Protocol protocol;
 
     @Option(names = "--op", defaultValue = "download", description = "download: GET / DOWNLOAD the file and verify it; "
-            + "exist: HEAD / STAT it and check it is there with its size (default: ${DEFAULT-VALUE}).")
+            + "exist: HEAD / STAT it and check it is there with its size; native only: upload (each connection replaces a "
+            + "file of its own), delete (uploads it unmeasured, deletes it measured), mix (per 10 requests: 6 download, "
+            + "2 exist, 1 upload, 1 delete) (default: ${DEFAULT-VALUE}).")
     Operation operation;
+
+    @Option(names = "--upload-method", defaultValue = "channel-direct",
+            description = "The server's receiver method for uploads (default: ${DEFAULT-VALUE}).")
+    String uploadMethod;
 
     @Option(names = "--method", defaultValue = "transfer-to", description = "native: the server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
@@ -113,17 +119,24 @@ public final class LoadCommand implements Callable<Integer> {
         if (target.isUnresolved()) {
             throw new ParameterException(spec.commandLine(), "unknown host: " + host);
         }
+        boolean fileOps = operation == Operation.UPLOAD || operation == Operation.DELETE || operation == Operation.MIX;
+        if (fileOps && protocol != Protocol.NATIVE) {
+            throw new ParameterException(spec.commandLine(), "--op " + operation.name().toLowerCase(Locale.ROOT)
+                    + " needs --protocol native (HTTP servers here serve GET and HEAD only)");
+        }
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
         boolean exist = operation == Operation.EXIST;
         String fileName = DataDirectory.generatedName(fileSize);
+        Exchange download = new NativeDownloadExchange(method, fileSize, 0, token, crc);
+        Exchange stat = new NativeStatExchange(fileName, fileSize, token);
         Exchange exchange = protocol == Protocol.NATIVE
-                ? (exist ? new NativeStatExchange(fileName, fileSize, token) : new NativeDownloadExchange(method, fileSize, 0, token, crc))
+                ? (exist ? stat : download)
                 : new HttpGetExchange(host + ":" + port, filePath, exist, fileSize, crc);
         String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        if (exist && protocol == Protocol.NATIVE) {
+        if ((exist || operation == Operation.MIX) && protocol == Protocol.NATIVE) {
             // The generated file exists once a download has asked for it.
             LoadEngine.run(new LoadPlan(target, 1, 1, 1, null, Duration.ZERO, 0, drainTimeout),
                     new NativeDownloadExchange(method, fileSize, 0, token, crc));
@@ -133,13 +146,28 @@ public final class LoadCommand implements Callable<Integer> {
             System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
                     requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
             LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
-            LoadResult r = LoadEngine.run(plan, exchange);
+            LoadResult r;
+            ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token);
+            if (fileOps) {
+                CreatedFiles created = new CreatedFiles();
+                Workload workload = new FileOpsWorkload(FileOpsWorkload.Kind.valueOf(operation.name()), runId(connections),
+                        new NativeUploadExchange(uploadMethod, fileSize, token), new NativeDeleteExchange(token), download,
+                        stat, created);
+                try {
+                    r = LoadEngine.run(plan, workload, watch);
+                } finally {
+                    // The run's files go with it; what a kill leaves, 'client load clean' removes.
+                    RemoteDeletes.delete(target, token, created.remaining());
+                }
+            } else {
+                r = LoadEngine.run(plan, Workload.repeating(exchange), watch);
+            }
             if (r.clientMayBeLimit()) {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
             rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), operation.name().toLowerCase(Locale.ROOT), fileSize,
-                    connections, r, null, null));
+                    connections, r, null, watch.report(), null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
@@ -155,5 +183,10 @@ public final class LoadCommand implements Callable<Integer> {
             System.out.print(text);
         }
         return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
+    }
+
+    /** Names one row's files apart from every other row's and run's: this process and the row. */
+    private static String runId(int connections) {
+        return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
     }
 }

@@ -28,10 +28,18 @@ public final class LoadEngine {
     }
 
     public static LoadResult run(LoadPlan plan, Exchange exchange) throws InterruptedException {
-        return run(plan, exchange, WindowObserver.NONE);
+        return run(plan, Workload.repeating(exchange), WindowObserver.NONE);
     }
 
     public static LoadResult run(LoadPlan plan, Exchange exchange, WindowObserver observer) throws InterruptedException {
+        return run(plan, Workload.repeating(exchange), observer);
+    }
+
+    static LoadResult run(LoadPlan plan, Workload workload) throws InterruptedException {
+        return run(plan, workload, WindowObserver.NONE);
+    }
+
+    static LoadResult run(LoadPlan plan, Workload workload, WindowObserver observer) throws InterruptedException {
         int threads = plan.effectiveThreads();
         List<List<Integer>> shares = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -44,7 +52,7 @@ public final class LoadEngine {
         List<LoadWorker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            LoadWorker w = new LoadWorker(plan, window, exchange, shares.get(t));
+            LoadWorker w = new LoadWorker(plan, window, workload, shares.get(t));
             workers.add(w);
             running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
         }
@@ -79,6 +87,7 @@ public final class LoadEngine {
     private static LoadResult merge(LoadPlan plan, LoadWindow window, List<LoadWorker> workers, long cpuNanos) {
         Histogram latency = new Histogram(3);
         Map<String, Long> errors = new TreeMap<>();
+        Map<String, LoadResult.OpCounts> operations = new TreeMap<>();
         long ok = 0;
         long bytes = 0;
         long unfinished = 0;
@@ -89,6 +98,7 @@ public final class LoadEngine {
             LoadWorker.WorkerTally t = w.tally();
             latency.add(t.latencyNanos);
             t.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+            t.operations.forEach((k, v) -> operations.merge(k, v, LoadResult.OpCounts::plus));
             ok += t.ok;
             bytes += t.bodyBytes;
             unfinished += t.unfinished;
@@ -106,7 +116,7 @@ public final class LoadEngine {
                 seconds, seconds > 0 ? ok / seconds : 0, seconds > 0 ? bytes / seconds / (1 << 20) : 0,
                 new LoadResult.LatencySummary(ms(latency, 50), ms(latency, 90), ms(latency, 99), ms(latency, 99.9),
                         latency.getTotalCount() == 0 ? 0 : latency.getMaxValue() / 1e6),
-                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest));
+                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest), operations);
     }
 
     private static double ms(Histogram h, double percentile) {

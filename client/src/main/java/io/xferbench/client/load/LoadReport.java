@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.protocol.MeasurementReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,13 +28,29 @@ final class LoadReport {
      *
      * @param client        the load generator: {@code xferbench} (this client, every body verified) or {@code wrk}
      * @param serverFigures the server's CPU and peak threads over the window, or null when not measured
+     * @param serverReport  an xferbench server's own report of the window (threads started, carriers, context
+     *                      switches, syscalls), or null
      * @param skipped       why the row could not run, or null
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
-               LoadResult result, ServerSampler.ServerFigures serverFigures, String skipped) {
+               LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport, String skipped) {
 
         static Row skipped(String server, String model, String client, String protocol, long fileSize, int concurrency, String reason) {
-            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, reason);
+            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, null, reason);
+        }
+
+        /** Requests the server answered in the window, failed ones included: what its costs are divided by. */
+        private long served() {
+            return result == null ? 0 : result.requests() + result.errorCount();
+        }
+
+        double serverSyscallsPerRequest() {
+            return serverReport == null || serverReport.syscalls() == null || served() == 0 ? Double.NaN
+                    : (double) serverReport.syscalls().total() / served();
+        }
+
+        double serverContextSwitchesPerRequest() {
+            return serverReport == null || served() == 0 ? Double.NaN : (double) serverReport.contextSwitches() / served();
         }
 
         double serverCpuMicrosPerRequest() {
@@ -117,9 +134,18 @@ final class LoadReport {
         m.put("latencyMaxMillis", num(r.latency().max()));
         m.put("errors", r.errorCount());
         m.put("errorsByCause", r.errors());
+        if (!r.operations().isEmpty()) {
+            m.put("operations", r.operations());
+        }
         m.put("unfinished", r.unfinished());
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
+        MeasurementReport sr = row.serverReport();
+        m.put("serverThreadsStarted", sr == null ? null : sr.threadsStarted());
+        m.put("serverCarrierThreads", sr == null || sr.carrierThreads() < 0 ? null : sr.carrierThreads());
+        m.put("serverSyscallsPerRequest", num(row.serverSyscallsPerRequest()));
+        m.put("serverSyscallsUnavailable", sr == null ? "not an xferbench server" : sr.syscallsUnavailable());
+        m.put("serverContextSwitchesPerRequest", num(row.serverContextSwitchesPerRequest()));
         m.put("clientCpuMicrosPerRequest", num(r.clientCpuMicrosPerRequest()));
         m.put("clientBusiestLoopShare", num(r.clientBusiestLoopShare()));
         Optional<Row> ref = reference(row, rows);
@@ -137,11 +163,12 @@ final class LoadReport {
     private static String table(List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
         cells.add(new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
-            "errors", "srv µs/req", "srv threads", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
+            "errors", "srv µs/req", "srv threads", "started", "carriers", "sys/req", "cs/req", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
         for (Row row : rows) {
             if (row.skipped() != null) {
                 cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
-                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", ""});
+                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", "",
+                    "", "", "", ""});
                 continue;
             }
             LoadResult r = row.result();
@@ -151,6 +178,10 @@ final class LoadReport {
                 f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r),
                 f("%.1f", row.serverCpuMicrosPerRequest()),
                 row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
+                row.serverReport() == null ? "n/a" : String.valueOf(row.serverReport().threadsStarted()),
+                row.serverReport() == null || row.serverReport().carrierThreads() < 0 ? "n/a"
+                        : String.valueOf(row.serverReport().carrierThreads()),
+                f("%.1f", row.serverSyscallsPerRequest()), f("%.2f", row.serverContextSwitchesPerRequest()),
                 f("%.1f", r.clientCpuMicrosPerRequest()), f("%.0f%%", r.clientBusiestLoopShare() * 100),
                 ref.map(x -> f("%.2f×", r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(""),
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
@@ -206,6 +237,12 @@ final class LoadReport {
                     + "srv threads: peak live threads, sampled every 10 ms; vs nginx: against nginx sendfile, same client and "
                     + "connections, over HTTP.\n");
         }
+        if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
+            sb.append("started: platform threads the xferbench server started in the window (ThreadMXBean); carriers: its "
+                    + "virtual-thread scheduler's carrier threads at the window's end (JDK 24+); sys/req: its syscalls per "
+                    + "request (perf on the server, n/a where perf cannot count); cs/req: its context switches per request "
+                    + "(getrusage, whole process).\n");
+        }
         return sb.toString();
     }
 
@@ -224,7 +261,7 @@ final class LoadReport {
         List<Map<String, Object>> maps = rows.stream().map(r -> fields(r, rows)).toList();
         List<String> keys = new ArrayList<>();
         for (Map<String, Object> m : maps) {
-            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause")).forEach(keys::add);
+            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause") && !k.equals("operations")).forEach(keys::add);
         }
         StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
         for (Map<String, Object> m : maps) {

@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One load run's figures, measured window only.
@@ -12,11 +13,13 @@ import java.util.Map;
  * @param clientCpuMicrosPerRequest the client process's CPU per completed request (user + system, all threads)
  * @param clientBusiestLoopShare    CPU share of the busiest event-loop thread: near 1.0 the generator, not the
  *                                  server, may be the limit
+ * @param operations                per operation ({@code download}, {@code upload}, {@code exist}, {@code delete}): its
+ *                                  verified requests and its errors by cause; empty when not known (wrk)
  */
 public record LoadResult(int connections, int threads, double targetRatePerSecond, long requests,
                          Map<String, Long> errors, long unfinished, double seconds, double requestsPerSecond,
                          double mibPerSecond, LatencySummary latency, double clientCpuMicrosPerRequest,
-                         double clientBusiestLoopShare) {
+                         double clientBusiestLoopShare, Map<String, OpCounts> operations) {
 
     public long errorCount() {
         return errors.values().stream().mapToLong(Long::longValue).sum();
@@ -31,6 +34,19 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
 
     public boolean clientMayBeLimit() {
         return clientBusiestLoopShare >= SATURATED_LOOP_SHARE;
+    }
+
+    /** One operation's share of a run: verified requests, and errors by cause. */
+    public record OpCounts(long requests, Map<String, Long> errors) {
+        static OpCounts of(String error) {
+            return error == null ? new OpCounts(1, Map.of()) : new OpCounts(0, Map.of(error, 1L));
+        }
+
+        OpCounts plus(OpCounts other) {
+            Map<String, Long> merged = new TreeMap<>(errors);
+            other.errors.forEach((k, v) -> merged.merge(k, v, Long::sum));
+            return new OpCounts(requests + other.requests, merged);
+        }
     }
 
     /** Latency percentiles in milliseconds, from each request's (intended) start to its last byte. */

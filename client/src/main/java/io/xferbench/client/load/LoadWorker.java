@@ -28,7 +28,7 @@ final class LoadWorker implements Runnable {
 
     private final LoadPlan plan;
     private final LoadWindow window;
-    private final Exchange exchange;
+    private final Workload workload;
     private final List<Conn> connections = new ArrayList<>();
     private final PriorityQueue<Conn> waiting = new PriorityQueue<>(Comparator.comparingLong(c -> c.wakeAt));
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
@@ -40,13 +40,13 @@ final class LoadWorker implements Runnable {
     /**
      * @param indices which of the run's connections this worker drives (their index sets the open-loop phase)
      */
-    LoadWorker(LoadPlan plan, LoadWindow window, Exchange exchange, List<Integer> indices) {
+    LoadWorker(LoadPlan plan, LoadWindow window, Workload workload, List<Integer> indices) {
         this.plan = plan;
         this.window = window;
-        this.exchange = exchange;
+        this.workload = workload;
         this.intervalNanos = plan.openLoop() ? Math.round(plan.connections() * 1e9 / plan.ratePerSecond()) : 0;
         for (int index : indices) {
-            Conn c = new Conn();
+            Conn c = new Conn(workload.script(index));
             c.nextIntended = window.startNanos + (plan.openLoop() ? Math.round(index * 1e9 / plan.ratePerSecond()) : 0);
             connections.add(c);
         }
@@ -156,7 +156,9 @@ final class LoadWorker implements Runnable {
         if (!c.parser.feed(readBuffer)) {
             return;
         }
-        if (readBuffer.hasRemaining()) {
+        // On a connection closed after this response, what follows is the server's parting words (after a refused
+        // upload, its error about the unread body it took for a request): not this request's fault.
+        if (readBuffer.hasRemaining() && !c.parser.closesConnection()) {
             throw new LoadProtocolException(readBuffer.remaining() + " bytes after the response");
         }
         long now = System.nanoTime();
@@ -173,8 +175,14 @@ final class LoadWorker implements Runnable {
     private void complete(Conn c, long now, ExchangeOutcome outcome) {
         c.busy = false;
         inFlight--;
+        LoadStep step = c.step;
+        c.step = null;
+        c.script.completed(step, outcome);
         if (window.counts(c.measured, now)) {
-            tally.record(now - c.intended, outcome, now);
+            tally.record(now - c.intended, step.op(), outcome, now);
+        } else if (step.setup() && !outcome.ok() && now >= window.measureFromNanos && !window.over(now)) {
+            // A failed setup request stalls the measured ones behind it: it must show.
+            tally.error("setup " + step.op() + ": " + outcome.error());
         }
     }
 
@@ -191,16 +199,27 @@ final class LoadWorker implements Runnable {
     }
 
     private void issue(Conn c, long now) {
-        long intended = plan.openLoop() ? c.nextIntended : now;
-        int admitted = window.admit(intended);
-        if (admitted < 0) {
-            return;
+        LoadStep step = c.script.next();
+        if (step.setup()) {
+            // Not a request of the run: no ticket, no place in the open-loop schedule.
+            if (window.over(now)) {
+                return;
+            }
+            c.intended = now;
+            c.measured = false;
+        } else {
+            long intended = plan.openLoop() ? c.nextIntended : now;
+            int admitted = window.admit(intended);
+            if (admitted < 0) {
+                return;
+            }
+            c.intended = intended;
+            c.measured = admitted == 1;
+            c.nextIntended = intended + intervalNanos;
         }
-        c.intended = intended;
-        c.measured = admitted == 1;
-        c.nextIntended = intended + intervalNanos;
-        c.parser = exchange.newParser();
-        c.out = exchange.request();
+        c.step = step;
+        c.parser = step.parser();
+        c.out = step.request();
         c.busy = true;
         inFlight++;
         try {
@@ -252,6 +271,8 @@ final class LoadWorker implements Runnable {
 
     /** One connection's state; touched by its worker thread only. */
     private static final class Conn {
+        final ConnectionScript script;
+        LoadStep step;
         SocketChannel channel;
         SelectionKey key;
         ResponseParser parser;
@@ -261,6 +282,10 @@ final class LoadWorker implements Runnable {
         long intended;
         long nextIntended;
         long wakeAt;
+
+        Conn(ConnectionScript script) {
+            this.script = script;
+        }
 
         void closeQuietly() {
             if (channel != null) {
@@ -279,6 +304,7 @@ final class LoadWorker implements Runnable {
     static final class WorkerTally {
         final Histogram latencyNanos = new Histogram(3);
         final TreeMap<String, Long> errors = new TreeMap<>();
+        final TreeMap<String, LoadResult.OpCounts> operations = new TreeMap<>();
         long ok;
         long bodyBytes;
         long unfinished;
@@ -286,9 +312,10 @@ final class LoadWorker implements Runnable {
         private long cpuStart = -1;
         private long cpuEnd = -1;
 
-        void record(long latency, ExchangeOutcome outcome, long completedNanos) {
+        void record(long latency, String op, ExchangeOutcome outcome, long completedNanos) {
             latencyNanos.recordValue(Math.max(0, latency));
             lastCompletionNanos = Math.max(lastCompletionNanos, completedNanos);
+            operations.merge(op, LoadResult.OpCounts.of(outcome.error()), LoadResult.OpCounts::plus);
             if (outcome.ok()) {
                 ok++;
                 bodyBytes += outcome.bodyBytes();

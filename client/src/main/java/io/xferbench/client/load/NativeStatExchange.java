@@ -24,6 +24,11 @@ final class NativeStatExchange implements Exchange {
     }
 
     @Override
+    public String op() {
+        return "exist";
+    }
+
+    @Override
     public ResponseParser newParser() {
         return new ResponseParser() {
             private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();

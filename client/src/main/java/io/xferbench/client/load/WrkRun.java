@@ -89,7 +89,7 @@ final class WrkRun {
         return new LoadResult(connections, threads, 0, ok, errors, 0, seconds, seconds > 0 ? ok / seconds : 0, Double.NaN,
                 new LoadResult.LatencySummary(pct.getOrDefault("50", Double.NaN), pct.getOrDefault("90", Double.NaN),
                         pct.getOrDefault("99", Double.NaN), Double.NaN, Double.NaN),
-                total > 0 ? cpuMicros / total : Double.NaN, Double.NaN);
+                total > 0 ? cpuMicros / total : Double.NaN, Double.NaN, Map.of());
     }
 
     private static double toMillis(double v, String unit) {

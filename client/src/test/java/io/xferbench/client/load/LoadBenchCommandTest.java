@@ -46,6 +46,14 @@ class LoadBenchCommandTest {
             if (row.path("client").asText().equals("xferbench")) {
                 assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
             }
+            if (row.path("server").asText().equals("xferbench") && row.path("client").asText().equals("xferbench")) {
+                // The server's own window: a thread-per-connection server starts its connections' threads in it.
+                assertThat(row.path("serverThreadsStarted").isIntegralNumber()).as(row.toString()).isTrue();
+                assertThat(row.path("serverContextSwitchesPerRequest").asDouble()).as(row.toString()).isPositive();
+                if (row.path("model").asText().startsWith("virtual") && Runtime.version().feature() >= 24) {
+                    assertThat(row.path("serverCarrierThreads").asInt()).as(row.toString()).isPositive();
+                }
+            }
         }
         assertThat(designs).contains("xferbench platform transfer-to xferbench native", "xferbench virtual transfer-to xferbench native",
                 "xferbench virtual+pool:8 transfer-to xferbench native",

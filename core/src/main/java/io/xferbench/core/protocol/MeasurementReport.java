@@ -13,10 +13,14 @@ import io.xferbench.core.metrics.SyscallCounts;
  * @param involuntarySwitches context switches where a thread was preempted (rusage)
  * @param syscalls            null when not counted; then {@code syscallsUnavailable} says why
  * @param overlap             other connections' work inside the window ({@link WindowOverlap#NONE} when alone)
+ * @param threadsStarted      platform threads the process started inside the window
+ *                            ({@code ThreadMXBean.getTotalStartedThreadCount} delta; 0 from servers that predate it)
+ * @param carrierThreads      the virtual-thread scheduler's carrier threads at the window's end, -1 when the JDK does not
+ *                            say (before JDK 24) or the process is older
  */
 public record MeasurementReport(String process, double cpuUserSeconds, double cpuSystemSeconds, long voluntarySwitches,
                                 long involuntarySwitches, long majorFaults, long minorFaults, SyscallCounts syscalls,
-                                String syscallsUnavailable, WindowOverlap overlap) {
+                                String syscallsUnavailable, WindowOverlap overlap, long threadsStarted, int carrierThreads) {
     public static final String SERVER = "server";
     public static final String PROXY = "proxy";
 

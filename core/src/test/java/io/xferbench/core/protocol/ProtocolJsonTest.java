@@ -20,11 +20,12 @@ class ProtocolJsonTest {
     void measurementReportKeepsItsFieldNamesAndRoundTrips() throws Exception {
         MeasurementReport report = new MeasurementReport("server", 0.5, 1.5, 300, 20, 0, 7,
                 new SyscallCounts(100, Map.of("read", 40L), 0, 12), null,
-                new WindowOverlap(1, 3, Map.of("127.0.0.1:4242", 3L), true));
+                new WindowOverlap(1, 3, Map.of("127.0.0.1:4242", 3L), true), 12, 3);
         byte[] bytes = ProtocolJson.write(report);
         JsonNode tree = JSON.readTree(bytes);
         assertThat(tree.fieldNames()).toIterable().containsExactly("process", "cpuUserSeconds", "cpuSystemSeconds",
-                "voluntarySwitches", "involuntarySwitches", "majorFaults", "minorFaults", "syscalls", "syscallsUnavailable", "overlap");
+                "voluntarySwitches", "involuntarySwitches", "majorFaults", "minorFaults", "syscalls", "syscallsUnavailable", "overlap",
+                "threadsStarted", "carrierThreads");
         assertThat(tree.get("syscalls").get("bySyscall").get("read").asLong()).isEqualTo(40);
         assertThat(tree.get("overlap").get("peers").get("127.0.0.1:4242").asLong()).isEqualTo(3);
         assertThat(ProtocolJson.read(bytes, MeasurementReport.class)).isEqualTo(report);

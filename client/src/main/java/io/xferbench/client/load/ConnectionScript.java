@@ -1,0 +1,11 @@
+package io.xferbench.client.load;
+
+/** What one load connection sends next, and what it learns from each answer; driven by its worker thread only. */
+interface ConnectionScript {
+
+    LoadStep next();
+
+    /** Every step sent ends here, verified or not (an I/O failure included). */
+    default void completed(LoadStep step, ExchangeOutcome outcome) {
+    }
+}

@@ -1,0 +1,64 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.data.DataDirectory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code client load clean}: removes what load runs left behind when they were killed. A finished run leaves
+ * nothing: its uploads are deleted after each row, and a bench removes its servers and directories on exit.
+ */
+@Command(name = "clean", mixinStandardHelpOptions = true,
+        description = "Remove what killed load runs left: benches' temporary directories (and servers still running in "
+                + "them) whose owner is gone, and with --data-dir the load's upload files (" + CreatedFiles.PREFIX + "*) "
+                + "in a server's data directory.")
+public final class LoadCleanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data-dir", description = "A server's data directory on this machine: remove the load's upload "
+            + "files in it (and their checksum records). Safe while no load runs against it.")
+    Path dataDir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (dataDir != null && !Files.isDirectory(dataDir)) {
+            throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + " is not a directory");
+        }
+        OwnedTempDirs.removeStale(LoadBenchCommand.DATA_DIR_PREFIX);
+        NginxProcess.removeStale();
+        if (dataDir != null) {
+            int removed = removeUploads(new DataDirectory(dataDir));
+            System.err.println("xferbench: removed " + removed + " load upload file(s) from " + dataDir);
+        }
+        return 0;
+    }
+
+    /** @return how many were removed; a file another process removed first is not counted */
+    static int removeUploads(DataDirectory data) throws IOException {
+        List<String> names;
+        try (Stream<Path> files = Files.list(data.root())) {
+            names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(CreatedFiles.PREFIX)).toList();
+        }
+        int removed = 0;
+        for (String name : names) {
+            try {
+                data.delete(name);
+                removed++;
+            } catch (NoSuchFileException gone) {
+                // Removed meanwhile: nothing left to do.
+            }
+        }
+        return removed;
+    }
+}

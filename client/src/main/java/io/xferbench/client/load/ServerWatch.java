@@ -1,0 +1,71 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.protocol.MeasurementReport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/**
+ * Watches a server over a run's measured window from outside (its processes' CPU and peak threads, when the bench
+ * started them) and, for an xferbench server, from inside (its own measurement window). Either may be absent.
+ */
+final class ServerWatch implements LoadEngine.WindowObserver {
+    private final ProcessTree processes;
+    private final InetSocketAddress nativeAddress;
+    private final String token;
+    private ServerSampler sampler;
+    private ServerWindow window;
+    private ServerSampler.ServerFigures figures;
+    private MeasurementReport report;
+
+    /**
+     * @param processes     the server's processes, or null when not ours to watch
+     * @param nativeAddress an xferbench server's address (native protocol), or null for any other server
+     */
+    ServerWatch(ProcessTree processes, InetSocketAddress nativeAddress, String token) {
+        this.processes = processes;
+        this.nativeAddress = nativeAddress;
+        this.token = token;
+    }
+
+    @Override
+    public void opened() {
+        if (processes != null) {
+            sampler = new ServerSampler(processes);
+        }
+        if (nativeAddress != null) {
+            try {
+                window = ServerWindow.open(nativeAddress, token);
+            } catch (IOException e) {
+                System.err.println("xferbench: warning: no server measurement window: " + e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void closed() {
+        if (sampler != null) {
+            try {
+                figures = sampler.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (window != null) {
+            try (ServerWindow w = window) {
+                report = w.end();
+            } catch (IOException e) {
+                System.err.println("xferbench: warning: the server's measurement window failed: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Null when the processes were not watched. */
+    ServerSampler.ServerFigures figures() {
+        return figures;
+    }
+
+    /** Null when the server is not an xferbench server or its window failed. */
+    MeasurementReport report() {
+        return report;
+    }
+}

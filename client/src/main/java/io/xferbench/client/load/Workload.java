@@ -1,0 +1,13 @@
+package io.xferbench.client.load;
+
+/** The requests of a run: a script per connection. Called from the workers' threads, so thread-safe. */
+@FunctionalInterface
+interface Workload {
+
+    ConnectionScript script(int connectionIndex);
+
+    /** The same exchange over and over on every connection. */
+    static Workload repeating(Exchange exchange) {
+        return index -> () -> LoadStep.of(exchange.op(), exchange);
+    }
+}

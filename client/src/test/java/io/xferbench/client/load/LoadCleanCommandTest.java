@@ -1,0 +1,57 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.cli.Cli;
+import io.xferbench.server.ServerConfig;
+import io.xferbench.server.XferServer;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code client load clean}: a killed run's uploads go, everything else in the data directory stays. */
+@Timeout(60)
+class LoadCleanCommandTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void removesTheLoadsUploadsAndNothingElse() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+            server.data().generated(4096);
+            // Uploads a run never got to delete, as if it had been killed.
+            LoadEngine.run(new LoadPlan(new InetSocketAddress("127.0.0.1", server.port()), 3, 1, 30, null, Duration.ZERO, 0,
+                    Duration.ofSeconds(10)), new FileOpsWorkload(FileOpsWorkload.Kind.UPLOAD, "killed",
+                    new NativeUploadExchange("channel-direct", 4096, ""), new NativeDeleteExchange(""), null, null,
+                    new CreatedFiles()));
+        }
+        Files.writeString(dataDir.resolve("keep-me.txt"), "not the load's");
+        assertThat(loadFiles()).hasSize(3);
+        int exit = Cli.commandLine(new LoadCommand()).execute("clean", "--data-dir", dataDir.toString());
+        assertThat(exit).isZero();
+        assertThat(loadFiles()).isEmpty();
+        assertThat(dataDir.resolve("keep-me.txt")).exists();
+        assertThat(dataDir.resolve(io.xferbench.core.data.DataDirectory.generatedName(4096))).exists();
+    }
+
+    @Test
+    void aMissingDirectoryIsAUsageError() {
+        int exit = Cli.commandLine(new LoadCommand()).execute("clean", "--data-dir", dataDir.resolve("nope").toString());
+        assertThat(exit).isEqualTo(2);
+    }
+
+    private Stream<Path> list() throws Exception {
+        return Files.list(dataDir);
+    }
+
+    private java.util.List<Path> loadFiles() throws Exception {
+        try (Stream<Path> s = list()) {
+            return s.filter(p -> p.getFileName().toString().startsWith(CreatedFiles.PREFIX)).toList();
+        }
+    }
+}
