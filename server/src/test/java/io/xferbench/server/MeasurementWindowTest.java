@@ -142,13 +142,15 @@ class MeasurementWindowTest {
 
     /** Five connections opened inside the window start five platform threads on the platform model: the report counts them. */
     @Test
-    void aWindowCountsThePlatformThreadsStartedInIt() throws Exception {
-        try (XferConnection owner = connect()) {
+    void aWindowCountsThePlatformThreadsStartedInIt(@TempDir Path dir) throws Exception {
+        // A server of its own: the shared one keeps idle connection threads for 2 s, which new connections reuse.
+        try (XferServer fresh = XferServer.start(ServerConfig.loopback(dir));
+             XferConnection owner = XferConnection.open("127.0.0.1", fresh.port(), "")) {
             owner.control(Op.MEASURE_BEGIN);
             java.util.List<XferConnection> others = new java.util.ArrayList<>();
             try {
                 for (int i = 0; i < 5; i++) {
-                    XferConnection c = connect();
+                    XferConnection c = XferConnection.open("127.0.0.1", fresh.port(), "");
                     others.add(c);
                     c.control(Op.INFO);
                 }
