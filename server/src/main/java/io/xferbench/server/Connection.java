@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
@@ -176,7 +177,7 @@ final class Connection implements Runnable {
                         window.close();
                         window = null;
                     }
-                    window = measurements.begin(id, true);
+                    window = measurements.begin(id, !request.has(Flags.NO_SYSCALL_COUNT));
                     Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
                 }
                 case MEASURE_END -> {

@@ -152,7 +152,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 ServerWatch watch = new ServerWatch(target.processes(), target.server().equals("xferbench") ? target.address() : null, "");
                 LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), way.getValue(), watch);
                 rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
-                        connections, r, watch.figures(), watch.report(), null));
+                        connections, r, watch.figures(), watch.report(), watch.syscalls(), null));
             }
             String url = target.httpUrl(fileSize);
             if (wrk.isEmpty()) {
@@ -166,10 +166,20 @@ public final class LoadBenchCommand implements Callable<Integer> {
             WrkRun.run(wrk.get(), url, connections, loops, warmup, () -> { }, () -> { });
             ServerSampler[] wrkSampler = new ServerSampler[1];
             ServerSampler.ServerFigures[] wrkFigures = new ServerSampler.ServerFigures[1];
-            LoadResult w = WrkRun.run(wrk.get(), url, connections, loops, duration,
-                    () -> wrkSampler[0] = new ServerSampler(target.processes()), () -> wrkFigures[0] = finish(wrkSampler[0]));
+            LoadResult w;
+            CgroupSyscallWindow.Result counts;
+            try (CgroupSyscallWindow syscalls = CgroupSyscallWindow.prepare(target.processes())) {
+                w = WrkRun.run(wrk.get(), url, connections, loops, duration, () -> {
+                    syscalls.open();
+                    wrkSampler[0] = new ServerSampler(target.processes());
+                }, () -> {
+                    syscalls.finish();
+                    wrkFigures[0] = finish(wrkSampler[0]);
+                });
+                counts = syscalls.finish(); // the window's, kept when it closed
+            }
             rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
-                    wrkFigures[0], null, null));
+                    wrkFigures[0], null, counts, null));
         }
     }
 

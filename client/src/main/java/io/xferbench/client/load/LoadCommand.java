@@ -167,7 +167,7 @@ public final class LoadCommand implements Callable<Integer> {
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
             rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), operation.name().toLowerCase(Locale.ROOT), fileSize,
-                    connections, r, null, watch.report(), null));
+                    connections, r, null, watch.report(), null, null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));

@@ -20,6 +20,10 @@ public final class LoadEngine {
         WindowObserver NONE = new WindowObserver() {
         };
 
+        /** Before the warm-up ends: slow set-up belongs here, so that {@link #opened} is quick. */
+        default void preparing() {
+        }
+
         default void opened() {
         }
 
@@ -56,16 +60,23 @@ public final class LoadEngine {
             workers.add(w);
             running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
         }
-        sleepUntil(window.measureFromNanos, running);
-        long cpuAtStart = OS.getProcessCpuTime();
-        observer.opened();
-        if (plan.requests() == 0) {
-            sleepUntil(window.measureUntilNanos(), running);
-        } else {
-            joinAll(running);
+        long cpuAtStart;
+        long cpuAtEnd;
+        // closed() runs on every path: an observer may have moved the server into a cgroup or started perf.
+        try {
+            observer.preparing();
+            sleepUntil(window.measureFromNanos, running);
+            cpuAtStart = OS.getProcessCpuTime();
+            observer.opened();
+            if (plan.requests() == 0) {
+                sleepUntil(window.measureUntilNanos(), running);
+            } else {
+                joinAll(running);
+            }
+            cpuAtEnd = OS.getProcessCpuTime();
+        } finally {
+            observer.closed();
         }
-        long cpuAtEnd = OS.getProcessCpuTime();
-        observer.closed();
         joinAll(running);
         return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.SyscallCounts;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,13 +31,43 @@ final class LoadReport {
      * @param serverFigures the server's CPU and peak threads over the window, or null when not measured
      * @param serverReport  an xferbench server's own report of the window (threads started, carriers, context
      *                      switches, syscalls), or null
+     * @param serverCounts  syscalls and context switches of the server's processes counted per cgroup, or null when
+     *                      its processes were not watched
      * @param skipped       why the row could not run, or null
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
-               LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport, String skipped) {
+               LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
+               CgroupSyscallWindow.Result serverCounts, String skipped) {
 
         static Row skipped(String server, String model, String client, String protocol, long fileSize, int concurrency, String reason) {
-            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, null, reason);
+            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, null, null, reason);
+        }
+
+        /**
+         * The server's syscalls over the window: counted per cgroup from outside when its processes were watched (all
+         * of them, nginx's workers too), else the xferbench server's own count (perf per thread), else null.
+         */
+        SyscallCounts serverSyscalls() {
+            if (serverCounts != null && serverCounts.counts() != null) {
+                return serverCounts.counts();
+            }
+            return serverReport == null ? null : serverReport.syscalls();
+        }
+
+        String serverSyscallsSource() {
+            if (serverCounts != null && serverCounts.counts() != null) {
+                return "perf -a -G: the server's processes in a cgroup, per CPU";
+            }
+            return serverReport != null && serverReport.syscalls() != null ? "the server's own window: perf per thread" : null;
+        }
+
+        String serverSyscallsUnavailable() {
+            if (serverSyscalls() != null) {
+                return null;
+            }
+            String outside = serverCounts == null ? "the server's processes were not watched" : serverCounts.unavailable();
+            String inside = serverReport == null ? "not an xferbench server" : serverReport.syscallsUnavailable();
+            return outside + "; " + inside;
         }
 
         /** Requests the server answered in the window, failed ones included: what its costs are divided by. */
@@ -45,12 +76,31 @@ final class LoadReport {
         }
 
         double serverSyscallsPerRequest() {
-            return serverReport == null || serverReport.syscalls() == null || served() == 0 ? Double.NaN
-                    : (double) serverReport.syscalls().total() / served();
+            SyscallCounts c = serverSyscalls();
+            return c == null || served() == 0 ? Double.NaN : (double) c.total() / served();
+        }
+
+        /** Per request, by name, the largest first (the names perf counted; the rest is "other"). */
+        Map<String, Double> serverSyscallsByNamePerRequest() {
+            SyscallCounts c = serverSyscalls();
+            if (c == null || served() == 0) {
+                return null;
+            }
+            Map<String, Double> byName = new LinkedHashMap<>();
+            c.nonZero().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .forEach(e -> byName.put(e.getKey(), (double) e.getValue() / served()));
+            byName.put("other", (double) c.other() / served());
+            return byName;
         }
 
         double serverContextSwitchesPerRequest() {
-            return serverReport == null || served() == 0 ? Double.NaN : (double) serverReport.contextSwitches() / served();
+            if (served() == 0) {
+                return Double.NaN;
+            }
+            if (serverCounts != null && serverCounts.counts() != null) {
+                return (double) serverCounts.counts().contextSwitches() / served();
+            }
+            return serverReport == null ? Double.NaN : (double) serverReport.contextSwitches() / served();
         }
 
         double serverCpuMicrosPerRequest() {
@@ -144,7 +194,9 @@ final class LoadReport {
         m.put("serverThreadsStarted", sr == null ? null : sr.threadsStarted());
         m.put("serverCarrierThreads", sr == null || sr.carrierThreads() < 0 ? null : sr.carrierThreads());
         m.put("serverSyscallsPerRequest", num(row.serverSyscallsPerRequest()));
-        m.put("serverSyscallsUnavailable", sr == null ? "not an xferbench server" : sr.syscallsUnavailable());
+        m.put("serverSyscallsByNamePerRequest", row.serverSyscallsByNamePerRequest());
+        m.put("serverSyscallsSource", row.serverSyscallsSource());
+        m.put("serverSyscallsUnavailable", row.serverSyscallsUnavailable());
         m.put("serverContextSwitchesPerRequest", num(row.serverContextSwitchesPerRequest()));
         m.put("clientCpuMicrosPerRequest", num(r.clientCpuMicrosPerRequest()));
         m.put("clientBusiestLoopShare", num(r.clientBusiestLoopShare()));
@@ -239,9 +291,12 @@ final class LoadReport {
         }
         if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
             sb.append("started: platform threads the xferbench server started in the window (ThreadMXBean); carriers: its "
-                    + "virtual-thread scheduler's carrier threads at the window's end (JDK 24+); sys/req: its syscalls per "
-                    + "request (perf on the server, n/a where perf cannot count); cs/req: its context switches per request "
-                    + "(getrusage, whole process).\n");
+                    + "virtual-thread scheduler's carrier threads at the window's end (JDK 24+).\n");
+        }
+        if (rows.stream().anyMatch(r -> r.serverSyscalls() != null)) {
+            sb.append("sys/req, cs/req: the server's syscalls and context switches per request, counted by the kernel for all "
+                    + "its processes in a cgroup on every CPU (perf stat -a -G; the JSON has them by name); where that is not "
+                    + "possible, the xferbench server's own count (perf per thread, getrusage); n/a where neither counts.\n");
         }
         return sb.toString();
     }

@@ -12,6 +12,8 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     private final ProcessTree processes;
     private final InetSocketAddress nativeAddress;
     private final String token;
+    private CgroupSyscallWindow syscalls;
+    private CgroupSyscallWindow.Result syscallCounts;
     private ServerSampler sampler;
     private ServerWindow window;
     private ServerSampler.ServerFigures figures;
@@ -28,13 +30,23 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     }
 
     @Override
+    public void preparing() {
+        if (processes != null) {
+            syscalls = CgroupSyscallWindow.prepare(processes);
+        }
+    }
+
+    @Override
     public void opened() {
+        if (syscalls != null) {
+            syscalls.open();
+        }
         if (processes != null) {
             sampler = new ServerSampler(processes);
         }
         if (nativeAddress != null) {
             try {
-                window = ServerWindow.open(nativeAddress, token);
+                window = ServerWindow.open(nativeAddress, token, syscalls == null || syscalls.unavailable() != null);
             } catch (IOException e) {
                 System.err.println("xferbench: warning: no server measurement window: " + e.getMessage());
             }
@@ -43,6 +55,9 @@ final class ServerWatch implements LoadEngine.WindowObserver {
 
     @Override
     public void closed() {
+        if (syscalls != null) {
+            syscallCounts = syscalls.finish();
+        }
         if (sampler != null) {
             try {
                 figures = sampler.finish();
@@ -62,6 +77,11 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     /** Null when the processes were not watched. */
     ServerSampler.ServerFigures figures() {
         return figures;
+    }
+
+    /** The server's processes' syscalls counted per cgroup, or null when its processes were not watched. */
+    CgroupSyscallWindow.Result syscalls() {
+        return syscallCounts;
     }
 
     /** Null when the server is not an xferbench server or its window failed. */

@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
@@ -25,11 +26,12 @@ final class ServerWindow implements AutoCloseable {
         this.token = token;
     }
 
-    static ServerWindow open(InetSocketAddress server, String token) throws IOException {
+    /** @param countSyscalls whether the server counts its own syscalls (off when they are counted from outside) */
+    static ServerWindow open(InetSocketAddress server, String token, boolean countSyscalls) throws IOException {
         SocketChannel ch = SocketChannel.open(server);
         try {
             ServerWindow w = new ServerWindow(ch, token);
-            w.exchange(Op.MEASURE_BEGIN);
+            w.exchange(Op.MEASURE_BEGIN, countSyscalls ? 0 : Flags.NO_SYSCALL_COUNT);
             return w;
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -38,11 +40,11 @@ final class ServerWindow implements AutoCloseable {
     }
 
     MeasurementReport end() throws IOException {
-        return ProtocolJson.read(exchange(Op.MEASURE_END), MeasurementReport.class);
+        return ProtocolJson.read(exchange(Op.MEASURE_END, 0), MeasurementReport.class);
     }
 
-    private byte[] exchange(Op op) throws IOException {
-        Frames.writeFully(control, RequestCodec.encode(Request.control(op).withToken(token)));
+    private byte[] exchange(Op op, int flags) throws IOException {
+        Frames.writeFully(control, RequestCodec.encode(Request.control(op, flags).withToken(token)));
         return ResponseCodec.readJson(control);
     }
 

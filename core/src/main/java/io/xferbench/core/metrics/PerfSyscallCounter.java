@@ -32,6 +32,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
             "pipe2", "fcntl", "ioctl", "getrusage", "sched_yield", "clock_nanosleep", "statx", "ftruncate", "rename");
 
     private static final long ACK_TIMEOUT_MS = 10_000;
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
     private static volatile Availability availability;
 
     private final Process perf;
@@ -119,6 +120,30 @@ public final class PerfSyscallCounter implements AutoCloseable {
     }
 
     public static PerfSyscallCounter attach(long pid, List<String> syscalls) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
+                "-e", String.join(",", events(syscalls)), "-p", Long.toString(pid)));
+        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+    }
+
+    /**
+     * Counts every process of a cgroup ({@code cgroup}: its path under the hierarchy perf uses, see {@link PerfCgroup})
+     * on every CPU, with events disabled until {@link #enable()}. Per CPU, not per thread: the descriptors perf opens
+     * do not grow with the threads of the processes (per thread, 500 server threads × 50 syscall events exhaust them).
+     */
+    public static PerfSyscallCounter attachCgroup(String cgroup, List<String> syscalls) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        // perf -a has no target to outlive: it would count until killed, so it dies with this JVM (util-linux setpriv).
+        if (Files.isExecutable(SETPRIV)) {
+            cmd.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
+        }
+        cmd.addAll(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1", "-a"));
+        for (String event : events(syscalls)) {
+            cmd.addAll(List.of("-e", event, "-G", cgroup));
+        }
+        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+    }
+
+    private static List<String> events(List<String> syscalls) throws IOException {
         Availability a = availability();
         if (!a.isAvailable()) {
             throw new IOException(a.unavailableReason());
@@ -132,9 +157,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
             events.add(PerfStatParser.IO_URING_SUBMIT_EVENT);
         }
         events.add(PerfStatParser.CONTEXT_SWITCH_EVENT);
-        List<String> cmd = List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
-                "-e", String.join(",", events), "-p", Long.toString(pid));
-        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+        return events;
     }
 
     public void enable() throws IOException {

@@ -12,8 +12,13 @@ public final class Flags {
     public static final int FSYNC = 1 << 3;
     /** Use a deliberately misaligned direct buffer (page + 16) to show the penalty. */
     public static final int UNALIGNED = 1 << 4;
+    /**
+     * MEASURE_BEGIN: do not start perf on the server for this window (the caller counts its syscalls from outside,
+     * per cgroup, and the server's own perf would be counted there as the server's work).
+     */
+    public static final int NO_SYSCALL_COUNT = 1 << 5;
 
-    public static final int KNOWN = VERIFY_CRC32C | CACHE_COLD | CACHE_WARM | FSYNC | UNALIGNED;
+    public static final int KNOWN = VERIFY_CRC32C | CACHE_COLD | CACHE_WARM | FSYNC | UNALIGNED | NO_SYSCALL_COUNT;
 
     private Flags() {
     }

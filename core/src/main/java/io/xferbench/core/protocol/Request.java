@@ -49,7 +49,11 @@ public record Request(Op op, String method, String name, String token, long size
     }
 
     public static Request control(Op op) {
-        return new Request(op, "", "", "", 0, 0, 0, 0);
+        return control(op, 0);
+    }
+
+    public static Request control(Op op, int flags) {
+        return new Request(op, "", "", "", 0, 0, flags, 0);
     }
 
     /** INFO, MEASURE_BEGIN or MEASURE_END for the proxy itself, see {@link #PROXY_SELF}. */

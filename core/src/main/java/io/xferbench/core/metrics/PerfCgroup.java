@@ -1,0 +1,182 @@
+package io.xferbench.core.metrics;
+
+import io.xferbench.core.method.Availability;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A cgroup made to count a group of processes with {@code perf stat -a -G} (see
+ * {@link PerfSyscallCounter#attachCgroup}): the processes move in when it is made and back to where they were when
+ * it is closed, and the directory is removed. Works on the cgroup v2 hierarchy (perf_event is implicit there) or a
+ * v1 {@code perf_event} hierarchy, whichever is mounted. The name carries the owner's pid so a run killed with its
+ * cgroup still in place is cleaned up by the next ({@link #removeStale}).
+ */
+public final class PerfCgroup implements AutoCloseable {
+    private static final String PREFIX = "xferbench-perf-";
+
+    private final Path root;
+    private final Path dir;
+    private final boolean v2;
+    private final Map<Long, Path> origins = new LinkedHashMap<>();
+
+    private PerfCgroup(Path root, Path dir, boolean v2) {
+        this.root = root;
+        this.dir = dir;
+        this.v2 = v2;
+    }
+
+    /** Whether a hierarchy perf can filter by is mounted and writable here, and perf counts syscalls. */
+    public static Availability availability() {
+        Availability perf = PerfSyscallCounter.availability();
+        if (!perf.isAvailable()) {
+            return perf;
+        }
+        Optional<Hierarchy> h = hierarchy();
+        if (h.isEmpty()) {
+            return Availability.unavailable("no cgroup v2 or v1 perf_event hierarchy is mounted");
+        }
+        return Files.isWritable(h.get().mount()) ? Availability.AVAILABLE
+                : Availability.unavailable("cannot create cgroups under " + h.get().mount() + " (not root?)");
+    }
+
+    /** Makes a cgroup named after this process and {@code tag}, and moves {@code pids} (whole processes) into it. */
+    public static PerfCgroup create(String tag, List<Long> pids) throws IOException {
+        Hierarchy h = hierarchy().orElseThrow(() -> new IOException("no cgroup v2 or v1 perf_event hierarchy is mounted"));
+        removeStale(h.mount());
+        Path dir = h.mount().resolve(PREFIX + ProcessHandle.current().pid() + "-" + tag);
+        Files.createDirectory(dir);
+        PerfCgroup group = new PerfCgroup(h.mount(), dir, h.v2());
+        try {
+            for (long pid : pids) {
+                group.move(pid);
+            }
+        } catch (IOException | RuntimeException e) {
+            group.close();
+            throw e;
+        }
+        return group;
+    }
+
+    /** The path perf's {@code -G} takes: relative to the hierarchy's mount point. */
+    public String perfName() {
+        return root.relativize(dir).toString();
+    }
+
+    private void move(long pid) throws IOException {
+        Path origin = currentCgroup(pid);
+        if (origin == null) {
+            return; // exited meanwhile
+        }
+        Files.writeString(dir.resolve("cgroup.procs"), Long.toString(pid));
+        origins.put(pid, origin);
+    }
+
+    /**
+     * Moves the processes back where they were, and any process born inside meanwhile (a child such as the server's
+     * own perf) to where its parent came from, then removes the cgroup. A process that is exiting can hold the
+     * directory for a moment: the removal is retried briefly.
+     */
+    @Override
+    public void close() throws IOException {
+        IOException first = null;
+        Path fallback = origins.isEmpty() ? root : origins.values().iterator().next();
+        try {
+            for (String line : Files.readAllLines(dir.resolve("cgroup.procs"))) {
+                long pid = Long.parseLong(line.strip());
+                try {
+                    Files.writeString(origins.getOrDefault(pid, fallback).resolve("cgroup.procs"), Long.toString(pid));
+                } catch (IOException ex) {
+                    first = first == null ? ex : first; // an exiting process cannot be moved: the retries below wait for it
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException gone) {
+            return;
+        }
+        for (int attempt = 0; ; attempt++) {
+            try {
+                Files.deleteIfExists(dir);
+                return;
+            } catch (IOException ex) {
+                if (attempt == 50) {
+                    throw first != null ? first : ex;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw ex;
+                }
+            }
+        }
+    }
+
+    /** The cgroup directory {@code pid} is in now, in this hierarchy, or null when it has exited. */
+    private Path currentCgroup(long pid) throws IOException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        }
+        for (String line : lines) {
+            String[] f = line.split(":", 3);
+            boolean ours = v2 ? f[0].equals("0") : List.of(f[1].split(",")).contains("perf_event");
+            if (ours) {
+                return root.resolve(f[2].substring(1));
+            }
+        }
+        throw new IOException("process " + pid + " is in no " + (v2 ? "cgroup v2" : "perf_event") + " cgroup");
+    }
+
+    /** Removes cgroups left by runs whose process is gone (moving their processes to the root first). */
+    static void removeStale(Path mount) {
+        try (Stream<Path> dirs = Files.list(mount)) {
+            for (Path d : dirs.filter(p -> p.getFileName().toString().startsWith(PREFIX)).toList()) {
+                String rest = d.getFileName().toString().substring(PREFIX.length());
+                long owner = Long.parseLong(rest.substring(0, Math.max(0, rest.indexOf('-'))));
+                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+                for (String pid : Files.readAllLines(d.resolve("cgroup.procs"))) {
+                    Files.writeString(mount.resolve("cgroup.procs"), pid.strip());
+                }
+                Files.deleteIfExists(d);
+            }
+        } catch (IOException | NumberFormatException e) {
+            // Best effort: a stale group costs nothing but its directory.
+        }
+    }
+
+    private record Hierarchy(Path mount, boolean v2) {
+    }
+
+    /** cgroup v2 if mounted (also the "unified" half of a hybrid setup), else v1's perf_event hierarchy. */
+    private static Optional<Hierarchy> hierarchy() {
+        List<String> mounts;
+        try {
+            mounts = Files.readAllLines(Path.of("/proc/mounts"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        List<Hierarchy> found = new ArrayList<>();
+        for (String line : mounts) {
+            String[] f = line.split(" ");
+            if (f.length < 4) {
+                continue;
+            }
+            if (f[2].equals("cgroup2")) {
+                found.add(0, new Hierarchy(Path.of(f[1]), true));
+            } else if (f[2].equals("cgroup") && List.of(f[3].split(",")).contains("perf_event")) {
+                found.add(new Hierarchy(Path.of(f[1]), false));
+            }
+        }
+        return found.stream().findFirst();
+    }
+}
