@@ -44,13 +44,13 @@ xferbench_over_veth() {
     --server-jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --format json --out "$json"
 }
 
-# Prints the table of a client's JSON report and draws its chart next to it (FILE.png).
+# Prints the table of a client's JSON report and draws its charts next to it (FILE.png/.svg, FILE-cpu.*, FILE-syscalls.*).
 xferbench_render() {
   local json=$1
   local render=("$JAVA" -Djava.awt.headless=true -cp "$xferbench_root/client/target/xferbench-client.jar" io.xferbench.client.RenderReport "$json")
   "${render[@]}" table
-  "${render[@]}" "${json%.json}.png" || echo "xferbench: no chart (every row skipped or failed?)" >&2
-  echo "results: $json (chart: ${json%.json}.png)"
+  "${render[@]}" "${json%.json}.png" 2>/dev/null || echo "xferbench: no chart (the report has no rows?)" >&2
+  echo "results: $json (charts: ${json%.json}*.png, .svg)"
 }
 
 # Whether the arguments after the first contain the option $1 (as "$1 VALUE" or "$1=VALUE").

@@ -18,7 +18,8 @@ final class OutputOptions {
     @Option(names = "--out", description = "Write the report here instead of standard output.")
     Path out;
 
-    @Option(names = "--chart", description = "Also draw a PNG bar chart of MiB/s (req/s for empty-body rows) per method here.")
+    @Option(names = "--chart", paramLabel = "BASE", description = "Also draw charts as PNG and SVG: BASE.png/.svg (MiB/s; "
+            + "req/s charts for empty-body rows are BASE-requests.*), BASE-cpu.* and BASE-syscalls.* (a .png ending of BASE is dropped).")
     Path chart;
 
     /** Writes the report; the exit code: 1 when any row failed. */
@@ -31,8 +32,9 @@ final class OutputOptions {
             System.out.print(text);
         }
         if (chart != null) {
-            ResultsChart.write(report, chart);
-            System.err.println("xferbench: chart written to " + chart);
+            for (Path file : ChartFiles.write(report, chart)) {
+                System.err.println("xferbench: chart written to " + file);
+            }
         }
         if (report.anyFailed()) {
             System.err.println("xferbench: FAILED rows: " + Arrays.toString(report.results().stream()

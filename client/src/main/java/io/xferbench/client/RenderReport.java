@@ -17,7 +17,7 @@ public final class RenderReport {
         Report report = new ObjectMapper().readValue(Path.of(args[0]).toFile(), Report.class);
         String format = args.length == 2 ? args[1] : "table";
         if (format.endsWith(".png")) {
-            ResultsChart.write(report, Path.of(format));
+            ChartFiles.write(report, Path.of(format));
             return;
         }
         System.out.print(ReportWriter.render(report, format));
