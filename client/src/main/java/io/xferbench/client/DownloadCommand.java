@@ -49,6 +49,7 @@ final class DownloadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");

@@ -109,6 +109,7 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         List<Scenario> chosen = scenarios.stream().map(Scenario::of).toList();
         ServerDescription proxyInfo = Windows.proxyInfo(server);
         ServerDescription upstreamInfo = Windows.info(server);

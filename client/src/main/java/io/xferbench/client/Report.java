@@ -2,6 +2,9 @@ package io.xferbench.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.metrics.NetworkPath;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -9,6 +12,18 @@ import java.util.Map;
 record Report(Map<String, Object> environment, List<MethodResult> results) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Reads a report written with {@code --format json}; a file that is not one fails with one line. */
+    static Report read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new java.nio.file.NoSuchFileException(file.toString());
+        }
+        try {
+            return JSON.readValue(file.toFile(), Report.class);
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException(file + " is not an xferbench client JSON report: " + e.getOriginalMessage());
+        }
+    }
 
     /**
      * The network path the run took ({@code environment.network}), typed whether this report was just measured or

@@ -53,6 +53,7 @@ final class UploadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         if (!rounds.verifyCrc32c()) {
             throw new IllegalArgumentException("--verify length does not apply to uploads: the request carries the body's CRC32C and "
                     + "the server always checks it (and the byte count) before it stores the file");
