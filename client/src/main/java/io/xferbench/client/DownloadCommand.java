@@ -48,13 +48,14 @@ final class DownloadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
         output.check();
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;
+        Progress progress = rounds.progress(parsedSizes.size() * chosen.size());
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         int flags = (rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0)
                 | (cache == Cache.COLD ? Flags.CACHE_COLD : Flags.CACHE_WARM)
                 | (buffer.unaligned ? Flags.UNALIGNED : 0);
@@ -62,7 +63,6 @@ final class DownloadCommand implements Callable<Integer> {
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             for (String method : chosen) {
-                System.err.println("xferbench: download " + method + " " + Sizes.format(size) + " ...");
                 // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
                 Request request = Request.download(method, size, flags, bufferSize);
                 Request timed = request.withoutCacheFlags();
@@ -73,6 +73,7 @@ final class DownloadCommand implements Callable<Integer> {
                         (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("cache", cache.name().toLowerCase(java.util.Locale.ROOT));
         settings.put("bufferSize", bufferSize);

@@ -108,7 +108,6 @@ final class ProxyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
         output.check();
         List<Scenario> chosen = scenarios.stream().map(Scenario::of).toList();
         ServerDescription proxyInfo = Windows.proxyInfo(server);
@@ -127,14 +126,15 @@ final class ProxyCommand implements Callable<Integer> {
         int flags = rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0;
         warm(chosen.contains(Scenario.BULK) ? parsedSizes : List.of(), chosen.stream().anyMatch(s -> s != Scenario.BULK));
 
+        int rows = chosen.stream().mapToInt(s -> s == Scenario.BULK ? parsedSizes.size() : 1).sum() * specs.size();
+        Progress progress = rounds.progress(rows);
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         List<MethodResult> results = new ArrayList<>();
         for (Scenario scenario : chosen) {
             List<Long> scenarioSizes = scenario == Scenario.BULK ? parsedSizes : List.of(0L);
             for (long size : scenarioSizes) {
                 Request request = Request.download(downloadMethod, size, flags, 0);
                 for (RelaySpec spec : specs) {
-                    System.err.println("xferbench: proxy " + scenario.id() + " " + spec.relay()
-                            + (spec.buffer() == null ? "" : " " + Sizes.format(spec.buffer())) + " " + Sizes.format(size) + " ...");
                     MethodResult.Row row = new MethodResult.Row(Direction.RELAY, spec.relay(), scenario, size, spec.buffer());
                     String unavailable = relays.unavailableReason(spec.relay());
                     if (scenario == Scenario.CONNECT) {
@@ -148,6 +148,7 @@ final class ProxyCommand implements Callable<Integer> {
                 }
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("scenarios", scenarios);
         settings.put("exchangesPerConnectionPerRound", exchanges);

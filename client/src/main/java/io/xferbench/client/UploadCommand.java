@@ -52,7 +52,6 @@ final class UploadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
         output.check();
         if (!rounds.verifyCrc32c()) {
             throw new IllegalArgumentException("--verify length does not apply to uploads: the request carries the body's CRC32C and "
@@ -65,19 +64,21 @@ final class UploadCommand implements Callable<Integer> {
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;
+        Progress progress = rounds.progress(parsedSizes.size() * chosen.size());
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         int flags = (fsync ? Flags.FSYNC : 0) | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             TestFile body = local.generated(size);
             for (String method : chosen) {
-                System.err.println("xferbench: upload " + method + " " + Sizes.format(size) + " ...");
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.UPLOAD, method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
                         (c, index) -> Outcome.of(c.upload(Request.upload(method, uploadName(index), size, body.crc32c(), flags, bufferSize), body)),
                         connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("fsync", fsync);
         settings.put("bufferSize", bufferSize);
