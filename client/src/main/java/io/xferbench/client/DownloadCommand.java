@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Download (file → socket on the server) with one or more methods; prints one row per method and size. */
 @Command(name = "download", mixinStandardHelpOptions = true,
@@ -45,6 +47,9 @@ final class DownloadCommand implements Callable<Integer> {
 
     @Mixin
     OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -80,6 +85,7 @@ final class DownloadCommand implements Callable<Integer> {
         settings.put("unalignedBuffer", buffer.unaligned);
         settings.put("receiver", "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("network", server.networkPath(info));

@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Measures the relays of a running proxy ({@code xferbench-server --proxy-to HOST:PORT}): every connection picks
@@ -73,6 +75,9 @@ final class ProxyCommand implements Callable<Integer> {
 
     @Mixin
     OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
 
     /** A relay and the buffer its PROXY frame asks for (null: the proxy's default). */
     record RelaySpec(String relay, Integer buffer) {
@@ -162,6 +167,7 @@ final class ProxyCommand implements Callable<Integer> {
         proxy.put("upstream", proxyInfo.upstream());
         proxy.putAll(proxyInfo.environment());
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("network", server.networkPath(proxyInfo));

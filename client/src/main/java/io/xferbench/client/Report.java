@@ -34,6 +34,12 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
         return network == null ? null : JSON.convertValue(network, NetworkPath.class);
     }
 
+    /** Which build made this report, when, with which arguments; null for reports older than the field. */
+    Provenance provenance() {
+        Object provenance = environment.get("provenance");
+        return provenance == null ? null : JSON.convertValue(provenance, Provenance.class);
+    }
+
     boolean anyFailed() {
         return results.stream().anyMatch(r -> r.error() != null);
     }

@@ -48,13 +48,10 @@ final class ReportWriter {
     static String table(Report report) {
         StringWriter out = new StringWriter();
         PrintWriter p = new PrintWriter(out);
-        Map<String, Object> env = report.environment();
-        p.println("xferbench " + env.getOrDefault("settings", ""));
-        p.println("client: " + env.getOrDefault("client", ""));
-        if (env.containsKey("proxy")) {
-            p.println("proxy: " + env.get("proxy"));
+        // People read the header: summary lines with sizes in binary units; the full environment is in the JSON.
+        for (String line : RunSummary.lines(report)) {
+            p.println(line);
         }
-        p.println("server: " + env.getOrDefault("server", ""));
         NetworkPath network = report.network();
         if (network != null) {
             p.println("network: " + network.path() + "; client " + network.client().summary()

@@ -1,6 +1,8 @@
 package io.xferbench.client;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,12 +15,18 @@ import java.util.stream.Collectors;
  * Markdown and HTML reports, where a raw map would not be read.
  */
 final class RunSummary {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private RunSummary() {
     }
 
     static List<String> lines(Report report) {
         Map<String, Object> env = report.environment();
         List<String> lines = new ArrayList<>();
+        Provenance provenance = report.provenance();
+        if (provenance != null) {
+            lines.add(provenance.summary());
+        }
         String direction = report.results().isEmpty() ? "" : DirectionJson.name(report.results().get(0).row().direction()) + " ";
         lines.add(direction + settings(env.get("settings")));
         StringBuilder where = new StringBuilder("client " + machine(env.get("client")));
@@ -39,7 +47,25 @@ final class RunSummary {
         if (!how.isEmpty()) {
             lines.add(how.toString());
         }
+        String tuning = tuning(env.get("client"));
+        if (!tuning.isEmpty()) {
+            String far = tuning(server);
+            lines.add("tuning client " + tuning + (far.isEmpty() || far.equals(tuning) ? "" : " · server " + far));
+        }
         return lines;
+    }
+
+    /** The kernel settings (core.metrics.HostTuning) as one phrase; empty for reports older than them. */
+    static String tuning(Object description) {
+        if (!(description instanceof Map<?, ?> m) || m.get("tuning") == null) {
+            return "";
+        }
+        // Just measured it is the record, read back from JSON a map.
+        HostTuning t = JSON.convertValue(m.get("tuning"), HostTuning.class);
+        return "governor " + t.cpuGovernor() + ", THP " + t.transparentHugePages() + ", cgroup memory " + t.cgroupMemoryMax()
+                + ", TCP " + t.tcpCongestionControl() + " rmem " + t.tcpRmem() + " wmem " + t.tcpWmem()
+                + " rmem_max " + t.rmemMax() + " wmem_max " + t.wmemMax()
+                + (t.blockScheduler() == null ? "" : ", I/O scheduler " + t.blockScheduler());
     }
 
     /** Every setting but the long explanations, sizes in binary units. */
@@ -67,19 +93,24 @@ final class RunSummary {
 
     /** JDK, kernel, CPU model and count (and which CPUs, when pinned), memory, host. */
     static String machine(Object description) {
-        if (!(description instanceof Map<?, ?> m)) {
+        if (!(description instanceof Map<?, ?> m) || m.get("jdk") == null) {
             return "unknown";
         }
         StringBuilder b = new StringBuilder();
         b.append("JDK ").append(m.get("jdk")).append(", ").append(m.get("kernel"));
-        b.append(", ").append(m.get("cpuModel")).append(" x").append(m.get("cpus"));
+        if (m.get("cpuModel") != null) {
+            b.append(", ").append(m.get("cpuModel")).append(" x").append(m.get("cpus"));
+        }
         if (m.get("cpusAllowed") != null) {
             b.append(" (cpus ").append(m.get("cpusAllowed")).append(')');
         }
         if (m.get("memoryBytes") instanceof Number mem && mem.longValue() > 0) {
             b.append(", ").append(String.format(Locale.ROOT, "%.1f GiB", mem.longValue() / (double) Sizes.GiB));
         }
-        b.append(dataOn(m)).append(", host ").append(m.get("host"));
+        b.append(dataOn(m));
+        if (m.get("host") != null) {
+            b.append(", host ").append(m.get("host"));
+        }
         return b.toString();
     }
 

@@ -18,7 +18,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Upload (socket → file on the server) with one or more receiver methods; prints one row per method and size. */
 @Command(name = "upload", mixinStandardHelpOptions = true,
@@ -49,6 +51,9 @@ final class UploadCommand implements Callable<Integer> {
 
     @Mixin
     OutputOptions output;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
@@ -89,6 +94,7 @@ final class UploadCommand implements Callable<Integer> {
                 + (rounds.concurrency > 1 ? " .. " + uploadName(rounds.concurrency - 1) : "")
                 + ", replaced by each upload (temp file, verify, rename)");
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(bodies));
         environment.put("network", server.networkPath(info));
