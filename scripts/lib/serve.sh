@@ -44,13 +44,15 @@ xferbench_over_veth() {
     --server-jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --format json --out "$json"
 }
 
-# Prints the table of a client's JSON report and draws its chart next to it (FILE.png).
+# Prints the table of a client's JSON report; writes its HTML report (FILE.html: tables, charts, environment) and its
+# charts (FILE.png/.svg, FILE-cpu.*, FILE-syscalls.*) next to it.
 xferbench_render() {
   local json=$1
-  local render=("$JAVA" -Djava.awt.headless=true -cp "$xferbench_root/client/target/xferbench-client.jar" io.xferbench.client.RenderReport "$json")
-  "${render[@]}" table
-  "${render[@]}" "${json%.json}.png" || echo "xferbench: no chart (every row skipped or failed?)" >&2
-  echo "results: $json (chart: ${json%.json}.png)"
+  local client=("$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar")
+  "${client[@]}" render "$json"
+  "${client[@]}" render "$json" --format html --out "${json%.json}.html" --chart "${json%.json}.png" 2>/dev/null \
+    || echo "xferbench: no HTML report or charts (see: ${client[*]} render $json --format html --out F)" >&2
+  echo "results: $json (report: ${json%.json}.html, charts: ${json%.json}*.png, .svg)"
 }
 
 # Whether the arguments after the first contain the option $1 (as "$1 VALUE" or "$1=VALUE").

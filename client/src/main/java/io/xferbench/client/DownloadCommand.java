@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Download (file → socket on the server) with one or more methods; prints one row per method and size. */
 @Command(name = "download", mixinStandardHelpOptions = true,
@@ -46,14 +48,19 @@ final class DownloadCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;
+        Progress progress = rounds.progress(parsedSizes.size() * chosen.size());
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         int flags = (rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0)
                 | (cache == Cache.COLD ? Flags.CACHE_COLD : Flags.CACHE_WARM)
                 | (buffer.unaligned ? Flags.UNALIGNED : 0);
@@ -61,7 +68,6 @@ final class DownloadCommand implements Callable<Integer> {
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             for (String method : chosen) {
-                System.err.println("xferbench: download " + method + " " + Sizes.format(size) + " ...");
                 // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
                 Request request = Request.download(method, size, flags, bufferSize);
                 Request timed = request.withoutCacheFlags();
@@ -72,12 +78,14 @@ final class DownloadCommand implements Callable<Integer> {
                         (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("cache", cache.name().toLowerCase(java.util.Locale.ROOT));
         settings.put("bufferSize", bufferSize);
         settings.put("unalignedBuffer", buffer.unaligned);
         settings.put("receiver", "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("network", server.networkPath(info));

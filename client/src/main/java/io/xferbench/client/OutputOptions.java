@@ -1,44 +1,72 @@
 package io.xferbench.client;
 
+import io.xferbench.core.cli.Cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
-/** Where and how the report goes: table/json/csv to standard output or a file, and a chart. */
+/** Where and how the report goes: one or more formats to standard output or files, and charts. */
 final class OutputOptions {
-    /** Report formats. */
-    enum Format { TABLE, JSON, CSV }
+    @Option(names = "--format", defaultValue = "table", split = ",", paramLabel = "FORMAT",
+            description = "table, json, csv, markdown or html (a self-contained page with the charts); several, comma-separated, "
+                    + "need --out (default: ${DEFAULT-VALUE}).")
+    List<ReportFormat> formats;
 
-    @Option(names = "--format", defaultValue = "table", description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    Format format;
-
-    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the report here instead of standard output; with several formats, its extension "
+            + "is replaced by each format's (.txt, .json, .csv, .md, .html).")
     Path out;
 
-    @Option(names = "--chart", description = "Also draw a PNG bar chart of MiB/s (req/s for empty-body rows) per method here.")
+    @Option(names = "--chart", paramLabel = "BASE", description = "Also draw charts as PNG and SVG: BASE.png/.svg (MiB/s; "
+            + "req/s charts for empty-body rows are BASE-requests.*), BASE-cpu.* and BASE-syscalls.* (a .png ending of BASE is dropped).")
     Path chart;
+
+    /** Refuses what cannot be written, before a run starts (exit 2). */
+    void check() {
+        if (formats.size() > 1 && out == null) {
+            throw new IllegalArgumentException("--format " + formats.stream().map(ReportFormat::id).collect(Collectors.joining(","))
+                    + " writes several files: give --out");
+        }
+    }
 
     /** Writes the report; the exit code: 1 when any row failed. */
     int emit(Report report) throws IOException {
-        String text = ReportWriter.render(report, format.name().toLowerCase(java.util.Locale.ROOT));
-        if (out != null) {
-            Files.writeString(out, text, StandardCharsets.UTF_8);
-            System.err.println("xferbench: report written to " + out);
-        } else {
-            System.out.print(text);
-        }
-        if (chart != null) {
-            ResultsChart.write(report, chart);
-            System.err.println("xferbench: chart written to " + chart);
-        }
+        write(report);
         if (report.anyFailed()) {
             System.err.println("xferbench: FAILED rows: " + Arrays.toString(report.results().stream()
                     .filter(r -> r.error() != null).map(MethodResult::label).toArray()));
-            return 1;
+            return Cli.FAILED;
         }
         return 0;
+    }
+
+    /** Writes every asked format and the charts. */
+    void write(Report report) throws IOException {
+        check();
+        for (ReportFormat format : formats) {
+            String text = ReportWriter.render(report, format);
+            Path file = formats.size() == 1 ? out : withExtension(out, format.extension);
+            if (file != null) {
+                Files.writeString(file, text, StandardCharsets.UTF_8);
+                System.err.println("xferbench: report written to " + file);
+            } else {
+                System.out.print(text);
+            }
+        }
+        if (chart != null) {
+            for (Path file : ChartFiles.write(report, chart)) {
+                System.err.println("xferbench: chart written to " + file);
+            }
+        }
+    }
+
+    static Path withExtension(Path file, String extension) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return file.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "." + extension);
     }
 }

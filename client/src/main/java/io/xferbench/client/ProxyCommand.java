@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Measures the relays of a running proxy ({@code xferbench-server --proxy-to HOST:PORT}): every connection picks
@@ -74,6 +76,9 @@ final class ProxyCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Spec
+    CommandSpec spec;
+
     /** A relay and the buffer its PROXY frame asks for (null: the proxy's default). */
     record RelaySpec(String relay, Integer buffer) {
         int frameBuffer() {
@@ -108,7 +113,7 @@ final class ProxyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         List<Scenario> chosen = scenarios.stream().map(Scenario::of).toList();
         ServerDescription proxyInfo = Windows.proxyInfo(server);
         ServerDescription upstreamInfo = Windows.info(server);
@@ -126,14 +131,15 @@ final class ProxyCommand implements Callable<Integer> {
         int flags = rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0;
         warm(chosen.contains(Scenario.BULK) ? parsedSizes : List.of(), chosen.stream().anyMatch(s -> s != Scenario.BULK));
 
+        int rows = chosen.stream().mapToInt(s -> s == Scenario.BULK ? parsedSizes.size() : 1).sum() * specs.size();
+        Progress progress = rounds.progress(rows);
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         List<MethodResult> results = new ArrayList<>();
         for (Scenario scenario : chosen) {
             List<Long> scenarioSizes = scenario == Scenario.BULK ? parsedSizes : List.of(0L);
             for (long size : scenarioSizes) {
                 Request request = Request.download(downloadMethod, size, flags, 0);
                 for (RelaySpec spec : specs) {
-                    System.err.println("xferbench: proxy " + scenario.id() + " " + spec.relay()
-                            + (spec.buffer() == null ? "" : " " + Sizes.format(spec.buffer())) + " " + Sizes.format(size) + " ...");
                     MethodResult.Row row = new MethodResult.Row(Direction.RELAY, spec.relay(), scenario, size, spec.buffer());
                     String unavailable = relays.unavailableReason(spec.relay());
                     if (scenario == Scenario.CONNECT) {
@@ -147,6 +153,7 @@ final class ProxyCommand implements Callable<Integer> {
                 }
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("scenarios", scenarios);
         settings.put("exchangesPerConnectionPerRound", exchanges);
@@ -160,6 +167,7 @@ final class ProxyCommand implements Callable<Integer> {
         proxy.put("upstream", proxyInfo.upstream());
         proxy.putAll(proxyInfo.environment());
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("network", server.networkPath(proxyInfo));

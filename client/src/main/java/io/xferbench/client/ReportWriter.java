@@ -16,7 +16,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Renders a {@link Report} as a text table, JSON (schema in docs/results.md) or CSV. */
+/**
+ * Renders a {@link Report} in a {@link ReportFormat}: a text table, JSON (schema in docs/results.md) or CSV here;
+ * Markdown and HTML by {@link MarkdownReport} and {@link HtmlReport}.
+ */
 final class ReportWriter {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -24,24 +27,31 @@ final class ReportWriter {
     }
 
     static String render(Report report, String format) throws IOException {
+        for (ReportFormat f : ReportFormat.values()) {
+            if (f.id().equals(format)) {
+                return render(report, f);
+            }
+        }
+        throw new IllegalArgumentException("unknown format " + format + " (table, json, csv, markdown, html)");
+    }
+
+    static String render(Report report, ReportFormat format) throws IOException {
         return switch (format) {
-            case "json" -> JSON.writeValueAsString(report) + "\n";
-            case "csv" -> csv(report);
-            case "table" -> table(report);
-            default -> throw new IllegalArgumentException("unknown format " + format + " (table, json, csv)");
+            case JSON -> JSON.writeValueAsString(report) + "\n";
+            case CSV -> csv(report);
+            case TABLE -> table(report);
+            case MARKDOWN -> MarkdownReport.render(report);
+            case HTML -> HtmlReport.render(report);
         };
     }
 
     static String table(Report report) {
         StringWriter out = new StringWriter();
         PrintWriter p = new PrintWriter(out);
-        Map<String, Object> env = report.environment();
-        p.println("xferbench " + env.getOrDefault("settings", ""));
-        p.println("client: " + env.getOrDefault("client", ""));
-        if (env.containsKey("proxy")) {
-            p.println("proxy: " + env.get("proxy"));
+        // People read the header: summary lines with sizes in binary units; the full environment is in the JSON.
+        for (String line : RunSummary.lines(report)) {
+            p.println(line);
         }
-        p.println("server: " + env.getOrDefault("server", ""));
         NetworkPath network = report.network();
         if (network != null) {
             p.println("network: " + network.path() + "; client " + network.client().summary()

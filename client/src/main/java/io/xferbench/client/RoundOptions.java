@@ -26,6 +26,15 @@ final class RoundOptions {
     @Option(names = "--no-syscalls", description = "Leave syscall counts out of the results.")
     boolean noSyscalls;
 
+    @Option(names = "--quiet", description = "No progress on stderr (on a terminal: a line redrawn every round with an ETA; "
+            + "otherwise one line per method and size).")
+    boolean quiet;
+
+    /** Progress of {@code rows} rows on stderr, unless --quiet. */
+    Progress progress(int rows) {
+        return Progress.onStderr(quiet, rows, rounds());
+    }
+
     /** Checks the values; the driver's rounds. */
     TransferDriver.Rounds rounds() {
         return new TransferDriver.Rounds(repeat, warmup, concurrency, !noSyscalls);

@@ -113,9 +113,15 @@ final class TransferDriver {
     }
 
     private final Rounds rounds;
+    private final Progress progress;
 
     TransferDriver(Rounds rounds) {
+        this(rounds, Progress.quiet());
+    }
+
+    TransferDriver(Rounds rounds, Progress progress) {
         this.rounds = rounds;
+        this.progress = progress;
     }
 
     Rounds rounds() {
@@ -124,6 +130,7 @@ final class TransferDriver {
 
     /** Runs the job, or skips it with {@code unavailableReason} when the far side already said it cannot run it. */
     <C extends AutoCloseable> MethodResult run(Job<C> job, String unavailableReason) {
+        progress.row(job.row());
         if (unavailableReason != null) {
             return job.skipped(unavailableReason);
         }
@@ -140,8 +147,10 @@ final class TransferDriver {
             // Set-up (a file generated on first use, say) before anything is measured.
             prepareAll(pool, connections, job);
             for (int w = 0; w < rounds.warmup(); w++) {
+                progress.round(true, w + 1, rounds.warmup());
                 prepareAll(pool, connections, job);
                 round(pool, connections, job);
+                progress.roundDone();
             }
             return measured(job, pool, connections);
         } catch (RemoteException e) {
@@ -175,6 +184,7 @@ final class TransferDriver {
             try {
                 try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
                     for (int r = 0; r < rounds.repeat(); r++) {
+                        progress.round(false, r + 1, rounds.repeat());
                         Prepared[] prepared = prepareAll(pool, connections, job);
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
@@ -183,6 +193,7 @@ final class TransferDriver {
                         List<List<Outcome>> outcomes = round(pool, connections, job);
                         nanos.add(System.nanoTime() - start);
                         byRound.add(residencyBefore(outcomes, prepared));
+                        progress.roundDone();
                     }
                     client = clientWindow.end();
                 }

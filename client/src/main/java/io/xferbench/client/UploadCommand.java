@@ -18,7 +18,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Upload (socket → file on the server) with one or more receiver methods; prints one row per method and size. */
 @Command(name = "upload", mixinStandardHelpOptions = true,
@@ -50,9 +52,12 @@ final class UploadCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
-        TransferDriver driver = new TransferDriver(rounds.rounds());
+        output.check();
         if (!rounds.verifyCrc32c()) {
             throw new IllegalArgumentException("--verify length does not apply to uploads: the request carries the body's CRC32C and "
                     + "the server always checks it (and the byte count) before it stores the file");
@@ -64,19 +69,21 @@ final class UploadCommand implements Callable<Integer> {
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;
+        Progress progress = rounds.progress(parsedSizes.size() * chosen.size());
+        TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         int flags = (fsync ? Flags.FSYNC : 0) | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             TestFile body = local.generated(size);
             for (String method : chosen) {
-                System.err.println("xferbench: upload " + method + " " + Sizes.format(size) + " ...");
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.UPLOAD, method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
                         (c, index) -> Outcome.of(c.upload(Request.upload(method, uploadName(index), size, body.crc32c(), flags, bufferSize), body)),
                         connections -> Windows.server(connections.get(0))), catalog.unavailableReason(method)));
             }
         }
+        progress.finish();
         Map<String, Object> settings = rounds.describe(server, parsedSizes);
         settings.put("fsync", fsync);
         settings.put("bufferSize", bufferSize);
@@ -87,6 +94,7 @@ final class UploadCommand implements Callable<Integer> {
                 + (rounds.concurrency > 1 ? " .. " + uploadName(rounds.concurrency - 1) : "")
                 + ", replaced by each upload (temp file, verify, rename)");
         Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
         environment.put("client", EnvironmentInfo.describe(bodies));
         environment.put("network", server.networkPath(info));

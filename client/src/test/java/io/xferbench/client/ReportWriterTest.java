@@ -60,19 +60,19 @@ class ReportWriterTest {
     @Test
     void theDownloadTableKeepsItsColumns() {
         List<String> lines = ReportWriter.table(report()).lines().toList();
-        assertThat(lines.get(4)).isEqualTo("method          size      MiB/s median [min..max]  xfers   p50 ms   p99 ms  "
+        assertThat(lines.get(3)).isEqualTo("method          size      MiB/s median [min..max]  xfers   p50 ms   p99 ms  "
                 + "client usr/sys  server usr/sys syscalls/GiB  ctx sw/GiB  verified   server syscalls/GiB by name");
-        assertThat(lines.get(6)).startsWith("transfer-to     1GiB      4096 [4000..4200]            2   250.00   260.00     "
+        assertThat(lines.get(5)).startsWith("transfer-to     1GiB      4096 [4000..4200]            2   250.00   260.00     "
                 + "0.050/0.100     0.050/0.100            6        2000  yes        futex=5 sendfile64=1");
         assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
     }
 
     @Test
     void emptyBodyExchangesGetTheirOwnSectionPerRequestAndNameTheProxy() {
-        Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42)), List.of(exchanges(),
+        Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42, "jdk", "Temurin 25", "kernel", "Linux 6.18")), List.of(exchanges(),
                 MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "io-uring", MethodResult.Scenario.SMALL, 0, null), "no io_uring here")));
         String table = ReportWriter.table(r);
-        assertThat(table).contains("proxy: {pid=42}").contains("proxy, small: empty-body exchanges")
+        assertThat(table).contains("· proxy JDK Temurin 25, Linux 6.18 ·").contains("proxy, small: empty-body exchanges")
                 .contains("req/s median [min..max]").contains("proxy syscalls/req by name").contains("CPU us/req")
                 .contains("10000 [9500..10100]").contains("4.03").contains("read=2.00 write=2.00 futex=0.03")
                 .contains("85.0").contains("200.0").contains("50000.0/100000.0")
@@ -183,5 +183,24 @@ class ReportWriterTest {
         assertThat(rows.get(1).get("sharedWithConnections").asInt()).isEqualTo(3);
         assertThat(ReportWriter.render(report, "csv").lines().toList().get(2)).endsWith(",true,3");
         assertThat(ReportWriter.table(report())).doesNotContain("shared:");
+    }
+
+    @Test
+    void provenanceAndTuningAreInTheJsonAndInOneHumanHeaderLineEach() throws Exception {
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("provenance", new Provenance(Provenance.SCHEMA_VERSION, "0.1.0", "abc123", "2026-11-23T11:04:22Z",
+                List.of("download", "--size", "1GiB"), List.of("-Xmx1g"), "4.2.18.Final"));
+        env.put("settings", Map.of("sizes", List.of(1L << 30)));
+        env.put("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning",
+                new io.xferbench.core.metrics.HostTuning("performance", "madvise", "max", "cubic", "4096 131072 6291456",
+                        "4096 16384 4194304", "212992", "212992", null)));
+        Report report = new Report(env, List.of(measured()));
+        Report back = JSON.readValue(ReportWriter.render(report, "json"), Report.class);
+        assertThat(back.provenance()).isEqualTo(report.provenance());
+        List<String> header = ReportWriter.table(back).lines().toList();
+        assertThat(header.get(0)).isEqualTo("xferbench 0.1.0 (abc123, schema 2, Netty 4.2.18.Final) at 2026-11-23T11:04:22Z: download --size 1GiB");
+        assertThat(header.get(1)).isEqualTo("download sizes 1GiB");
+        assertThat(header).contains("tuning client governor performance, THP madvise, cgroup memory max, TCP cubic rmem 4096 131072 6291456 "
+                + "wmem 4096 16384 4194304 rmem_max 212992 wmem_max 212992");
     }
 }

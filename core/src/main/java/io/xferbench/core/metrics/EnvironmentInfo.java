@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** How a number was obtained: JDK, kernel, CPUs, file system. Attached to every result file. */
+/** How a number was obtained: JDK, kernel, CPUs, file system, kernel tuning. Attached to every result file. */
 public final class EnvironmentInfo {
     private EnvironmentInfo() {
     }
@@ -25,6 +25,7 @@ public final class EnvironmentInfo {
         env.put("cpusAllowed", cpusAllowed());
         env.put("memoryBytes", memTotal());
         env.put("host", hostname());
+        String device = null;
         if (dataDir != null) {
             env.put("dataDir", dataDir.toString());
             try {
@@ -32,10 +33,12 @@ public final class EnvironmentInfo {
                 env.put("fileSystem", store.type());
                 env.put("fileSystemDevice", store.name());
                 env.put("fileSystemBlockSize", store.getBlockSize());
+                device = store.name();
             } catch (IOException | UnsupportedOperationException e) {
                 env.put("fileSystem", "unknown: " + e.getMessage());
             }
         }
+        env.put("tuning", HostTuning.read(device));
         env.put("perfSyscallCounting", PerfSyscallCounter.availability().isAvailable() ? "available"
                 : "unavailable: " + PerfSyscallCounter.availability().unavailableReason());
         return env;

@@ -1,0 +1,82 @@
+package io.xferbench.client;
+
+import io.xferbench.core.Sizes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints a {@link RunComparison} as an aligned text table or Markdown, with the rows found in one run only. */
+final class ComparisonWriter {
+    private static final List<String> COLUMNS = List.of("direction", "method", "size", "A median [min..max]", "B median [min..max]",
+            "change", "ranges");
+
+    private ComparisonWriter() {
+    }
+
+    static String table(RunComparison c, String a, String b) {
+        StringBuilder out = new StringBuilder("A: " + a + "\nB: " + b + "\nMiB/s (req/s for empty-body rows); change = (B - A) / A"
+                + " of the medians; 'overlap' = the min..max ranges share values, the change is within the runs' spread\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(COLUMNS);
+        rows.addAll(rows(c));
+        int[] width = new int[COLUMNS.size()];
+        for (List<String> r : rows) {
+            for (int i = 0; i < r.size(); i++) {
+                width[i] = Math.max(width[i], r.get(i).length());
+            }
+        }
+        for (List<String> r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.size(); i++) {
+                line.append(String.format(Locale.ROOT, "%-" + width[i] + "s", r.get(i))).append(i + 1 < r.size() ? "  " : "");
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+        }
+        only(out, "only in A: ", c.onlyA());
+        only(out, "only in B: ", c.onlyB());
+        return out.toString();
+    }
+
+    static String markdown(RunComparison c, String a, String b) {
+        StringBuilder out = new StringBuilder("# xferbench comparison\n\n- A: " + MarkdownReport.escape(a) + "\n- B: "
+                + MarkdownReport.escape(b) + "\n- MiB/s (req/s for empty-body rows); change = (B - A) / A of the medians; "
+                + "*overlap*: the min..max ranges share values, the change is within the runs' spread\n\n");
+        MarkdownReport.table(out, COLUMNS, rows(c));
+        out.append('\n');
+        only(out, "- only in A: ", c.onlyA());
+        only(out, "- only in B: ", c.onlyB());
+        return out.toString();
+    }
+
+    private static List<List<String>> rows(RunComparison c) {
+        List<List<String>> rows = new ArrayList<>();
+        for (RunComparison.Pair p : c.pairs()) {
+            Double delta = p.deltaPercent();
+            Boolean overlap = p.rangesOverlap();
+            rows.add(List.of(DirectionJson.name(p.a().row().direction()) + (p.a().row().scenario() == null ? "" : " " + p.a().row().scenario().id()),
+                    p.a().label(), Sizes.format(p.a().row().size()), rate(p.a()), rate(p.b()),
+                    delta == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", delta),
+                    overlap == null ? "-" : overlap ? "overlap" : "apart"));
+        }
+        return rows;
+    }
+
+    private static String rate(MethodResult r) {
+        if (r.skipped() != null) {
+            return "skipped";
+        }
+        if (r.error() != null) {
+            return "FAILED";
+        }
+        RunComparison.Range range = RunComparison.Range.of(r);
+        return range == null ? "n/a" : ReportCharts.number(range.median()) + " [" + ReportCharts.number(range.min()) + ".."
+                + ReportCharts.number(range.max()) + "]";
+    }
+
+    private static void only(StringBuilder out, String prefix, List<MethodResult> rows) {
+        if (!rows.isEmpty()) {
+            out.append(prefix).append(String.join(", ", rows.stream()
+                    .map(r -> DirectionJson.name(r.row().direction()) + " " + r.label() + " " + Sizes.format(r.row().size())).toList())).append('\n');
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.method.Direction;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ProgressTest {
+    private final AtomicLong clock = new AtomicLong();
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    private Progress progress(Progress.Mode mode) {
+        return new Progress(mode, new PrintStream(bytes, true, StandardCharsets.UTF_8), clock::get, 2, 3);
+    }
+
+    private String printed() {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theEtaIsTheAverageRoundTimesTheRoundsLeft() {
+        Progress p = progress(Progress.Mode.LIVE);
+        p.row(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 64 * Sizes.MiB));
+        assertThat(p.line(" warm-up 1/1")).isEqualTo("[1/2] download mmap 64MiB warm-up 1/1, 0:00 elapsed");
+        clock.set(10_000_000_000L);
+        p.roundDone();
+        // 1 of 6 rounds in 10 s: 5 left, 50 s.
+        assertThat(p.line(" round 1/2")).isEqualTo("[1/2] download mmap 64MiB round 1/2, 0:10 elapsed, ETA 0:50");
+        clock.set(12_000_000_000L);
+        p.row(MethodResult.Row.served(Direction.DOWNLOAD, "stream", Sizes.MiB));
+        // The first row is done (3 rounds, say it was skipped short): 3 rounds in 12 s, 3 left.
+        assertThat(p.line("")).isEqualTo("[2/2] download stream 1MiB, 0:12 elapsed, ETA 0:12");
+        p.finish();
+        assertThat(printed()).contains("\r[2/2] download stream 1MiB").endsWith("\r\033[K");
+    }
+
+    @Test
+    void withoutATerminalEachRowIsOneLineAndRoundsAreNotPrinted() {
+        Progress p = progress(Progress.Mode.LINES);
+        p.row(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, 1024));
+        p.round(false, 1, 3);
+        p.row(MethodResult.Row.served(Direction.UPLOAD, "splice", Sizes.GiB));
+        p.finish();
+        assertThat(printed()).isEqualTo("xferbench: [1/2] proxy small copy 1KiB 0 ...\nxferbench: [2/2] upload splice 1GiB ...\n");
+    }
+
+    @Test
+    void quietPrintsNothing() {
+        Progress p = progress(Progress.Mode.QUIET);
+        p.row(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 1));
+        p.round(true, 1, 1);
+        p.finish();
+        assertThat(printed()).isEmpty();
+    }
+
+    @Test
+    void clockReadsMinutesAndHours() {
+        assertThat(Progress.clock(3_725_000_000_000L)).isEqualTo("1:02:05");
+        assertThat(Progress.clock(65_000_000_000L)).isEqualTo("1:05");
+    }
+}

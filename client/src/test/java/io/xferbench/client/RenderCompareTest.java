@@ -1,0 +1,80 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.method.Direction;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RenderCompareTest {
+
+    private static MethodResult row(String method, double median, double min, double max) {
+        return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 64 * Sizes.MiB),
+                new MethodResult.Throughput(192 * Sizes.MiB, 3, 1.0, median, min, max, List.of(min, median, max), null, null, null),
+                new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
+                null, null, MethodResult.Sharing.UNKNOWN, true, null, null);
+    }
+
+    private static MethodResult.Cpu cpu() {
+        return MethodResult.Cpu.of(0.1, 0.2, 10, 1, 0.1875, 3);
+    }
+
+    private static Path write(Path dir, String name, Report report) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, ReportWriter.render(report, ReportFormat.JSON));
+        return file;
+    }
+
+    private static final Report A = new Report(Map.of(), List.of(row("stream", 700, 650, 750), row("mmap", 1600, 1400, 1800),
+            row("gone", 10, 9, 11)));
+    private static final Report B = new Report(Map.of(), List.of(row("stream", 1000, 950, 1100), row("mmap", 1650, 1500, 1700),
+            MethodResult.skipped(MethodResult.Row.served(Direction.DOWNLOAD, "io-uring", 64 * Sizes.MiB), "no io_uring")));
+
+    @Test
+    void comparisonGivesTheChangeAndWhetherRangesOverlapAndTheUnmatchedRows() {
+        RunComparison c = RunComparison.of(A, B);
+        assertThat(c.pairs()).extracting(p -> p.a().row().method()).containsExactly("stream", "mmap");
+        assertThat(c.pairs().get(0).deltaPercent()).isCloseTo(42.857, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(c.pairs().get(0).rangesOverlap()).isFalse();
+        assertThat(c.pairs().get(1).rangesOverlap()).isTrue();
+        assertThat(c.onlyA()).extracting(r -> r.row().method()).containsExactly("gone");
+        assertThat(c.onlyB()).extracting(r -> r.row().method()).containsExactly("io-uring");
+    }
+
+    @Test
+    void compareCommandWritesMarkdown(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("c.md");
+        int exit = Cli.run(new ClientMain(), "compare", write(dir, "a.json", A).toString(), write(dir, "b.json", B).toString(),
+                "--format", "markdown", "--out", out.toString());
+        assertThat(exit).isZero();
+        assertThat(Files.readString(out)).contains("| download | stream | 64MiB | 700 [650..750] | 1000 [950..1100] | +42.9% | apart |")
+                .contains("| +3.1% | overlap |").contains("- only in A: download gone 64MiB").contains("- only in B: download io-uring 64MiB");
+    }
+
+    @Test
+    void renderWritesSeveralFormatsBesideEachOther(@TempDir Path dir) throws Exception {
+        int exit = Cli.run(new ClientMain(), "render", write(dir, "run.json", B).toString(), "--format", "markdown,html,csv",
+                "--out", dir.resolve("again.x").toString());
+        assertThat(exit).isZero();
+        assertThat(Files.readString(dir.resolve("again.md"))).contains("| io-uring | 64MiB | skipped: no io_uring |");
+        String html = Files.readString(dir.resolve("again.html"));
+        assertThat(html).contains("<svg").contains("skipped: no io_uring").contains("<h2>Environment</h2>")
+                .doesNotContain("<?xml").doesNotContain("src=").doesNotContain("href=").doesNotContain("<script");
+        assertThat(Files.readString(dir.resolve("again.csv"))).startsWith("direction,method,size");
+    }
+
+    @Test
+    void usageErrorsExitTwo(@TempDir Path dir) throws Exception {
+        Path run = write(dir, "run.json", A);
+        assertThat(Cli.run(new ClientMain(), "render", run.toString(), "--format", "pdf")).isEqualTo(Cli.USAGE);
+        assertThat(Cli.run(new ClientMain(), "render", run.toString(), "--format", "table,json")).isEqualTo(Cli.USAGE);
+        assertThat(Cli.run(new ClientMain(), "compare", run.toString())).isEqualTo(Cli.USAGE);
+        assertThat(Cli.run(new ClientMain(), "render", dir.resolve("missing.json").toString())).isEqualTo(Cli.FAILED);
+    }
+}
