@@ -38,7 +38,10 @@ final class ServerModels {
                     threaded(VirtualThreads::new)),
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
-                    threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))));
+                    threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),
+            new Model("netty-epoll", "Netty epoll event loops (one per core) for sockets, sendfile for download bodies, "
+                    + "file work on a pool of " + DEFAULT_POOL + " platform threads; serves " + EventLoopConnection.SERVED
+                    + " only", parts -> NettyEpollServer.start(parts, DEFAULT_POOL)));
 
     static final String DEFAULT = "platform";
 
