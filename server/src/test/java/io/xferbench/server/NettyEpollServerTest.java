@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +111,50 @@ class NettyEpollServerTest {
             // Every refusal above kept the connection: it still serves.
             assertThat(c.download(generated(100_000)).verified()).isTrue();
         }
+    }
+
+    /**
+     * As StatDeleteTest's race, with the file put in place by rename from the test (this model takes no uploads): the
+     * download gets the whole old file or a clean NOT_FOUND, never a short body.
+     */
+    @Test
+    void aDeleteRacingADownloadNeverYieldsAShortVerifiedBody() throws Exception {
+        TestFile body = new DataDirectory(clientDir).generated(4 << 20);
+        int whole = 0;
+        int notFound = 0;
+        try (XferServer server = XferServer.start(config());
+             XferConnection reader = XferConnection.open("127.0.0.1", server.port(), "");
+             XferConnection deleter = XferConnection.open("127.0.0.1", server.port(), "");
+             ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 40; round++) {
+                Path staged = dataDir.resolve(".staged");
+                Files.copy(body.path(), staged);
+                Files.move(staged, dataDir.resolve("r.bin"), StandardCopyOption.ATOMIC_MOVE);
+                Future<DownloadResult> download = pool.submit(() -> {
+                    try {
+                        return reader.download(new Request(Op.DOWNLOAD, "transfer-to", "r.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0));
+                    } catch (RemoteException e) {
+                        assertThat(e.status()).isEqualTo(Status.NOT_FOUND);
+                        return null;
+                    }
+                });
+                Future<?> delete = pool.submit(() -> {
+                    deleter.delete("r.bin");
+                    return null;
+                });
+                DownloadResult d = download.get();
+                delete.get();
+                if (d == null) {
+                    notFound++;
+                } else {
+                    assertThat(d.bytes()).isEqualTo(body.size());
+                    assertThat(d.verified()).as(d.failure()).isTrue();
+                    assertThat(d.expectedCrc32c()).isEqualTo(body.crc32c());
+                    whole++;
+                }
+            }
+        }
+        assertThat(whole + notFound).isEqualTo(40);
     }
 
     @Test
