@@ -254,6 +254,32 @@ class NettyEpollServerTest {
     }
 
     @Test
+    @Timeout(60)
+    void aReaderThatStallsIsCutOffAtTheTransferDeadline() throws Exception {
+        ServerConfig base = config();
+        long size = 64L << 20;
+        // idle 1 s + 64 MiB at 64 MiB/s: a 2 s budget for the whole download.
+        ServerConfig stalling = new ServerConfig(base.dataDir(), base.bind(), base.port(), base.maxConnections(), base.token(),
+                base.maxGenerated(), base.maxUpload(), Duration.ofSeconds(1), 64L << 20, base.shutdownGrace(),
+                base.maxBufferMemory(), MODEL);
+        try (XferServer server = XferServer.start(stalling);
+             SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
+            s.socket().setReceiveBufferSize(64 * 1024);
+            server.data().generated(size);
+            s.write(io.xferbench.core.protocol.RequestCodec.encode(Request.download("transfer-to", size, 0, 0)));
+            Thread.sleep(4_000); // stalled past the budget, with the socket buffers full
+            long received = 0;
+            ByteBuffer sink = ByteBuffer.allocate(1 << 20);
+            long n;
+            while ((n = s.read(sink.clear())) >= 0) {
+                received += n;
+            }
+            assertThat(received).as("cut off before the whole body").isLessThan(size);
+            MalformedRequestStormTest.waitUntil(() -> server.openConnections() == 0, "stalled connection closed");
+        }
+    }
+
+    @Test
     @Timeout(30)
     void anIdleConnectionIsClosedAfterTheIdleTimeoutAndShutdownClosesIdleOnesAtOnce() throws Exception {
         XferServer server = XferServer.start(config().withIdleTimeout(Duration.ofSeconds(1)).withShutdownGrace(Duration.ofSeconds(30)));
