@@ -32,6 +32,7 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -100,8 +101,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext context) {
         cancelDeadline();
-        pending.release();
         connections.closed(context.channel(), admitted);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext context) {
+        // Here, not in channelInactive: a channel that never became active still had its buffer allocated.
+        pending.release();
     }
 
     @Override
@@ -227,7 +233,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Runs {@code work} on the file pool, then {@code then} with its result on this connection's loop. */
-    private <T> void offload(FileWork<T> work, java.util.function.Consumer<T> then) {
+    private <T> void offload(FileWork<T> work, Consumer<T> then) {
         try {
             files.execute(() -> {
                 T result;

@@ -13,11 +13,13 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.Status;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -266,7 +268,7 @@ class NettyEpollServerTest {
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
             s.socket().setReceiveBufferSize(64 * 1024);
             server.data().generated(size);
-            s.write(io.xferbench.core.protocol.RequestCodec.encode(Request.download("transfer-to", size, 0, 0)));
+            s.write(RequestCodec.encode(Request.download("transfer-to", size, 0, 0)));
             Thread.sleep(4_000); // stalled past the budget, with the socket buffers full
             long received = 0;
             ByteBuffer sink = ByteBuffer.allocate(1 << 20);
@@ -296,7 +298,7 @@ class NettyEpollServerTest {
         server.close();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("an idle connection does not wait out the grace")
                 .isLessThan(Duration.ofSeconds(10));
-        assertThatThrownBy(() -> idle.control(Op.INFO)).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> idle.control(Op.INFO)).isInstanceOf(IOException.class);
         idle.close();
     }
 }
