@@ -1,32 +1,47 @@
 package io.xferbench.server;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The server's I/O models (how connections get threads), by id, in the order tables show them. A new model is one
- * {@link ConnectionThreads} class plus its line here.
+ * The server's I/O models (how connections get threads), by id, in the order tables show them. A new thread model is
+ * one {@link ConnectionThreads} class plus its line here; a model that accepts
+ * by itself is one {@link ServerListener}.
  */
 final class ServerModels {
-    /** One model: its id on {@code --io-model}, what it is, and how to build its threads. */
+    /** One model: its id on {@code --io-model}, what it is, and how to start its listener. */
     record Model(String id, String summary, Factory factory) {
     }
 
     @FunctionalInterface
     interface Factory {
+        ServerListener start(ServerListener.Parts parts) throws IOException;
+    }
+
+    /** How a thread model builds its threads; its connections are then accepted by a {@link ThreadedListener}. */
+    @FunctionalInterface
+    interface ThreadsFactory {
         ConnectionThreads create(String name, int maxConnections);
+    }
+
+    private static Factory threaded(ThreadsFactory threads) {
+        return parts -> ThreadedListener.start(parts, threads.create("server", parts.config().maxConnections()));
     }
 
     static final String POOL = "virtual+pool";
     static final int DEFAULT_POOL = 8;
 
     private static final List<Model> ALL = List.of(
-            new Model("platform", "a platform thread per connection, blocking I/O", PlatformThreads::new),
+            new Model("platform", "a platform thread per connection, blocking I/O", threaded(PlatformThreads::new)),
             new Model("virtual", "a virtual thread per connection, the same blocking I/O (file I/O pins its carrier)",
-                    VirtualThreads::new),
+                    threaded(VirtualThreads::new)),
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
-                    (name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL)));
+                    threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),
+            new Model("netty-epoll", "Netty epoll event loops (one per core) for sockets, sendfile for download bodies, "
+                    + "file work on a pool of " + DEFAULT_POOL + " platform threads; serves " + EventLoopConnection.SERVED
+                    + " only", parts -> NettyEpollServer.start(parts, DEFAULT_POOL)));
 
     static final String DEFAULT = "platform";
 
@@ -50,7 +65,7 @@ final class ServerModels {
                 return Optional.empty();
             }
             return Optional.of(new Model(id, "virtual threads for sockets, transfers on " + n + " platform threads",
-                    (name, max) -> new PooledVirtualThreads(name, max, n)));
+                    threaded((name, max) -> new PooledVirtualThreads(name, max, n))));
         }
         return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
     }

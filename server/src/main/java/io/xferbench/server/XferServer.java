@@ -4,14 +4,13 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
- * Accepts connections with the JDK on one port and serves each on its own platform thread (blocking I/O
- * is what most of the measured methods are). Netty methods take the socket over per request; see
- * {@link io.xferbench.core.netty.NettyTransport}. At most {@code maxConnections} are served at once; the
- * next one is told BUSY and closed.
+ * Serves one port with the I/O model of {@code --io-model} ({@link ServerModels}): by default the JDK accepts and
+ * serves each connection on its own platform thread (blocking I/O is what most of the measured methods are); Netty
+ * methods take the socket over per request, see {@link io.xferbench.core.netty.NettyTransport}. At most
+ * {@code maxConnections} are served at once; the next one is told BUSY and closed.
  */
 public final class XferServer implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(XferServer.class.getName());
@@ -19,10 +18,8 @@ public final class XferServer implements AutoCloseable {
     private final ServerConfig config;
     private final DataDirectory data;
     private final Measurements measurements = new Measurements(MeasurementReport.SERVER);
-    private final ConnectionRegistry registry = new ConnectionRegistry();
     private final BufferBudget buffers;
-    private final AtomicInteger connectionIds = new AtomicInteger();
-    private BoundedAcceptor acceptor;
+    private ServerListener listener;
 
     private XferServer(ServerConfig config, DataDirectory data) {
         this.config = config;
@@ -44,15 +41,17 @@ public final class XferServer implements AutoCloseable {
         XferServer server = new XferServer(config, data);
         ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
-        ConnectionThreads threads = model.factory().create("server", config.maxConnections());
-        server.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(), threads,
-                socket -> new Connection(server.connectionIds.incrementAndGet(), socket, config, server.data,
-                        server.measurements, server.registry, server.buffers, threads).run());
+        try {
+            server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers));
+        } catch (IOException | RuntimeException e) {
+            server.measurements.close();
+            throw e;
+        }
         return server;
     }
 
     public int port() {
-        return acceptor.port();
+        return listener.port();
     }
 
     public String host() {
@@ -65,7 +64,7 @@ public final class XferServer implements AutoCloseable {
 
     /** Connections open now. */
     public int openConnections() {
-        return registry.size();
+        return listener.openConnections();
     }
 
     /** Measurement windows open now (each belongs to one connection). */
@@ -75,7 +74,7 @@ public final class XferServer implements AutoCloseable {
 
     /** Worker threads alive now, busy or idle. */
     public int workerThreads() {
-        return acceptor.workerThreads();
+        return listener.workerThreads();
     }
 
     /**
@@ -83,21 +82,10 @@ public final class XferServer implements AutoCloseable {
      * period to finish, then everything left is closed.
      */
     @Override
-    public void close() throws IOException {
-        acceptor.stopAccepting();
-        registry.closeIdle();
+    public void close() {
         try {
-            if (!acceptor.awaitConnections(config.shutdownGrace())) {
-                LOG.warning("shutdown grace of " + config.shutdownGrace() + " passed; closing " + registry.size() + " connections");
-                registry.closeAll();
-                acceptor.stopConnections();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            registry.closeAll();
-            acceptor.stopConnections();
+            listener.stop(config.shutdownGrace());
         } finally {
-            registry.close();
             measurements.close();
         }
     }

@@ -1,0 +1,31 @@
+package io.xferbench.server;
+
+import io.xferbench.core.data.DataDirectory;
+import java.time.Duration;
+
+/**
+ * What accepts and serves a server's connections, as one I/O model builds it (see {@link ServerModels}): the JDK
+ * acceptor with a thread per connection ({@link ThreadedListener}), or an event loop ({@link NettyEpollServer}).
+ */
+interface ServerListener {
+
+    /** The port it listens on. */
+    int port();
+
+    /** Connections open now. */
+    int openConnections();
+
+    /** Threads it has alive now to serve connections (platform or virtual, busy or idle). */
+    int workerThreads();
+
+    /**
+     * Graceful stop: no new connections, idle ones closed now, in-flight requests get {@code grace} to finish, then
+     * everything left is closed.
+     */
+    void stop(Duration grace);
+
+    /** What a model needs from the server to serve its connections. */
+    record Parts(ServerConfig config, DataDirectory data, Measurements measurements,
+                 BufferBudget buffers) {
+    }
+}
