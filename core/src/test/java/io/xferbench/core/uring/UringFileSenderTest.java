@@ -11,11 +11,8 @@ import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.send.IoUringDirectSender;
 import io.xferbench.core.method.send.IoUringReadSendSender;
 import io.xferbench.core.method.send.IoUringSendZcSender;
-import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.testing.MethodAssumptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
@@ -25,7 +22,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,9 +47,9 @@ class UringFileSenderTest {
              UringFileSender sender = new UringFileSender(chunk, direct, zeroCopy)) {
             SourceFile source = new SourceFile(file.path(), ch, file.size());
             for (long[] r : ranges) {
-                CompletableFuture<Integer> crc = receive(client, r[1]);
+                CompletableFuture<Integer> crc = LoopbackBodies.receive(client, r[1]);
                 sender.send(source, r[0], r[1], accepted);
-                assertThat(crc.get()).as("range %d+%d", r[0], r[1]).isEqualTo(crcOf(ch, r[0], r[1]));
+                assertThat(crc.get()).as("range %d+%d", r[0], r[1]).isEqualTo(LoopbackBodies.crcOf(ch, r[0], r[1]));
             }
         }
     }
@@ -68,7 +64,7 @@ class UringFileSenderTest {
              FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
              UringFileSender sender = new UringFileSender(65536, false, false)) {
             ch.truncate(1000);
-            CompletableFuture<Integer> crc = receive(client, 1 << 20);
+            CompletableFuture<Integer> crc = LoopbackBodies.receive(client, 1 << 20);
             SourceFile source = new SourceFile(file.path(), ch, 1 << 20);
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> sender.send(source, 0, 1 << 20, accepted))
                     .isInstanceOf(java.io.EOFException.class).hasMessageContaining("truncated");
@@ -85,23 +81,5 @@ class UringFileSenderTest {
                 IoUringRecvWriteReceiver.METHOD)) {
             assertThat(m.bufferBytes(options)).as(m.id()).isEqualTo(65536L * UringDepth.get());
         }
-    }
-
-    private static CompletableFuture<Integer> receive(SocketChannel client, long length) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return new BodyReceiver().receive(client, length, true);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    private static int crcOf(FileChannel ch, long position, long length) throws IOException {
-        CRC32C crc = new CRC32C();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) length);
-        ch.read(b, position);
-        crc.update(b.flip());
-        return (int) crc.getValue();
     }
 }

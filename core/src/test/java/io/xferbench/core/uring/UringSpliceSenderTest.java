@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.SourceFile;
-import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.pipe.PipePool;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -22,7 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,9 +46,9 @@ class UringSpliceSenderTest {
             UringSpliceSender sender = new UringSpliceSender(pipes, link);
             SourceFile source = new SourceFile(file.path(), ch, file.size());
             for (long[] r : ranges) {
-                CompletableFuture<Integer> crc = receive(client, r[1]);
+                CompletableFuture<Integer> crc = LoopbackBodies.receive(client, r[1]);
                 sender.send(source, r[0], r[1], accepted);
-                assertThat(crc.get()).as("range %d+%d", r[0], r[1]).isEqualTo(crcOf(ch, r[0], r[1]));
+                assertThat(crc.get()).as("range %d+%d", r[0], r[1]).isEqualTo(LoopbackBodies.crcOf(ch, r[0], r[1]));
             }
             assertThat(pipes.stats().created()).as("pipes opened: the empty one went back each time").isEqualTo(1);
         }
@@ -73,7 +69,7 @@ class UringSpliceSenderTest {
              SocketChannel accepted = listener.accept();
              FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.truncate(65536 + 1000);
-            CompletableFuture<Integer> crc = receive(client, 1 << 20);
+            CompletableFuture<Integer> crc = LoopbackBodies.receive(client, 1 << 20);
             SourceFile source = new SourceFile(file.path(), ch, 1 << 20);
             UringSpliceSender sender = new UringSpliceSender(pipes, link);
             assertThatThrownBy(() -> sender.send(source, 0, 1 << 20, accepted))
@@ -85,23 +81,5 @@ class UringSpliceSenderTest {
 
     private static ServerSocketChannel listen() throws IOException {
         return ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-    }
-
-    private static CompletableFuture<Integer> receive(SocketChannel client, long length) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return new BodyReceiver().receive(client, length, true);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-    }
-
-    private static int crcOf(FileChannel ch, long position, long length) throws IOException {
-        CRC32C crc = new CRC32C();
-        ByteBuffer b = ByteBuffer.allocate((int) length);
-        ch.read(b, position);
-        crc.update(b.flip());
-        return (int) crc.getValue();
     }
 }
