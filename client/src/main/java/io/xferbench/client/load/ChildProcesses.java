@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.client.process.GracefulStop;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,11 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
-/** Stopping a server a bench started: SIGTERM, a grace period, then SIGKILL; its descendants too. */
+/** The servers a bench started, stopped on every path ({@link GracefulStop}). */
 final class ChildProcesses {
-    private static final long GRACE_SECONDS = 10;
 
     private ChildProcesses() {
     }
@@ -46,17 +45,6 @@ final class ChildProcesses {
 
     static void stop(Process p) {
         LIVE.remove(p);
-        var descendants = p.descendants().toList();
-        p.destroy();
-        try {
-            if (!p.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(GRACE_SECONDS, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        // A worker left behind by a master that died first must not outlive the bench.
-        descendants.forEach(ProcessHandle::destroyForcibly);
+        GracefulStop.stop(p);
     }
 }

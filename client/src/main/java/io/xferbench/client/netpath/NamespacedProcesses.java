@@ -1,5 +1,6 @@
 package io.xferbench.client.netpath;
 
+import io.xferbench.client.process.GracefulStop;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,7 +26,6 @@ final class NamespacedProcesses implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
     private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
     private static final long START_SECONDS = 60;
-    private static final long GRACE_SECONDS = 10;
     private static final int EARLY_LINES = 40;
 
     private final Deque<Process> started = new ArrayDeque<>();
@@ -85,18 +85,7 @@ final class NamespacedProcesses implements AutoCloseable {
     @Override
     public void close() {
         while (!started.isEmpty()) {
-            Process p = started.pop();
-            List<ProcessHandle> descendants = p.descendants().toList();
-            p.destroy();
-            try {
-                if (!p.waitFor(GRACE_SECONDS, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(GRACE_SECONDS, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-            descendants.forEach(ProcessHandle::destroyForcibly);
+            GracefulStop.stop(started.pop());
         }
     }
 
