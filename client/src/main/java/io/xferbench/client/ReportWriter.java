@@ -199,19 +199,9 @@ final class ReportWriter {
         return false;
     }
 
-    /** The five largest syscall counts divided by {@code per} (GiB moved, or requests). */
+    /** The largest syscall counts and the method's defining ones, divided by {@code per} (GiB moved, or requests). */
     private static String byName(MethodResult r, double per, String format) {
-        MethodResult.Syscalls s = r.syscallCounts();
-        if (s.byName() == null) {
-            return "n/a: " + s.unavailable();
-        }
-        return s.byName().entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .limit(5)
-                .map(e -> e.getKey() + "=" + String.format(Locale.ROOT, format, e.getValue() / per))
-                .collect(Collectors.joining(" "))
-                + (s.ioUringSubmissions() != null && s.ioUringSubmissions() > 0
-                ? String.format(Locale.ROOT, " (io_uring sqes=" + format + ")", s.ioUringSubmissions() / per) : "");
+        return MethodSyscalls.cell(r, per, format);
     }
 
     private static String cpuPerTransfer(MethodResult.Cpu cpu) {
