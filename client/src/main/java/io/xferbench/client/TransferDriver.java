@@ -147,7 +147,7 @@ final class TransferDriver {
             // Set-up (a file generated on first use, say) before anything is measured.
             prepareAll(pool, connections, job);
             for (int w = 0; w < rounds.warmup(); w++) {
-                progress.round(true, w + 1, rounds.warmup());
+                progress.round(true, w + 1, rounds.warmup(), () -> bodyBytes(connections));
                 prepareAll(pool, connections, job);
                 round(pool, connections, job);
                 progress.roundDone();
@@ -184,7 +184,7 @@ final class TransferDriver {
             try {
                 try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
                     for (int r = 0; r < rounds.repeat(); r++) {
-                        progress.round(false, r + 1, rounds.repeat());
+                        progress.round(false, r + 1, rounds.repeat(), () -> bodyBytes(connections));
                         Prepared[] prepared = prepareAll(pool, connections, job);
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
@@ -256,6 +256,17 @@ final class TransferDriver {
             int after = next[i].residencyFoundPermille();
             byConnection.get(i).replaceAll(o -> o.residencyAfter() >= 0 ? o : o.withResidency(o.residencyBefore(), after));
         }
+    }
+
+    /** Body bytes this run's connections have moved so far, for the live progress line (0 for other connection types). */
+    private static <C extends AutoCloseable> long bodyBytes(List<C> connections) {
+        long sum = 0;
+        for (C c : connections) {
+            if (c instanceof XferConnection x) {
+                sum += x.bodyBytes();
+            }
+        }
+        return sum;
     }
 
     /** The local addresses of this run's connections, as the far side sees them. */
