@@ -85,18 +85,22 @@ final class Progress {
         }
     }
 
-    /**
-     * Round {@code index} (from 1) of {@code of} starts; warm-up rounds are counted on their own. {@code bytes} reads
-     * the body bytes the run's connections have moved so far (a running total; the round's share is what it adds).
-     */
-    synchronized void round(boolean warmup, int index, int of, LongSupplier bytes) {
+    /** Round {@code index} (from 1) of {@code of} starts; warm-up rounds are counted on their own. */
+    synchronized void round(boolean warmup, int index, int of) {
         round = (warmup ? " warm-up " : " round ") + index + "/" + of;
-        moved = bytes;
-        roundStart = nanos.getAsLong();
-        movedAtStart = bytes.getAsLong();
         if (mode == Mode.LIVE) {
             draw(round);
         }
+    }
+
+    /**
+     * The round's transfers start (after its untimed preparation, so the rate is the transfers' own). {@code bytes}
+     * reads the body bytes the run's connections have moved so far: a running total, the round's share is what it adds.
+     */
+    synchronized void transferring(LongSupplier bytes) {
+        moved = bytes;
+        roundStart = nanos.getAsLong();
+        movedAtStart = bytes.getAsLong();
     }
 
     /** A round finished. */

@@ -147,8 +147,9 @@ final class TransferDriver {
             // Set-up (a file generated on first use, say) before anything is measured.
             prepareAll(pool, connections, job);
             for (int w = 0; w < rounds.warmup(); w++) {
-                progress.round(true, w + 1, rounds.warmup(), () -> bodyBytes(connections));
+                progress.round(true, w + 1, rounds.warmup());
                 prepareAll(pool, connections, job);
+                progress.transferring(() -> bodyBytes(connections));
                 round(pool, connections, job);
                 progress.roundDone();
             }
@@ -184,11 +185,12 @@ final class TransferDriver {
             try {
                 try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
                     for (int r = 0; r < rounds.repeat(); r++) {
-                        progress.round(false, r + 1, rounds.repeat(), () -> bodyBytes(connections));
+                        progress.round(false, r + 1, rounds.repeat());
                         Prepared[] prepared = prepareAll(pool, connections, job);
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
                         }
+                        progress.transferring(() -> bodyBytes(connections));
                         long start = System.nanoTime();
                         List<List<Outcome>> outcomes = round(pool, connections, job);
                         nanos.add(System.nanoTime() - start);

@@ -45,19 +45,23 @@ class ProgressTest {
         Progress p = progress(Progress.Mode.LIVE);
         AtomicLong moved = new AtomicLong(5 * Sizes.GiB); // earlier rounds' bytes: not this round's
         p.row(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 8 * Sizes.GiB));
-        p.round(false, 1, 2, moved::get);
-        clock.set(Progress.LIVE_AFTER_NANOS - 1);
+        p.round(false, 1, 2);
+        clock.set(7_000_000_000L); // an untimed PREPARE of 7 s: not part of the rate
+        p.tick();
+        assertThat(printed()).doesNotContain("GiB at");
+        p.transferring(moved::get);
+        clock.set(7_000_000_000L + Progress.LIVE_AFTER_NANOS - 1);
         moved.addAndGet(Sizes.GiB);
         p.tick();
         assertThat(printed()).doesNotContain("GiB at");
-        clock.set(4_000_000_000L);
+        clock.set(11_000_000_000L);
         moved.addAndGet(Sizes.GiB);
         p.tick();
-        // 2 GiB in 4 s.
-        assertThat(printed()).contains("\r[1/2] download transfer-to 8GiB round 1/2, 2.00 GiB at 512 MiB/s, 0:04 elapsed\033[K");
+        // 2 GiB in the 4 s since the transfers started.
+        assertThat(printed()).contains("\r[1/2] download transfer-to 8GiB round 1/2, 2.00 GiB at 512 MiB/s, 0:11 elapsed\033[K");
         p.roundDone();
         int before = printed().length();
-        clock.set(9_000_000_000L);
+        clock.set(20_000_000_000L);
         p.tick();
         assertThat(printed()).as("nothing between rounds").hasSize(before);
     }
@@ -67,7 +71,8 @@ class ProgressTest {
         for (Progress.Mode mode : new Progress.Mode[] {Progress.Mode.LINES, Progress.Mode.QUIET}) {
             Progress p = progress(mode);
             p.row(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 8 * Sizes.GiB));
-            p.round(false, 1, 2, () -> 4 * Sizes.GiB);
+            p.round(false, 1, 2);
+            p.transferring(() -> 4 * Sizes.GiB);
             clock.set(clock.get() + 10_000_000_000L);
             p.tick();
             assertThat(printed()).as(mode.name()).doesNotContain("MiB/s");
@@ -78,7 +83,7 @@ class ProgressTest {
     void withoutATerminalEachRowIsOneLineAndRoundsAreNotPrinted() {
         Progress p = progress(Progress.Mode.LINES);
         p.row(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, 1024));
-        p.round(false, 1, 3, () -> 0);
+        p.round(false, 1, 3);
         p.row(MethodResult.Row.served(Direction.UPLOAD, "splice", Sizes.GiB));
         p.finish();
         assertThat(printed()).isEqualTo("xferbench: [1/2] proxy small copy 1KiB 0 ...\nxferbench: [2/2] upload splice 1GiB ...\n");
@@ -88,7 +93,8 @@ class ProgressTest {
     void quietPrintsNothing() {
         Progress p = progress(Progress.Mode.QUIET);
         p.row(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 1));
-        p.round(true, 1, 1, () -> 0);
+        p.round(true, 1, 1);
+        p.transferring(() -> 0);
         p.tick();
         p.finish();
         assertThat(printed()).isEmpty();
