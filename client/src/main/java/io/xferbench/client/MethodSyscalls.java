@@ -6,7 +6,6 @@ import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.registry.UploadMethods;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,7 +48,7 @@ final class MethodSyscalls {
         sorted.stream().skip(LARGEST).filter(e -> defining.contains(e.getKey())).forEach(shown::add);
         // A defining syscall never called at all is worth seeing too: the method did not do what it claims.
         defining.stream().filter(name -> !s.byName().containsKey(name)).forEach(name -> shown.add(Map.entry(name, 0L)));
-        shown.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey(Comparator.naturalOrder())));
+        shown.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
         String cell = shown.stream().map(e -> e.getKey() + "=" + String.format(Locale.ROOT, format, e.getValue() / per))
                 .collect(Collectors.joining(" "));
         boolean ioUring = traits.map(MethodTraits::usesIoUring).orElse(false);

@@ -121,7 +121,7 @@ final class Progress {
     }
 
     /** What the running round has moved, e.g. {@code 1.5GiB at 1536 MiB/s}. */
-    String movedSoFar() {
+    private String movedSoFar() {
         long bytes = moved.getAsLong() - movedAtStart;
         double seconds = (nanos.getAsLong() - roundStart) / 1e9;
         double mib = bytes / (double) Sizes.MiB;
