@@ -44,15 +44,39 @@ xferbench_over_veth() {
     --server-jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --format json --out "$json"
 }
 
-# Prints the table of a client's JSON report; writes its HTML report (FILE.html: tables, charts, environment) and its
-# charts (FILE.png/.svg, FILE-cpu.*, FILE-syscalls.*) next to it.
+# Splits a bench script's arguments: the user's report options (--format, --out, --chart) go to
+# xferbench_report_args, the rest to xferbench_run_args. The run itself always writes its JSON under results/; the
+# user's renderings are made from that JSON afterwards (xferbench_render), so neither silently overrides the other.
+xferbench_split_report_options() {
+  xferbench_run_args=()
+  xferbench_report_args=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --format | --out | --chart)
+        xferbench_report_args+=("$1" "${2-}")
+        shift $(($# > 1 ? 2 : 1)) ;;
+      --format=* | --out=* | --chart=*)
+        xferbench_report_args+=("$1")
+        shift ;;
+      *)
+        xferbench_run_args+=("$1")
+        shift ;;
+    esac
+  done
+}
+xferbench_report_args=()
+
+# Prints the table of a client's JSON report, or renders it as the user asked (xferbench_report_args); writes its
+# HTML report (FILE.html: tables, charts, environment) and its charts (FILE.png/.svg, FILE-cpu.*, FILE-syscalls.*)
+# next to it. Fails when the user's rendering fails (e.g. several formats without --out).
 xferbench_render() {
-  local json=$1
+  local json=$1 status=0
   local client=("$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar")
-  "${client[@]}" render "$json"
+  "${client[@]}" render "$json" "${xferbench_report_args[@]}" || status=$?
   "${client[@]}" render "$json" --format html --out "${json%.json}.html" --chart "${json%.json}.png" 2>/dev/null \
     || echo "xferbench: no HTML report or charts (see: ${client[*]} render $json --format html --out F)" >&2
   echo "results: $json (report: ${json%.json}.html, charts: ${json%.json}*.png, .svg)"
+  return "$status"
 }
 
 # Whether the arguments after the first contain the option $1 (as "$1 VALUE" or "$1=VALUE").

@@ -6,17 +6,25 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
  * Where a long run is, on stderr: on a terminal one line redrawn every round,
  * {@code [n/N] download transfer-to 1GiB round 2/5, 0:41 elapsed, ETA 5:10}; otherwise (a log, CI) one line per row
  * with its {@code [n/N]}, so logs stay short; nothing with {@code --quiet}. The ETA assumes the remaining rounds take
- * as long as the finished ones did on average.
+ * as long as the finished ones did on average. On a terminal, a round that has run {@link #LIVE_AFTER_NANOS} or longer
+ * (a multi-GiB transfer, say) also shows the bytes moved so far and their rate, redrawn every second by
+ * {@link #tick()}, so a long transfer is never silent.
  */
 final class Progress {
     /** How progress is shown. */
     enum Mode { QUIET, LINES, LIVE }
+
+    /** A round shorter than this shows no live bytes: its line would only flicker. */
+    static final long LIVE_AFTER_NANOS = 3_000_000_000L;
 
     private final Mode mode;
     private final PrintStream err;
@@ -27,6 +35,11 @@ final class Progress {
     private int row;
     private String label = "";
     private long roundsDone;
+    private String round = "";
+    private LongSupplier moved;
+    private long roundStart;
+    private long movedAtStart;
+    private ScheduledExecutorService ticker;
 
     Progress(Mode mode, PrintStream err, LongSupplier nanos, int rows, int roundsPerRow) {
         this.mode = mode;
@@ -45,15 +58,25 @@ final class Progress {
     /** Progress of {@code rows} rows of the given rounds on this process's stderr. */
     static Progress onStderr(boolean quiet, int rows, TransferDriver.Rounds rounds) {
         Mode mode = quiet ? Mode.QUIET : stderrIsTerminal() ? Mode.LIVE : Mode.LINES;
-        return new Progress(mode, System.err, System::nanoTime, rows, rounds.warmup() + rounds.repeat());
+        Progress progress = new Progress(mode, System.err, System::nanoTime, rows, rounds.warmup() + rounds.repeat());
+        if (mode == Mode.LIVE) {
+            progress.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "xferbench-progress");
+                t.setDaemon(true);
+                return t;
+            });
+            progress.ticker.scheduleAtFixedRate(progress::tick, 1, 1, TimeUnit.SECONDS);
+        }
+        return progress;
     }
 
     /** A row starts. */
-    void row(MethodResult.Row r) {
+    synchronized void row(MethodResult.Row r) {
         row++;
         label = DirectionJson.name(r.direction()) + (r.scenario() == null ? "" : " " + r.scenario().id()) + " " + r.method()
                 + (r.relayBuffer() == null ? "" : " " + Sizes.format(r.relayBuffer())) + " " + Sizes.format(r.size());
         roundsDone = (long) (row - 1) * roundsPerRow;
+        moved = null;
         if (mode == Mode.LINES) {
             err.println("xferbench: [" + row + "/" + rows + "] " + label + " ...");
         }
@@ -63,19 +86,55 @@ final class Progress {
     }
 
     /** Round {@code index} (from 1) of {@code of} starts; warm-up rounds are counted on their own. */
-    void round(boolean warmup, int index, int of) {
+    synchronized void round(boolean warmup, int index, int of) {
+        round = (warmup ? " warm-up " : " round ") + index + "/" + of;
         if (mode == Mode.LIVE) {
-            draw((warmup ? " warm-up " : " round ") + index + "/" + of);
+            draw(round);
         }
     }
 
+    /**
+     * The round's transfers start (after its untimed preparation, so the rate is the transfers' own). {@code bytes}
+     * reads the body bytes the run's connections have moved so far: a running total, the round's share is what it adds.
+     */
+    synchronized void transferring(LongSupplier bytes) {
+        moved = bytes;
+        roundStart = nanos.getAsLong();
+        movedAtStart = bytes.getAsLong();
+    }
+
     /** A round finished. */
-    void roundDone() {
+    synchronized void roundDone() {
         roundsDone++;
+        moved = null;
+    }
+
+    /**
+     * Once a second on a terminal: a round running {@link #LIVE_AFTER_NANOS} or longer is redrawn with the bytes it
+     * has moved and their rate.
+     */
+    synchronized void tick() {
+        if (mode != Mode.LIVE || moved == null || nanos.getAsLong() - roundStart < LIVE_AFTER_NANOS) {
+            return;
+        }
+        draw(round + ", " + movedSoFar());
+    }
+
+    /** What the running round has moved, e.g. {@code 1.5GiB at 1536 MiB/s}. */
+    private String movedSoFar() {
+        long bytes = moved.getAsLong() - movedAtStart;
+        double seconds = (nanos.getAsLong() - roundStart) / 1e9;
+        double mib = bytes / (double) Sizes.MiB;
+        String amount = bytes >= Sizes.GiB ? String.format(Locale.ROOT, "%.2f GiB", bytes / (double) Sizes.GiB)
+                : String.format(Locale.ROOT, "%.0f MiB", mib);
+        return amount + " at " + String.format(Locale.ROOT, "%.0f MiB/s", seconds <= 0 ? 0 : mib / seconds);
     }
 
     /** The run is over: the live line is cleared so the report starts on a clean line. */
-    void finish() {
+    synchronized void finish() {
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
         if (mode == Mode.LIVE) {
             err.print("\r\033[K");
             err.flush();

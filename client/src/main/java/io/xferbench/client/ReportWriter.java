@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * Renders a {@link Report} in a {@link ReportFormat}: a text table, JSON (schema in docs/results.md) or CSV here;
@@ -130,7 +129,7 @@ final class ReportWriter {
             p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50(), r.latencyMillis().p99(),
                     cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
-                    verified(r), byName(r, gib, "%.0f")));
+                    verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
         }
     }
 
@@ -154,7 +153,7 @@ final class ReportWriter {
             p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50() * 1000, r.latencyMillis().p99() * 1000,
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
-                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), verified(r), byName(r, t.transfers(), "%.2f")));
+                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
         }
     }
 
@@ -197,21 +196,6 @@ final class ReportWriter {
             return true;
         }
         return false;
-    }
-
-    /** The five largest syscall counts divided by {@code per} (GiB moved, or requests). */
-    private static String byName(MethodResult r, double per, String format) {
-        MethodResult.Syscalls s = r.syscallCounts();
-        if (s.byName() == null) {
-            return "n/a: " + s.unavailable();
-        }
-        return s.byName().entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .limit(5)
-                .map(e -> e.getKey() + "=" + String.format(Locale.ROOT, format, e.getValue() / per))
-                .collect(Collectors.joining(" "))
-                + (s.ioUringSubmissions() != null && s.ioUringSubmissions() > 0
-                ? String.format(Locale.ROOT, " (io_uring sqes=" + format + ")", s.ioUringSubmissions() / per) : "");
     }
 
     private static String cpuPerTransfer(MethodResult.Cpu cpu) {

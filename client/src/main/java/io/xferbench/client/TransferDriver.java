@@ -149,6 +149,7 @@ final class TransferDriver {
             for (int w = 0; w < rounds.warmup(); w++) {
                 progress.round(true, w + 1, rounds.warmup());
                 prepareAll(pool, connections, job);
+                progress.transferring(() -> bodyBytes(connections));
                 round(pool, connections, job);
                 progress.roundDone();
             }
@@ -189,6 +190,7 @@ final class TransferDriver {
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
                         }
+                        progress.transferring(() -> bodyBytes(connections));
                         long start = System.nanoTime();
                         List<List<Outcome>> outcomes = round(pool, connections, job);
                         nanos.add(System.nanoTime() - start);
@@ -256,6 +258,17 @@ final class TransferDriver {
             int after = next[i].residencyFoundPermille();
             byConnection.get(i).replaceAll(o -> o.residencyAfter() >= 0 ? o : o.withResidency(o.residencyBefore(), after));
         }
+    }
+
+    /** Body bytes this run's connections have moved so far, for the live progress line (0 for other connection types). */
+    private static <C extends AutoCloseable> long bodyBytes(List<C> connections) {
+        long sum = 0;
+        for (C c : connections) {
+            if (c instanceof XferConnection x) {
+                sum += x.bodyBytes();
+            }
+        }
+        return sum;
     }
 
     /** The local addresses of this run's connections, as the far side sees them. */

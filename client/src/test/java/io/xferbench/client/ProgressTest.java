@@ -39,6 +39,46 @@ class ProgressTest {
         assertThat(printed()).contains("\r[2/2] download stream 1MiB").endsWith("\r\033[K");
     }
 
+    /** A long round on a terminal shows the bytes it has moved and their rate; a short one does not flicker. */
+    @Test
+    void aLongRoundShowsItsBytesAndRateOnATerminal() {
+        Progress p = progress(Progress.Mode.LIVE);
+        AtomicLong moved = new AtomicLong(5 * Sizes.GiB); // earlier rounds' bytes: not this round's
+        p.row(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 8 * Sizes.GiB));
+        p.round(false, 1, 2);
+        clock.set(7_000_000_000L); // an untimed PREPARE of 7 s: not part of the rate
+        p.tick();
+        assertThat(printed()).doesNotContain("GiB at");
+        p.transferring(moved::get);
+        clock.set(7_000_000_000L + Progress.LIVE_AFTER_NANOS - 1);
+        moved.addAndGet(Sizes.GiB);
+        p.tick();
+        assertThat(printed()).doesNotContain("GiB at");
+        clock.set(11_000_000_000L);
+        moved.addAndGet(Sizes.GiB);
+        p.tick();
+        // 2 GiB in the 4 s since the transfers started.
+        assertThat(printed()).contains("\r[1/2] download transfer-to 8GiB round 1/2, 2.00 GiB at 512 MiB/s, 0:11 elapsed\033[K");
+        p.roundDone();
+        int before = printed().length();
+        clock.set(20_000_000_000L);
+        p.tick();
+        assertThat(printed()).as("nothing between rounds").hasSize(before);
+    }
+
+    @Test
+    void withoutATerminalOrWithQuietThereIsNoLiveLine() {
+        for (Progress.Mode mode : new Progress.Mode[] {Progress.Mode.LINES, Progress.Mode.QUIET}) {
+            Progress p = progress(mode);
+            p.row(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 8 * Sizes.GiB));
+            p.round(false, 1, 2);
+            p.transferring(() -> 4 * Sizes.GiB);
+            clock.set(clock.get() + 10_000_000_000L);
+            p.tick();
+            assertThat(printed()).as(mode.name()).doesNotContain("MiB/s");
+        }
+    }
+
     @Test
     void withoutATerminalEachRowIsOneLineAndRoundsAreNotPrinted() {
         Progress p = progress(Progress.Mode.LINES);
@@ -54,6 +94,8 @@ class ProgressTest {
         Progress p = progress(Progress.Mode.QUIET);
         p.row(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 1));
         p.round(true, 1, 1);
+        p.transferring(() -> 0);
+        p.tick();
         p.finish();
         assertThat(printed()).isEmpty();
     }

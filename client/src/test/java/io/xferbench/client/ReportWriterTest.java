@@ -57,6 +57,37 @@ class ReportWriterTest {
         assertThat(report().anyFailed()).isTrue();
     }
 
+    private static MethodResult download(String method, Map<String, Long> syscalls, long sqes) {
+        return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 1L << 30),
+                new MethodResult.Throughput(1L << 30, 1, 0.5, 2048, 2000, 2100, List.of(2048.0), 2.0, 2.0, 2.0),
+                new MethodResult.Latency(500.0, 500.0, 500.0), cpu(), cpu(),
+                new MethodResult.Syscalls(syscalls, 100.0, 100.0, sqes, null), null, null, ALONE, true, null, null);
+    }
+
+    /** transfer-to's sendfile64 is shown although six other syscalls were counted more often. */
+    @Test
+    void theSyscallThatDefinesAMethodIsShownEvenWhenNotAmongTheLargest() {
+        Map<String, Long> syscalls = new LinkedHashMap<>(Map.of("futex", 900L, "epoll_wait", 800L, "read", 700L,
+                "write", 600L, "close", 500L, "openat", 400L, "sendfile64", 3L));
+        String table = ReportWriter.table(new Report(Map.of(), List.of(download("transfer-to", syscalls, 0))));
+        assertThat(table).contains("futex=900 epoll_wait=800 read=700 write=600 close=500 sendfile64=3")
+                .doesNotContain("openat").doesNotContain("sqes");
+        // Never called at all is shown too: the method did not do what defines it.
+        syscalls.remove("sendfile64");
+        assertThat(ReportWriter.table(new Report(Map.of(), List.of(download("transfer-to", syscalls, 0))))).contains("close=500 sendfile64=0");
+    }
+
+    /** SQEs belong to io_uring methods only: direct-io's are the process's own, not the method's. */
+    @Test
+    void ioUringSubmissionsAreShownOnlyForMethodsThatUseIoUring() {
+        Map<String, Long> syscalls = Map.of("pread64", 16384L, "write", 16384L, "io_uring_enter", 4096L);
+        String table = ReportWriter.table(new Report(Map.of(), List.of(download("direct-io", syscalls, 2),
+                download("io-uring-read-send", syscalls, 8192))));
+        assertThat(table.lines().filter(l -> l.startsWith("direct-io ")).findFirst().orElseThrow()).doesNotContain("sqes");
+        assertThat(table.lines().filter(l -> l.startsWith("io-uring-read-send ")).findFirst().orElseThrow())
+                .contains("io_uring_enter=4096").endsWith("(io_uring sqes=8192)");
+    }
+
     @Test
     void theDownloadTableKeepsItsColumns() {
         List<String> lines = ReportWriter.table(report()).lines().toList();

@@ -1,5 +1,7 @@
 package io.xferbench.core.method;
 
+import java.util.List;
+
 /**
  * What the suite's tools need to know about a method, declared next to it so that no list elsewhere can forget it:
  * the gate, the C twins and the JMH benchmarks derive theirs from these (and tests hold them to it).
@@ -10,26 +12,46 @@ package io.xferbench.core.method;
  *                     {@code uring-*} modes are {@code native/c/xfer_uring_twin.c}'s), or null
  * @param noTwinReason why there is no C twin, when {@code twinMode} is null
  * @param jmhExclusion why the method is not in its default JMH benchmark, or null when it is
+ * @param definingSyscalls the syscalls (perf names) that make the method what it is, e.g. {@code sendfile64}: reports
+ *                     always show their counts, however small, so a table never hides the call that defines a row
  */
-public record MethodTraits(boolean socketPaced, String twinMode, String noTwinReason, String jmhExclusion) {
+public record MethodTraits(boolean socketPaced, String twinMode, String noTwinReason, String jmhExclusion,
+                           List<String> definingSyscalls) {
     /** No C twin (the twins cover downloads; a download must say why it has none), in the default JMH set, not paced. */
-    public static final MethodTraits PLAIN = new MethodTraits(false, null, null, null);
+    public static final MethodTraits PLAIN = new MethodTraits(false, null, null, null, List.of());
+
+    /** The syscall an io_uring method enters by; its SQE counts mean something only for such methods. */
+    public static final String IO_URING_ENTER = "io_uring_enter";
+
+    public MethodTraits {
+        definingSyscalls = List.copyOf(definingSyscalls);
+    }
 
     public static MethodTraits twin(String mode) {
-        return new MethodTraits(false, mode, null, null);
+        return new MethodTraits(false, mode, null, null, List.of());
     }
 
     /** A download without a C twin, and why. */
     public static MethodTraits noTwin(String reason) {
-        return new MethodTraits(false, null, reason, null);
+        return new MethodTraits(false, null, reason, null, List.of());
     }
 
     public MethodTraits paced() {
-        return new MethodTraits(true, twinMode, noTwinReason, jmhExclusion);
+        return new MethodTraits(true, twinMode, noTwinReason, jmhExclusion, definingSyscalls);
     }
 
     public MethodTraits notInJmh(String reason) {
-        return new MethodTraits(socketPaced, twinMode, noTwinReason, reason);
+        return new MethodTraits(socketPaced, twinMode, noTwinReason, reason, definingSyscalls);
+    }
+
+    /** These traits, with the syscalls that define the method. */
+    public MethodTraits definedBy(String... syscalls) {
+        return new MethodTraits(socketPaced, twinMode, noTwinReason, jmhExclusion, List.of(syscalls));
+    }
+
+    /** Whether the method submits its work through io_uring (so SQE counts belong to it). */
+    public boolean usesIoUring() {
+        return definingSyscalls.contains(IO_URING_ENTER);
     }
 
     public boolean inJmh() {

@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
@@ -17,6 +18,13 @@ public final class BodyReceiver {
 
     private final ByteBuffer buffer = AlignedBuffers.allocate(BUFFER_SIZE, AlignedBuffers.pageSize());
     private final CRC32C crc = new CRC32C();
+    /** Read by another thread (a progress line) while a long body arrives; one add per read of up to 1 MiB. */
+    private final AtomicLong received = new AtomicLong();
+
+    /** Body bytes received so far, over every {@link #receive} of this receiver. */
+    public long received() {
+        return received.get();
+    }
 
     /** Reads exactly {@code length} bytes; returns their CRC32C, or 0 when not verifying. */
     public int receive(ReadableByteChannel in, long length, boolean checksum) throws IOException {
@@ -32,6 +40,7 @@ public final class BodyReceiver {
                 crc.update(buffer.flip());
             }
             remaining -= n;
+            received.addAndGet(n);
         }
         return checksum ? (int) crc.getValue() : 0;
     }

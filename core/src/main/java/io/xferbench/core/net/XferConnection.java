@@ -21,12 +21,14 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** A client connection to an xferbench server; requests run one after another on it. Not thread-safe. */
 public final class XferConnection implements AutoCloseable {
     private final SocketChannel channel;
     private final String token;
     private final BodyReceiver receiver = new BodyReceiver();
+    private final AtomicLong sent = new AtomicLong();
 
     private XferConnection(SocketChannel channel, String token) {
         this.channel = channel;
@@ -47,6 +49,14 @@ public final class XferConnection implements AutoCloseable {
             ch.close();
             throw e;
         }
+    }
+
+    /**
+     * Body bytes moved on this connection so far, downloaded and uploaded, counted as they go: another thread may read
+     * it while a transfer runs (the client's live progress line).
+     */
+    public long bodyBytes() {
+        return receiver.received() + sent.get();
     }
 
     public SocketChannel channel() {
@@ -140,6 +150,7 @@ public final class XferConnection implements AutoCloseable {
             long n = file.transferTo(pos, length - pos, channel);
             if (n > 0) {
                 pos += n;
+                sent.addAndGet(n);
                 zeros = 0;
             } else if (++zeros > 16) {
                 throw new EOFException("upload body file ended at " + pos + " of " + length + " bytes (truncated?)");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferMethod;
+import io.xferbench.core.metrics.PerfSyscallCounter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,23 @@ class MethodRegistryTest {
                 assertThat(m.traits().jmhExclusion()).as(m.id()).isNotBlank();
             }
         }
+    }
+
+    /**
+     * Reports always show a method's defining syscalls, so each must be one perf counts by name; and a method's
+     * io_uring SQE counts are shown only when it declares io_uring_enter, so every io_uring method (its summary
+     * says so) must, and no other.
+     */
+    @Test
+    void everyMethodDeclaresTheCountedSyscallsThatDefineIt() {
+        for (TransferMethod m : all()) {
+            assertThat(m.traits().definingSyscalls()).as(m.id()).isNotEmpty();
+            assertThat(PerfSyscallCounter.DEFAULT_SYSCALLS).as(m.id()).containsAll(m.traits().definingSyscalls());
+            boolean saysIoUring = m.summary().contains("io_uring") || m.summary().contains("IORING_OP");
+            assertThat(m.traits().usesIoUring()).as(m.id() + ": " + m.summary()).isEqualTo(saysIoUring);
+        }
+        assertThat(DownloadMethods.byId("transfer-to").orElseThrow().traits().definingSyscalls()).containsExactly("sendfile64");
+        assertThat(DownloadMethods.byId("direct-io").orElseThrow().traits().usesIoUring()).isFalse();
     }
 
     /** A download without a C twin must say why, so scripts/twin never meets a method it cannot pair. */

@@ -19,7 +19,7 @@ import java.nio.channels.SocketChannel;
 public final class DirectChannelSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("channel-direct",
             "FileChannel.read(direct ByteBuffer, page-aligned or page+16) -> SocketChannel.write: pread64(2) + write(2)",
-            MethodTraits.twin("preadwrite"),
+            MethodTraits.twin("preadwrite").definedBy("pread64", "write"),
             DirectChannelSender::new);
 
     static final int MISALIGNMENT = 16;

@@ -23,7 +23,7 @@ public final class DirectIoSender implements FileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("direct-io",
             "O_DIRECT pread64(2) through the JNA shim into a statx-aligned buffer + write(2)",
             () -> NativeSupport.available() ? Availability.AVAILABLE : Availability.unavailable(NativeSupport.unavailableReason()),
-            MethodTraits.twin("odirect"),
+            MethodTraits.twin("odirect").definedBy("pread64", "write"),
             DirectIoSender::new);
 
     private final int bufferSize;

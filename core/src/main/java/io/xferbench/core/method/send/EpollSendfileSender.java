@@ -11,7 +11,7 @@ public final class EpollSendfileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("epoll-sendfile",
             "Netty epoll DefaultFileRegion: sendfile64(2) on a non-blocking socket, epoll_wait when the socket is full",
             NettyTransport.EPOLL::availability,
-            MethodTraits.twin("sendfile").paced(),
+            MethodTraits.twin("sendfile").paced().definedBy("sendfile64"),
             options -> new NettyFileRegionSender(NettyTransport.EPOLL, Long.MAX_VALUE, Long.MAX_VALUE, ""));
 
     private EpollSendfileSender() {

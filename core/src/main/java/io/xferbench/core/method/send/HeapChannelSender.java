@@ -17,7 +17,7 @@ import java.nio.channels.SocketChannel;
 public final class HeapChannelSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("channel-heap",
             "FileChannel.read(heap ByteBuffer) -> SocketChannel.write: pread64(2) + write(2), JDK copies via a temporary direct buffer",
-            MethodTraits.twin("readwrite"),
+            MethodTraits.twin("readwrite").definedBy("pread64", "write"),
             HeapChannelSender::new);
 
     private final ByteBuffer buffer;

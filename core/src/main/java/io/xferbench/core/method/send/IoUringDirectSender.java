@@ -19,7 +19,7 @@ public final class IoUringDirectSender {
             "io_uring O_DIRECT IORING_OP_READ into --io-uring-depth aligned buffers + IORING_OP_SENDMSG per batch",
             () -> !NativeSupport.available() ? Availability.unavailable(NativeSupport.unavailableReason())
                     : NettyTransport.IO_URING.availability(),
-            MethodTraits.twin("uring-direct"),
+            MethodTraits.twin("uring-direct").definedBy(MethodTraits.IO_URING_ENTER),
             options -> new UringFileSender(options.bufferSize(), true, false),
             UringDepth::bufferBytes);
 

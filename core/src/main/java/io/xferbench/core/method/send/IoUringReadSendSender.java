@@ -16,7 +16,7 @@ public final class IoUringReadSendSender {
             "io_uring IORING_OP_READ into --io-uring-depth buffers in flight + one IORING_OP_SENDMSG per batch of ready chunks, one "
                     + "io_uring_enter(2) per batch, 64-bit offsets (Netty IoUringIoHandle)",
             NettyTransport.IO_URING::availability,
-            MethodTraits.twin("uring-read-send").paced(),
+            MethodTraits.twin("uring-read-send").paced().definedBy(MethodTraits.IO_URING_ENTER),
             options -> new UringFileSender(options.bufferSize(), false, false),
             UringDepth::bufferBytes);
 

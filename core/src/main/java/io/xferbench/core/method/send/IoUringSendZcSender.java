@@ -17,7 +17,7 @@ public final class IoUringSendZcSender {
             "io_uring IORING_OP_READ into --io-uring-depth buffers + IORING_OP_SENDMSG_ZC of the ready chunks; a buffer is reused "
                     + "after its notification CQE (Linux 6.1+)",
             SendZeroCopyProbe::availability,
-            MethodTraits.twin("uring-send-zc").paced(),
+            MethodTraits.twin("uring-send-zc").paced().definedBy(MethodTraits.IO_URING_ENTER),
             options -> new UringFileSender(options.bufferSize(), false, true),
             UringDepth::bufferBytes);
 

@@ -19,7 +19,7 @@ public final class IoUringSpliceSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("io-uring",
             "Netty io_uring DefaultFileRegion: IORING_OP_SPLICE file -> pipe -> socket via io_uring_enter(2); < 2 GiB offsets in Netty 4.2.18",
             NettyTransport.IO_URING::availability,
-            MethodTraits.twin("uring-splice").paced(),
+            MethodTraits.twin("uring-splice").paced().definedBy(MethodTraits.IO_URING_ENTER),
             options -> new NettyFileRegionSender(NettyTransport.IO_URING, INT_LIMIT, INT_LIMIT,
                     "Netty 4.2.18 IoUringFileRegion casts the file offset to int"));
 

@@ -24,7 +24,7 @@ import java.nio.file.StandardOpenOption;
 public final class JdkDirectIoSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("direct-io-jdk",
             "FileChannel opened with ExtendedOpenOption.DIRECT: O_DIRECT pread64(2) into an aligned buffer + write(2)",
-            MethodTraits.twin("odirect"),
+            MethodTraits.twin("odirect").definedBy("pread64", "write"),
             JdkDirectIoSender::new);
 
     private final int bufferSize;

@@ -21,7 +21,7 @@ public final class MmapSender implements FileSender {
 
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("mmap",
             "MappedByteBuffer windows (<= 1 GiB) -> SocketChannel.write: mmap(2), page faults, write(2), munmap(2)",
-            MethodTraits.twin("mmap"),
+            MethodTraits.twin("mmap").definedBy("mmap", "write"),
             options -> new MmapSender(DEFAULT_WINDOW));
 
     private final long window;

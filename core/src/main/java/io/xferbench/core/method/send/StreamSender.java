@@ -17,7 +17,7 @@ import java.nio.channels.SocketChannel;
 public final class StreamSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("stream",
             "FileInputStream -> socket OutputStream through a byte[] buffer: read(2) + write(2) per buffer",
-            MethodTraits.twin("readwrite"),
+            MethodTraits.twin("readwrite").definedBy("read", "write"),
             StreamSender::new);
 
     private final byte[] buffer;

@@ -16,7 +16,7 @@ import java.nio.channels.SocketChannel;
 public final class TransferToSender implements FileSender {
     public static final SenderMethod METHOD = DefinedSenderMethod.alwaysAvailable("transfer-to",
             "FileChannel.transferTo loop: sendfile64(2), no user-space copy; <= ~2 GiB per call",
-            MethodTraits.twin("sendfile"),
+            MethodTraits.twin("sendfile").definedBy("sendfile64"),
             options -> new TransferToSender());
 
     /** A blocking socket never takes zero bytes; if sendfile keeps answering 0 the file shrank under us. */

@@ -1,0 +1,110 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code scripts/bench}, {@code bench-upload} and {@code bench-proxy} as shipped, run in a copy of the scripts whose JDK
+ * is a stub: it records every client command line, "serves" on a fixed port and makes the client's run fail a row
+ * (exit 1). Checks that the user's {@code --format/--out/--chart} reach a rendering of the run instead of being
+ * overridden by the script's JSON, and that a failed row still gets its table, HTML report and charts.
+ */
+class BenchScriptTest {
+    private static final Path SCRIPTS = Path.of("..", "scripts");
+
+    /** A JDK whose java records its arguments; the client's run writes its --out JSON and fails a row. */
+    private static final String STUB_JAVA = """
+            #!/usr/bin/env bash
+            case " $* " in
+              *" -XshowSettings:properties "*) echo "    java.specification.version = 25" >&2; exit 0 ;;
+              *xferbench-server.jar*) echo "xferbench-server listening on 127.0.0.1:40000"; exec sleep 60 ;;
+            esac
+            printf '%s\\n' "$*" >> "$STUB_LOG"
+            case " $* " in
+              *" render "*) exit 0 ;;
+            esac
+            out=""; prev=""
+            for a in "$@"; do [ "$prev" = --out ] && out=$a; prev=$a; done
+            echo '{}' > "$out"
+            echo "xferbench: FAILED rows: [mmap]" >&2
+            exit 1
+            """;
+
+    private static Path fakeTree(Path dir) throws IOException {
+        Path root = dir.resolve("root");
+        Files.createDirectories(root.resolve("scripts/lib"));
+        for (String script : List.of("bench", "bench-upload", "bench-proxy")) {
+            Files.copy(SCRIPTS.resolve(script), root.resolve("scripts").resolve(script));
+        }
+        try (Stream<Path> lib = Files.list(SCRIPTS.resolve("lib"))) {
+            for (Path f : lib.toList()) {
+                Files.copy(f, root.resolve("scripts/lib").resolve(f.getFileName()));
+            }
+        }
+        // Jars newer than every source of this tree (it has none): nothing is built.
+        for (String jar : List.of("server/target/xferbench-server.jar", "client/target/xferbench-client.jar")) {
+            Files.createDirectories(root.resolve(jar).getParent());
+            Files.writeString(root.resolve(jar), "");
+        }
+        Path bin = Files.createDirectories(dir.resolve("jdk/bin"));
+        for (String tool : List.of("java", "javac")) {
+            Files.writeString(bin.resolve(tool), STUB_JAVA);
+            Files.setPosixFilePermissions(bin.resolve(tool), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return root;
+    }
+
+    private record Run(int exit, List<String> commands, String out) {
+    }
+
+    private static Run run(Path dir, String script, String... args) throws Exception {
+        Path root = fakeTree(dir);
+        Path log = dir.resolve("commands.log");
+        Files.writeString(log, "");
+        List<String> command = new java.util.ArrayList<>(List.of("bash", root.resolve("scripts").resolve(script).toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("STUB_LOG", log.toString());
+        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
+        pb.environment().put("XFERBENCH_CLIENT_DIR", dir.resolve("client-data").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(out).isTrue();
+        return new Run(p.exitValue(), Files.readAllLines(log), out);
+    }
+
+    @Test
+    void theUsersReportOptionsRenderTheRunAndAFailedRowStillGetsItsReport(@TempDir Path dir) throws Exception {
+        Run run = run(dir, "bench", "--size", "1MiB", "--format", "markdown", "--out=" + dir.resolve("mine.md"), "--repeat", "2");
+        assertThat(run.exit()).as(run.out()).isEqualTo(1);
+        assertThat(run.commands()).hasSize(3);
+        String download = run.commands().get(0);
+        assertThat(download).contains(" download ").contains("--size 1MiB").contains("--repeat 2")
+                .doesNotContain("markdown").doesNotContain("mine.md").containsPattern("--format json --out \\S+/results/bench-\\S+\\.json$");
+        assertThat(run.commands().get(1)).contains(" render ").endsWith("--format markdown --out=" + dir.resolve("mine.md"));
+        assertThat(run.commands().get(2)).contains(" render ").contains("--format html").contains("--chart ");
+        assertThat(run.out()).contains("results: ");
+    }
+
+    @Test
+    void withoutReportOptionsTheTableIsPrinted(@TempDir Path dir) throws Exception {
+        for (String script : List.of("bench-upload", "bench-proxy")) {
+            Path sub = Files.createDirectories(dir.resolve(script));
+            Run run = run(sub, script, "--size", "1MiB");
+            assertThat(run.exit()).as(run.out()).isEqualTo(1);
+            assertThat(run.commands()).as(script).hasSize(3);
+            assertThat(run.commands().get(1)).as(script).matches(".* render \\S+/results/bench-\\S+\\.json");
+        }
+    }
+}
