@@ -111,22 +111,23 @@ final class ReportWriter {
 
     /** Rows that move bytes: MiB/s, latency in ms, CPU and syscalls per GiB. */
     private static void throughput(PrintWriter p, List<MethodResult> rows) {
+        int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s %s",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s %s",
                 "method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms", "client usr/sys",
                 side + " usr/sys", "syscalls/GiB", "ctx sw/GiB", "verified", side + " syscalls/GiB by name"));
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
                 "CPU s/GiB", "CPU s/GiB", "", side, ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.row().size());
-            if (unmeasured(p, r, size)) {
+            if (unmeasured(p, r, size, w)) {
                 continue;
             }
             MethodResult.Throughput t = r.throughput();
             double gib = t.bytes() / (double) Sizes.GiB;
             String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
             String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50(), r.latencyMillis().p99(),
                     cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
                     verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
@@ -135,22 +136,23 @@ final class ReportWriter {
 
     /** Empty-body request/response rows: req/s, latency in µs, CPU µs and syscalls per request. */
     private static void exchanges(PrintWriter p, List<MethodResult> rows) {
+        int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s %s",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s %s",
                 "method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us", "client usr/sys",
                 side + " usr/sys", "syscalls/req", "ctx sw/req", "verified", side + " syscalls/req by name"));
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
                 "CPU us/req", "CPU us/req", "", side, ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.row().size());
-            if (unmeasured(p, r, size)) {
+            if (unmeasured(p, r, size, w)) {
                 continue;
             }
             MethodResult.Throughput t = r.throughput();
             String rate = t.transfersPerSec() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
             String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50() * 1000, r.latencyMillis().p99() * 1000,
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
                     switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
@@ -162,11 +164,12 @@ final class ReportWriter {
      * it for the CRC32C (zero-copy receivers only), fsync (--fsync only). The client's latency includes all three.
      */
     private static void uploadPhases(PrintWriter p, List<MethodResult> rows) {
-        p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", "upload phases", "size", "receive p50 ms",
+        int w = labelWidth(rows);
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %16s %15s %14s", "upload phases", "size", "receive p50 ms",
                 "verify p50 ms", "fsync p50 ms"));
         for (MethodResult r : rows) {
             MethodResult.UploadPhases m = r.uploadPhasesMillis();
-            p.println(String.format(Locale.ROOT, "%-15s %-9s %16s %15s %14s", r.label(), Sizes.format(r.row().size()),
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %16s %15s %14s", r.label(), Sizes.format(r.row().size()),
                     millis(m.receiveP50()), millis(m.verifyP50()), millis(m.fsyncP50())));
         }
     }
@@ -185,14 +188,23 @@ final class ReportWriter {
         return ms == null ? "-" : String.format(Locale.ROOT, "%.2f", ms);
     }
 
+    /** The method column: 15 wide, wider when a label is longer, so no row is pushed out of line. */
+    private static int labelWidth(List<MethodResult> rows) {
+        return Math.max(15, rows.stream().mapToInt(r -> r.label().length()).max().orElse(0));
+    }
+
+    private static String label(int width) {
+        return "%-" + width + "s";
+    }
+
     /** Prints a skipped or failed row; false for a measured one. */
-    private static boolean unmeasured(PrintWriter p, MethodResult r, String size) {
+    private static boolean unmeasured(PrintWriter p, MethodResult r, String size, int w) {
         if (r.skipped() != null) {
-            p.println(String.format(Locale.ROOT, "%-15s %-9s skipped: %s", r.label(), size, r.skipped()));
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s skipped: %s", r.label(), size, r.skipped()));
             return true;
         }
         if (r.error() != null) {
-            p.println(String.format(Locale.ROOT, "%-15s %-9s FAILED: %s", r.label(), size, r.error()));
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s FAILED: %s", r.label(), size, r.error()));
             return true;
         }
         return false;

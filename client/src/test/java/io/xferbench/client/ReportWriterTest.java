@@ -98,6 +98,21 @@ class ReportWriterTest {
         assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
     }
 
+    /** A label longer than 15 characters widens the method column for every row instead of pushing its own out of line. */
+    @Test
+    void aLongMethodNameWidensTheColumnForEveryRow() {
+        Map<String, Long> syscalls = Map.of("io_uring_enter", 4096L);
+        List<String> lines = ReportWriter.table(new Report(Map.of(), List.of(download("io-uring-splice-linked", syscalls, 8192),
+                download("stream", syscalls, 0)))).lines().toList();
+        String header = lines.stream().filter(l -> l.startsWith("method ")).findFirst().orElseThrow();
+        String longRow = lines.stream().filter(l -> l.startsWith("io-uring-splice-linked ")).findFirst().orElseThrow();
+        String shortRow = lines.stream().filter(l -> l.startsWith("stream ")).findFirst().orElseThrow();
+        int sizeColumn = header.indexOf("size");
+        assertThat(sizeColumn).isEqualTo("io-uring-splice-linked".length() + 1);
+        assertThat(longRow.indexOf("1GiB")).isEqualTo(sizeColumn);
+        assertThat(shortRow.indexOf("1GiB")).isEqualTo(sizeColumn);
+    }
+
     @Test
     void emptyBodyExchangesGetTheirOwnSectionPerRequestAndNameTheProxy() {
         Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42, "jdk", "Temurin 25", "kernel", "Linux 6.18")), List.of(exchanges(),
