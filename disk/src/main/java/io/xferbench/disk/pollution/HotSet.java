@@ -61,8 +61,7 @@ final class HotSet {
 
     /** Resident pages of the hot set as a percentage of its pages (mincore on each file). */
     double residencyPercent() throws IOException {
-        PageCache.Residency r = residency();
-        return r.totalPages() == 0 ? 100 : 100.0 * r.residentPages() / r.totalPages();
+        return residency().fraction() * 100;
     }
 
     /** Resident and total pages over every hot file (mincore). */

@@ -154,26 +154,23 @@ final class PollutionScenario {
         long errors = before.errors() + duringSpan.errors() + Sample.Span.of(after).errors();
         log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %% (read end: mincore "
                 + "%.1f, vmtouch %s), recovered %s%n", mode.id, read.mibPerSec(), before.meanResidency(),
-                duringSpan.lowestResidency(), afterSpan.lastResidency(), percent(endOfRead),
-                vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()), recovery == null ? "not within the cap" : "after " + recovery + " s");
+                duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
+                vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
+                recovery == null ? "not within the cap" : "after " + recovery + " s");
         return new PollutionRow(mode.id, read.bytes(), read.mibPerSec(), read.digest() == expectedDigest, bigResident,
                 before.meanResidency(), duringSpan.lowestResidency(),
-                afterSpan.lastResidency(), percent(endOfRead), vmtouch == null ? null : vmtouch.percent(),
+                afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
                 before.requestsPerSecond(), duringSpan.requestsPerSecond(),
                 afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
                 errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
                 devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
     }
 
-    private static double percent(PageCache.Residency r) {
-        return r.totalPages() == 0 ? 100 : 100.0 * r.residentPages() / r.totalPages();
-    }
-
     /**
      * Evicts the big file (what the previous mode left must not fill the cgroup) and the hot set, until mincore sees
-     * none of either: a page left cached stays charged where it was first read, outside the group. A few rounds,
-     * because fadvise(DONTNEED) skips folios it cannot take at that instant (seen here right after the files were
-     * written: a few hundred pages survive the first call).
+     * none of either: a page left cached stays charged where it was first read, outside the group. Rounds, because
+     * fadvise(DONTNEED) skips folios it cannot take at that instant; once (in a test run, clients stopped) one hot
+     * file's pages survived two seconds of rounds, cause not found, hence up to five seconds before failing.
      */
     private void evictAndCheck() throws IOException, InterruptedException {
         long hotLeft = 0;
