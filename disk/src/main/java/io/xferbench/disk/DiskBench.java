@@ -2,6 +2,8 @@ package io.xferbench.disk;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.read.ReadEngine;
 import io.xferbench.core.read.ReadEngines;
@@ -17,7 +19,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * scripts/bench-disk: generates a file of ContentGenerator bytes, then per pattern × block size × depth runs
@@ -27,40 +36,28 @@ import java.util.function.UnaryOperator;
  */
 public final class DiskBench {
     public static final long SEED = 0x5EEDF11EL;
-    private static final String USAGE = "usage: scripts/bench-disk [--size 4GiB] [--format table|json|csv|markdown] "
-            + "[--out F] [--dir D] [--block-sizes 4KiB,1MiB] [--depths 1,8,32] [--random-ops N] [--engines a,b] "
-            + "[--cache cold|warm|cold,warm] [--no-fio] [--cgroup-limit SIZE|none]";
 
     private DiskBench() {
     }
 
     public static void main(String[] args) {
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench-disk: " + e.getMessage() + " (" + USAGE + ")");
-            System.exit(2);
-            return;
+        System.exit(Cli.run(new Options(), args));
+    }
+
+    /** Runs the table (or, with --child-row, one row for the parent) and returns the exit status. */
+    static int execute(Options o) throws IOException {
+        if (o.childRow != null) {
+            System.out.println(new ObjectMapper().writeValueAsString(childRow(o)));
+            return 0;
         }
-        try {
-            if (o.childRow != null) {
-                System.out.println(new ObjectMapper().writeValueAsString(childRow(o)));
-                return;
-            }
-            List<DiskRow> rows = run(o, System.err);
-            String text = DiskTable.format(rows, o.format);
-            if (o.out != null) {
-                Files.writeString(o.out, text);
-            } else {
-                System.out.print(text);
-            }
-            boolean ok = rows.stream().allMatch(r -> r.verified() == null || r.verified());
-            System.exit(ok ? 0 : 1);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("bench-disk: " + e.getMessage());
-            System.exit(1);
+        List<DiskRow> rows = run(o, System.err);
+        String text = DiskTable.format(rows, o.format);
+        if (o.out != null) {
+            Files.writeString(o.out, text);
+        } else {
+            System.out.print(text);
         }
+        return rows.stream().allMatch(r -> r.verified() == null || r.verified()) ? 0 : Cli.FAILED;
     }
 
     static List<DiskRow> run(Options o, PrintStream log) throws IOException {
@@ -82,11 +79,12 @@ public final class DiskBench {
             log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
                     device.majorMinor(), device.scheduler());
             RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED));
-            String fio = o.fio ? Fio.path() : null;
-            String fioSkip = o.fio ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
+            String fio = o.fio() ? Fio.path() : null;
+            String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
             List<DiskRow> rows = new ArrayList<>();
             for (ReadPattern pattern : ReadPattern.values()) {
-                for (int bs : o.blockSizes) {
+                for (long blockSize : o.blockSizes) {
+                    int bs = (int) blockSize;
                     for (int depth : o.depths) {
                         ReadSpec spec = new ReadSpec(file, o.size / bs * bs, pattern, bs, depth, o.randomOps, 42);
                         for (String cache : o.caches) {
@@ -135,7 +133,7 @@ public final class DiskBench {
         }
         List<ReadEngine> list = new ArrayList<>();
         for (String name : o.engines) {
-            list.add(ReadEngines.named(name).orElseThrow(() -> new IllegalArgumentException("unknown engine " + name)));
+            list.add(ReadEngines.named(name).orElseThrow());
         }
         return list;
     }
@@ -167,82 +165,120 @@ public final class DiskBench {
         return new RowMeasurer(BlockDevice.of(file), new ContentGenerator(SEED)).java(engine, spec, a[7]);
     }
 
-    static final class Options {
-        long size = 4 * Sizes.GiB;
-        String format = "table";
+    /** The command line of scripts/bench-disk; a bad value is a usage error (one line, exit 2) before any work. */
+    @Command(name = "bench-disk", mixinStandardHelpOptions = true, version = "bench-disk 0.1.0", sortOptions = false,
+            description = "Every Java file-read engine cold, each next to its fio twin, and random reads beyond RAM "
+                    + "inside a memory cgroup. See docs/disk.md.")
+    static final class Options implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--size", defaultValue = "4GiB", converter = Converters.Size.class,
+                description = "Size of the generated file (default: ${DEFAULT-VALUE}).")
+        long size;
+
+        @Option(names = "--format", defaultValue = "table", description = "table, json, csv or markdown "
+                + "(default: ${DEFAULT-VALUE}).")
+        String format;
+
+        @Option(names = "--out", description = "Write the table to this file instead of stdout.")
         Path out;
+
+        @Option(names = "--dir", description = "Directory of the data file, on a block device (default: java.io.tmpdir).")
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
-        int[] blockSizes = {4096, 1 << 20};
-        int[] depths = {1, 8, 32};
-        List<String> caches = List.of("cold");
-        long randomOps = 20_000;
+
+        @Option(names = "--block-sizes", split = ",", defaultValue = "4KiB,1MiB", converter = Converters.Size.class,
+                description = "Block sizes (default: ${DEFAULT-VALUE}).")
+        List<Long> blockSizes;
+
+        @Option(names = "--depths", split = ",", defaultValue = "1,8,32", converter = Converters.PositiveInt.class,
+                description = "Threads or requests in flight (default: ${DEFAULT-VALUE}).")
+        List<Integer> depths;
+
+        @Option(names = "--random-ops", defaultValue = "20000", converter = Converters.NonNegativeLong.class,
+                description = "Reads per random row (default: ${DEFAULT-VALUE}).")
+        long randomOps;
+
+        @Option(names = "--engines", split = ",", description = "Java engines to run (default: all of them).")
         List<String> engines;
-        boolean fio = true;
-        Long cgroupLimit; // null = size / 4; 0 = no cgroup section
+
+        @Option(names = "--cache", split = ",", defaultValue = "cold", description = "cold, warm or cold,warm "
+                + "(default: ${DEFAULT-VALUE}).")
+        List<String> caches;
+
+        @Option(names = "--no-fio", description = "Leave out the fio rows.")
+        boolean noFio;
+
+        @Option(names = "--cgroup-limit", converter = LimitOrNone.class, description = "Memory cgroup limit of the "
+                + "beyond-RAM section, or none to skip it (default: max(size/4, 256MiB)).")
+        Long cgroupLimit; // null = the default; 0 = no cgroup section
+
+        /** Internal: one row in a child JVM inside the cgroup (BeyondRam), printed as JSON. */
+        @Option(names = "--child-row", hidden = true)
         String childRow;
 
-        static Options parse(String[] args) {
+        /** Parses and checks {@code args}; a bad command line throws ParameterException. */
+        static Options parse(String... args) {
             Options o = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String a = args[i];
-                if (a.equals("--help") || a.equals("-h")) {
-                    System.out.println(USAGE);
-                    System.exit(0);
-                }
-                if (a.equals("--no-fio")) {
-                    o.fio = false;
-                    continue;
-                }
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value" : "unexpected " + a);
-                }
-                String v = args[++i];
-                switch (a) {
-                    case "--size" -> o.size = positive(Sizes.parse(v), a);
-                    case "--format" -> {
-                        if (!List.of("table", "json", "csv", "markdown").contains(v)) {
-                            throw new IllegalArgumentException("--format must be table, json, csv or markdown");
-                        }
-                        o.format = v;
-                    }
-                    case "--out" -> o.out = Path.of(v);
-                    case "--dir" -> o.dir = Path.of(v);
-                    case "--block-sizes" -> o.blockSizes = java.util.Arrays.stream(v.split(","))
-                            .mapToInt(s -> (int) positive(Sizes.parse(s), a)).toArray();
-                    case "--depths" -> o.depths = java.util.Arrays.stream(v.split(","))
-                            .mapToInt(s -> (int) positive(Long.parseLong(s), a)).toArray();
-                    case "--cache" -> {
-                        o.caches = List.of(v.split(","));
-                        if (o.caches.isEmpty() || !List.of("cold", "warm").containsAll(o.caches)) {
-                            throw new IllegalArgumentException("--cache takes cold, warm or cold,warm, not " + v);
-                        }
-                    }
-                    case "--random-ops" -> o.randomOps = positive(Long.parseLong(v), a);
-                    case "--engines" -> {
-                        o.engines = List.of(v.split(","));
-                        for (String name : o.engines) {
-                            if (ReadEngines.named(name).isEmpty()) {
-                                throw new IllegalArgumentException("unknown engine " + name + "; known: "
-                                        + ReadEngines.all().stream().map(ReadEngine::name).toList());
-                            }
-                        }
-                    }
-                    case "--cgroup-limit" -> o.cgroupLimit = v.equals("none") ? 0L : positive(Sizes.parse(v), a);
-                    case "--child-row" -> o.childRow = v;
-                    default -> throw new IllegalArgumentException("unknown option " + a);
-                }
-            }
-            for (int bs : o.blockSizes) {
-                if (o.size < bs) {
-                    throw new IllegalArgumentException("--size must be at least the largest block size");
-                }
-            }
+            Cli.commandLine(o).parseArgs(args);
+            o.validate();
             return o;
         }
 
-        private static long positive(long v, String option) {
+        boolean fio() {
+            return !noFio;
+        }
+
+        @Override
+        public Integer call() throws IOException {
+            validate();
+            return execute(this);
+        }
+
+        /** What picocli's converters cannot check alone: choices and relations between options. */
+        void validate() {
+            if (!List.of("table", "json", "csv", "markdown").contains(format)) {
+                throw usage("--format must be table, json, csv or markdown, not " + format);
+            }
+            if (caches.isEmpty() || !List.of("cold", "warm").containsAll(caches)) {
+                throw usage("--cache takes cold, warm or cold,warm, not " + String.join(",", caches));
+            }
+            if (size <= 0 || randomOps <= 0) {
+                throw usage("--size and --random-ops must be positive");
+            }
+            for (long bs : blockSizes) {
+                if (bs <= 0 || bs > Integer.MAX_VALUE) {
+                    throw usage("--block-sizes must be 1 byte to 1GiB, not " + bs);
+                }
+                if (size < bs) {
+                    throw usage("--size must be at least the largest block size");
+                }
+            }
+            if (engines != null) {
+                for (String name : engines) {
+                    if (ReadEngines.named(name).isEmpty()) {
+                        throw usage("unknown engine " + name + "; known: "
+                                + ReadEngines.all().stream().map(ReadEngine::name).toList());
+                    }
+                }
+            }
+        }
+
+        private ParameterException usage(String message) {
+            return new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** A memory limit, or {@code none} (0: no cgroup section). */
+    static final class LimitOrNone implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            if (value.equals("none")) {
+                return 0L;
+            }
+            long v = new Converters.Size().convert(value);
             if (v <= 0) {
-                throw new IllegalArgumentException(option + " must be positive");
+                throw new CommandLine.TypeConversionException("limit must be positive or none, not " + value);
             }
             return v;
         }

@@ -22,11 +22,13 @@ public final class MemoryCgroup implements AutoCloseable {
     private final Path dir;
     private final long limitBytes;
     private final String version;
+    private final boolean v2;
 
-    private MemoryCgroup(Path dir, long limitBytes, String version) {
+    private MemoryCgroup(Path dir, long limitBytes, String version, boolean v2) {
         this.dir = dir;
         this.limitBytes = limitBytes;
         this.version = version;
+        this.v2 = v2;
     }
 
     /** Null when a memory cgroup can be made under {@code root} here, else why not. */
@@ -62,7 +64,12 @@ public final class MemoryCgroup implements AutoCloseable {
             if (v2 && Files.exists(dir.resolve("memory.swap.max"))) {
                 Files.writeString(dir.resolve("memory.swap.max"), "0");
             }
-            return new MemoryCgroup(dir, limitBytes, v2 ? "v2 memory.max" : "v1 memory.limit_in_bytes");
+            // The kernel rounds the limit down to whole pages; anything else means it was not applied.
+            long enforced = readLong(limitFile);
+            if (enforced != limitBytes / 4096 * 4096) {
+                throw new IOException(limitFile + " reads " + enforced + " after writing " + limitBytes);
+            }
+            return new MemoryCgroup(dir, limitBytes, v2 ? "v2 memory.max" : "v1 memory.limit_in_bytes", v2);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(dir);
             throw e;
@@ -117,6 +124,38 @@ public final class MemoryCgroup implements AutoCloseable {
 
     public String version() {
         return version;
+    }
+
+    /** The limit as the kernel holds it (memory.max or memory.limit_in_bytes), in bytes. */
+    public long enforcedLimitBytes() throws IOException {
+        return readLong(dir.resolve(v2 ? "memory.max" : "memory.limit_in_bytes"));
+    }
+
+    /**
+     * Highest memory use of the group so far (v2 memory.peak, v1 memory.max_usage_in_bytes): page cache and the
+     * members' own memory. Null where the kernel has no such file (v2 before 5.19).
+     */
+    public Long peakBytes() throws IOException {
+        Path peak = dir.resolve(v2 ? "memory.peak" : "memory.max_usage_in_bytes");
+        return Files.exists(peak) ? readLong(peak) : null;
+    }
+
+    /** Whether {@code pid} is in this group by its own /proc/PID/cgroup (the memory controller's line). */
+    public boolean hasMember(long pid) throws IOException {
+        String path = "/" + dir.getFileName();
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
+            String[] f = line.split(":", 3);
+            boolean memoryLine = v2 ? f[0].equals("0") && f[1].isEmpty() : List.of(f[1].split(",")).contains("memory");
+            if (memoryLine) {
+                return f[2].equals(path);
+            }
+        }
+        return false;
+    }
+
+    private static long readLong(Path file) throws IOException {
+        String v = Files.readString(file).trim();
+        return v.equals("max") ? Long.MAX_VALUE : Long.parseLong(v);
     }
 
     /** The command run as a member of this group from its first instruction. */

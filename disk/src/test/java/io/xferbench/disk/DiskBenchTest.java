@@ -1,10 +1,13 @@
 package io.xferbench.disk;
 
+import io.xferbench.core.cli.Cli;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,11 +59,40 @@ class DiskBenchTest {
     }
 
     @Test
-    void usageErrorsAreIllegalArguments() {
+    void aBadCommandLineIsOneLineAndExit2() {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--size"},
-                new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"})) {
-            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> DiskBench.Options.parse(args));
+                new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"},
+                new String[] {"--depths", "0"}, new String[] {"--engines", "nope"},
+                new String[] {"--cgroup-limit", "lots"})) {
+            StringWriter err = new StringWriter();
+            int status = Cli.commandLine(new DiskBench.Options()).setErr(new PrintWriter(err)).execute(args);
+            assertEquals(2, status, String.join(" ", args) + ": " + err);
+            assertEquals(1, err.toString().lines().count(), String.join(" ", args) + ": " + err);
+            assertTrue(err.toString().startsWith("bench-disk: "), err.toString());
         }
+    }
+
+    @Test
+    void helpListsTheDocumentedOptions() {
+        StringWriter out = new StringWriter();
+        int status = Cli.commandLine(new DiskBench.Options()).setOut(new PrintWriter(out)).execute("--help");
+        assertEquals(0, status);
+        for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
+                "--random-ops", "--engines", "--cache", "--no-fio", "--cgroup-limit")) {
+            assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
+        }
+        assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");
+    }
+
+    @Test
+    void optionsReachTheRun() {
+        DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--block-sizes", "4KiB,64KiB", "--depths",
+                "1,4", "--no-fio", "--cgroup-limit", "none", "--cache", "cold,warm");
+        assertEquals(8L << 20, o.size);
+        assertEquals(List.of(4096L, 65536L), o.blockSizes);
+        assertEquals(List.of(1, 4), o.depths);
+        assertFalse(o.fio());
+        assertEquals(0L, o.cgroupLimit);
+        assertEquals(List.of("cold", "warm"), o.caches);
     }
 }

@@ -30,11 +30,24 @@ class MemoryCgroupTest {
             assertTrue(Files.isDirectory(dir));
             Path limitFile = dir.resolve(MemoryCgroup.isV2(ROOT) ? "memory.max" : "memory.limit_in_bytes");
             assertEquals(limit, Long.parseLong(Files.readString(limitFile).trim()));
+            assertEquals(limit, group.enforcedLimitBytes());
             // The child reports the cgroup it runs in: it must be ours from its first instruction.
             Process p = new ProcessBuilder(group.wrap(List.of("cat", "/proc/self/cgroup"))).start();
             String cgroups = new String(p.getInputStream().readAllBytes());
             assertEquals(0, p.waitFor());
             assertTrue(cgroups.contains(dir.getFileName().toString()), cgroups);
+            // hasMember reads /proc/PID/cgroup: a process inside is a member, this JVM (outside) is not.
+            Process sleeper = new ProcessBuilder(group.wrap(List.of("sleep", "30"))).start();
+            try {
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (!group.hasMember(sleeper.pid()) && System.nanoTime() < deadline) {
+                    Thread.sleep(10); // the shell joins the group, then execs sleep
+                }
+                assertTrue(group.hasMember(sleeper.pid()), "the wrapped child is not a member");
+                assertFalse(group.hasMember(ProcessHandle.current().pid()), "this JVM counted as a member");
+            } finally {
+                sleeper.destroyForcibly().waitFor();
+            }
         }
         assertFalse(Files.exists(dir), "the group outlived close()");
     }

@@ -51,12 +51,21 @@ final class HotSet {
         return files.stream().map(f -> f.getFileName().toString()).toList();
     }
 
+    List<Path> files() {
+        return files;
+    }
+
     long fileSize() {
         return fileSize;
     }
 
     /** Resident pages of the hot set as a percentage of its pages (mincore on each file). */
     double residencyPercent() throws IOException {
+        return residency().fraction() * 100;
+    }
+
+    /** Resident and total pages over every hot file (mincore). */
+    PageCache.Residency residency() throws IOException {
         long resident = 0;
         long total = 0;
         for (Path f : files) {
@@ -64,7 +73,18 @@ final class HotSet {
             resident += r.residentPages();
             total += r.totalPages();
         }
-        return total == 0 ? 100 : 100.0 * resident / total;
+        return new PageCache.Residency(resident, total);
+    }
+
+    /** Names of the hot files with a page in the page cache, for an error message. */
+    List<String> cachedFiles() throws IOException {
+        List<String> cached = new ArrayList<>();
+        for (Path f : files) {
+            if (PageCache.residency(f).residentPages() > 0) {
+                cached.add(f.getFileName().toString());
+            }
+        }
+        return cached;
     }
 
     /** Drops the hot set from the page cache, so the server (inside the cgroup) reads and owns it afresh. */

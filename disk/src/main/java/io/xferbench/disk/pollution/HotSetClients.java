@@ -16,9 +16,13 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The clients of the hot set: {@code connections} kept-alive HTTP/1.1 connections, one thread each, each GETting a
- * uniformly random hot file as soon as the previous one has fully arrived (a closed loop, so a slower server shows as
- * fewer requests per second and higher latency). A response counts when its status is 200 and its body has the
- * file's length. {@link #interval} hands out what completed since the last call.
+ * uniformly random hot file at its turn of a shared schedule of {@code ratePerSecond} requests a second (a paced
+ * loop: a connection still busy when its turn comes sends late, so a slower server shows as fewer requests per second
+ * and higher latency). Paced, not as fast as possible: a file re-read dozens of times a second sits on the LRU's
+ * active list, which a streaming read never reaches, and the scenario would show no eviction; a file re-read every
+ * few seconds is what "hot data of a server" is and what a big buffered read pushes out. A response counts when its
+ * status is 200 and its body has the file's length. {@link #interval} hands out what completed since the last call;
+ * {@link #fetchAll} reads every file once, unpaced, so the server (inside the cgroup) brings the whole set in.
  * <p>
  * Not the client module's load engine: that one measures one request (one file) in one window, and this scenario
  * needs many files and a time series.
@@ -31,22 +35,29 @@ final class HotSetClients implements AutoCloseable {
     private final AtomicLong errors = new AtomicLong();
     private final AtomicReference<String> firstError = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final long periodNanos;
+    /** The next free slot of the schedule (System.nanoTime); each request claims one. */
+    private final AtomicLong nextSlot = new AtomicLong(System.nanoTime());
     private volatile boolean stopped;
 
     /** What completed in one interval: requests (ok), failures, and the latency of the ok ones. */
     record Interval(long requests, long errors, Histogram latencyNanos) {
     }
 
-    HotSetClients(InetSocketAddress server, List<String> names, long fileSize, String method) {
+    HotSetClients(InetSocketAddress server, List<String> names, long fileSize, String method, int ratePerSecond) {
         this.server = server;
         this.fileSize = fileSize;
+        this.periodNanos = 1_000_000_000L / ratePerSecond;
         for (String name : names) {
             requests.add(("GET /" + name + "?method=" + method + " HTTP/1.1\r\nHost: " + server.getHostString()
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         }
     }
 
+    /** Starts the paced connections; {@link #stop} ends them, and they may be started again. */
     void start(int connections) {
+        stopped = false;
+        nextSlot.set(System.nanoTime());
         for (int i = 0; i < connections; i++) {
             threads.add(Thread.ofPlatform().daemon().name("hot-client-" + i).start(this::loop));
         }
@@ -57,13 +68,9 @@ final class HotSetClients implements AutoCloseable {
         while (!stopped) {
             try (SocketChannel ch = SocketChannel.open(server)) {
                 while (!stopped) {
-                    byte[] req = requests.get(ThreadLocalRandom.current().nextInt(requests.size()));
+                    awaitTurn();
                     long t0 = System.nanoTime();
-                    ByteBuffer out = ByteBuffer.wrap(req);
-                    while (out.hasRemaining()) {
-                        ch.write(out);
-                    }
-                    receive(ch, in);
+                    get(ch, in, requests.get(ThreadLocalRandom.current().nextInt(requests.size())));
                     latency.recordValue(System.nanoTime() - t0);
                 }
             } catch (IOException | RuntimeException e) {
@@ -72,6 +79,43 @@ final class HotSetClients implements AutoCloseable {
                     firstError.compareAndSet(null, e.toString());
                     sleepQuietly(); // the server refusing us must not turn into a busy loop
                 }
+            }
+        }
+    }
+
+    private void get(SocketChannel ch, ByteBuffer in, byte[] request) throws IOException {
+        ByteBuffer out = ByteBuffer.wrap(request);
+        while (out.hasRemaining()) {
+            ch.write(out);
+        }
+        receive(ch, in);
+    }
+
+    /** Claims the next slot of the schedule and sleeps until it; a schedule fallen behind by 1 s restarts from now. */
+    private void awaitTurn() throws IOException {
+        long now = System.nanoTime();
+        long slot = nextSlot.getAndAdd(periodNanos);
+        if (slot < now - 1_000_000_000L) {
+            nextSlot.set(now + periodNanos); // no burst to catch up after a stall: a steady rate is the point
+            slot = now;
+        }
+        long wait = slot - now;
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("stopped");
+            }
+        }
+    }
+
+    /** Every hot file once, in order, on a connection of its own (not counted in the intervals). */
+    void fetchAll() throws IOException {
+        ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+        try (SocketChannel ch = SocketChannel.open(server)) {
+            for (byte[] request : requests) {
+                get(ch, in, request);
             }
         }
     }
@@ -150,6 +194,11 @@ final class HotSetClients implements AutoCloseable {
 
     @Override
     public void close() {
+        stop();
+    }
+
+    /** Ends the connections and waits for their threads: no hot file is requested after this returns. */
+    void stop() {
         stopped = true;
         for (Thread t : threads) {
             t.interrupt(); // closes a channel blocked in read (SocketChannel is interruptible)
@@ -162,5 +211,6 @@ final class HotSetClients implements AutoCloseable {
                 return;
             }
         }
+        threads.clear();
     }
 }

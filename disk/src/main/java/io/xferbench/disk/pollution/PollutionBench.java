@@ -1,6 +1,7 @@
 package io.xferbench.disk.pollution;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadPattern;
@@ -39,35 +40,20 @@ public final class PollutionBench {
     }
 
     public static void main(String[] args) {
-        PollutionOptions o;
-        try {
-            o = PollutionOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("bench-pollution: " + e.getMessage() + " (" + PollutionOptions.USAGE + ")");
-            System.exit(2);
-            return;
+        System.exit(Cli.run(new PollutionOptions(), args));
+    }
+
+    /** Runs every mode and writes the report; 1 when a big read was not verified. */
+    static int execute(PollutionOptions o) throws IOException, InterruptedException {
+        Result r = run(o, System.err);
+        String text = PollutionReport.format(r.environment(), r.rows(), o.format);
+        if (o.out != null) {
+            Files.writeString(o.out, text);
+        } else {
+            System.out.print(text);
         }
-        if (o.help) {
-            System.out.println(PollutionOptions.USAGE);
-            return;
-        }
-        try {
-            Result r = run(o, System.err);
-            String text = PollutionReport.format(r.environment(), r.rows(), o.format);
-            if (o.out != null) {
-                Files.writeString(o.out, text);
-            } else {
-                System.out.print(text);
-            }
-            boolean ok = r.rows().stream().allMatch(x -> x.skipped() != null || Boolean.TRUE.equals(x.bigVerified()));
-            System.exit(ok ? 0 : 1);
-        } catch (IOException | RuntimeException e) {
-            System.err.println("bench-pollution: " + e.getMessage());
-            System.exit(1);
-        } catch (InterruptedException e) {
-            System.err.println("bench-pollution: interrupted");
-            System.exit(1);
-        }
+        boolean ok = r.rows().stream().allMatch(x -> x.skipped() != null || Boolean.TRUE.equals(x.bigVerified()));
+        return ok ? 0 : Cli.FAILED;
     }
 
     static Result run(PollutionOptions o, PrintStream log) throws IOException, InterruptedException {
@@ -98,12 +84,13 @@ public final class PollutionBench {
                     dir.toString(), "--port", "0"));
             cleanup.add(server::close);
             InetSocketAddress address = listening(server);
-            HotSetClients clients = new HotSetClients(address, hot.names(), hot.fileSize(), SERVER_METHOD);
+            if (!group.hasMember(server.pid())) {
+                throw new IOException("the server (pid " + server.pid() + ") is not in " + group.dir());
+            }
+            HotSetClients clients = new HotSetClients(address, hot.names(), hot.fileSize(), SERVER_METHOD, o.hotRate);
             cleanup.add(clients::close);
-            clients.start(o.connections);
 
-            PollutionScenario scenario = new PollutionScenario(o, group, hot, new HotSetSampler(hot, clients), big,
-                    expected, device, log);
+            PollutionScenario scenario = new PollutionScenario(o, group, hot, clients, big, expected, device, log);
             List<PollutionRow> rows = new ArrayList<>();
             for (BigReadMode mode : o.modes) {
                 rows.add(scenario.run(mode));

@@ -1,120 +1,141 @@
 package io.xferbench.disk.pollution;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 
-/** The command line of scripts/bench-pollution; every invalid value is an IllegalArgumentException (exit 2). */
-final class PollutionOptions {
-    static final String USAGE = "usage: scripts/bench-pollution [--format table|json|csv|markdown] [--out F] [--dir D] "
-            + "[--big-size 1GiB] [--cgroup-limit 256MiB] [--hot-files 200] [--hot-file-size 64KiB] [--connections 4] "
-            + "[--modes " + String.join(",", BigReadMode.ids()) + "] [--block-size 1MiB] [--before 5s] "
-            + "[--recover-cap 30s] [--tolerance 0.10]";
+/** The command line of scripts/bench-pollution; a bad value is a usage error (one line, exit 2) before any work. */
+@Command(name = "bench-pollution", mixinStandardHelpOptions = true, version = "bench-pollution 0.1.0",
+        sortOptions = false, description = "A server's hot set of small files inside a memory cgroup, re-read at a "
+        + "limited rate, while a big file is read buffered, buffered + fadvise(DONTNEED) or O_DIRECT in the same "
+        + "cgroup: hot-set residency (mincore), req/s and p99 before, during and after. See docs/disk.md.")
+final class PollutionOptions implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
 
-    private static final List<String> OPTIONS = List.of("--format", "--out", "--dir", "--big-size", "--cgroup-limit",
-            "--hot-files", "--hot-file-size", "--connections", "--block-size", "--before", "--recover-cap",
-            "--tolerance", "--modes");
+    @Option(names = "--format", defaultValue = "table", description = "table, json, csv or markdown "
+            + "(default: ${DEFAULT-VALUE}).")
+    String format;
 
-    String format = "table";
+    @Option(names = "--out", description = "Write the report to this file instead of stdout.")
     Path out;
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"));
-    long bigSize = Sizes.GiB;
-    long cgroupLimit = 256 * Sizes.MiB;
-    int hotFiles = 200;
-    long hotFileSize = 64 * Sizes.KiB;
-    int connections = 4;
-    List<BigReadMode> modes = List.of(BigReadMode.values());
-    int blockSize = (int) Sizes.MiB;
-    Duration before = Duration.ofSeconds(5);
-    Duration recoverCap = Duration.ofSeconds(30);
-    /** Recovered: residency and req/s at least (1 - tolerance) of their before values. */
-    double tolerance = 0.10;
-    /** Set by --help: print USAGE, exit 0. */
-    boolean help;
 
-    static PollutionOptions parse(String[] args) {
+    @Option(names = "--dir", description = "Directory of the run's files, on a block device (default: java.io.tmpdir).")
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+
+    @Option(names = "--big-size", defaultValue = "1GiB", converter = Converters.Size.class,
+            description = "The big file; several times the cgroup limit (default: ${DEFAULT-VALUE}).")
+    long bigSize;
+
+    @Option(names = "--cgroup-limit", defaultValue = "256MiB", converter = Converters.Size.class,
+            description = "Memory limit of the cgroup holding the server and the big reader (default: ${DEFAULT-VALUE}).")
+    long cgroupLimit;
+
+    @Option(names = "--hot-files", defaultValue = "200", converter = Converters.PositiveInt.class,
+            description = "Files in the hot set (default: ${DEFAULT-VALUE}).")
+    int hotFiles;
+
+    @Option(names = "--hot-file-size", defaultValue = "512KiB", converter = Converters.Size.class,
+            description = "Size of each hot file (default: ${DEFAULT-VALUE}).")
+    long hotFileSize;
+
+    @Option(names = "--connections", defaultValue = "4", converter = Converters.PositiveInt.class,
+            description = "Client connections downloading the hot set (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--hot-rate", defaultValue = "40", converter = Converters.PositiveInt.class,
+            description = "Hot requests per second over all connections (default: ${DEFAULT-VALUE}): a hot file "
+                    + "re-read every few seconds, not so often that the LRU's active list shields it.")
+    int hotRate;
+
+    @Option(names = "--modes", split = ",", converter = ModeConverter.class,
+            description = "Big-read modes (default: all of ${COMPLETION-CANDIDATES}).",
+            completionCandidates = ModeIds.class)
+    List<BigReadMode> modes = List.of(BigReadMode.values());
+
+    @Option(names = "--block-size", defaultValue = "1MiB", converter = Converters.Size.class,
+            description = "Block size of the big read, a multiple of 4KiB (default: ${DEFAULT-VALUE}).")
+    long blockSizeBytes;
+
+    @Option(names = "--before", defaultValue = "5s", converter = Converters.Time.class,
+            description = "Length of the before (and after) window (default: ${DEFAULT-VALUE}).")
+    Duration before;
+
+    @Option(names = "--recover-cap", defaultValue = "30s", converter = Converters.Time.class,
+            description = "Longest wait for the hot set to recover (default: ${DEFAULT-VALUE}).")
+    Duration recoverCap;
+
+    /** Recovered: residency and req/s at least (1 - tolerance) of their before values. */
+    @Option(names = "--tolerance", defaultValue = "0.10", description = "Recovered = within this fraction of "
+            + "before, 0 < t < 1 (default: ${DEFAULT-VALUE}).")
+    double tolerance;
+
+    int blockSize;
+
+    /** Parses and checks {@code args}; a bad command line throws ParameterException. */
+    static PollutionOptions parse(String... args) {
         PollutionOptions o = new PollutionOptions();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (a.equals("--help") || a.equals("-h")) {
-                o.help = true;
-                return o;
-            }
-            if (!a.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + a);
-            }
-            if (!OPTIONS.contains(a)) {
-                throw new IllegalArgumentException("unknown option " + a);
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(a + " needs a value");
-            }
-            String v = args[++i];
-            try {
-                switch (a) {
-                    case "--format" -> {
-                        if (!List.of("table", "json", "csv", "markdown").contains(v)) {
-                            throw new IllegalArgumentException("--format must be table, json, csv or markdown");
-                        }
-                        o.format = v;
-                    }
-                    case "--out" -> o.out = Path.of(v);
-                    case "--dir" -> o.dir = Path.of(v);
-                    case "--big-size" -> o.bigSize = positive(Sizes.parse(v), a);
-                    case "--cgroup-limit" -> o.cgroupLimit = positive(Sizes.parse(v), a);
-                    case "--hot-files" -> o.hotFiles = (int) positive(Integer.parseInt(v), a);
-                    case "--hot-file-size" -> o.hotFileSize = positive(Sizes.parse(v), a);
-                    case "--connections" -> o.connections = (int) positive(Integer.parseInt(v), a);
-                    case "--block-size" -> o.blockSize = (int) positive(Sizes.parse(v), a);
-                    case "--before" -> o.before = seconds(v, a);
-                    case "--recover-cap" -> o.recoverCap = seconds(v, a);
-                    case "--tolerance" -> {
-                        o.tolerance = Double.parseDouble(v);
-                        if (!(o.tolerance > 0 && o.tolerance < 1)) {
-                            throw new IllegalArgumentException("--tolerance must be between 0 and 1, e.g. 0.10");
-                        }
-                    }
-                    case "--modes" -> {
-                        List<BigReadMode> modes = new ArrayList<>();
-                        for (String id : v.split(",")) {
-                            modes.add(BigReadMode.byId(id).orElseThrow(() -> new IllegalArgumentException(
-                                    "unknown mode " + id + "; known: " + String.join(",", BigReadMode.ids()))));
-                        }
-                        o.modes = modes;
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + a);
-                }
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(a + ": not a number: " + v);
-            }
-        }
-        if (o.bigSize % o.blockSize != 0) {
-            throw new IllegalArgumentException("--big-size must be a multiple of --block-size " + o.blockSize);
-        }
-        if (o.blockSize % 4096 != 0) {
-            throw new IllegalArgumentException("--block-size must be a multiple of 4KiB (O_DIRECT alignment)");
-        }
+        Cli.commandLine(o).parseArgs(args);
+        o.validate();
         return o;
     }
 
-    private static long positive(long v, String option) {
-        if (v <= 0) {
-            throw new IllegalArgumentException(option + " must be positive");
-        }
-        return v;
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        return PollutionBench.execute(this);
     }
 
-    /** "5s", "500ms" or a bare number of seconds. */
-    private static Duration seconds(String v, String option) {
-        Duration d = v.endsWith("ms") ? Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)))
-                : Duration.ofMillis(Math.round(Double.parseDouble(v.endsWith("s") ? v.substring(0, v.length() - 1) : v)
-                * 1000));
-        if (d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(option + " must be positive");
+    /** What picocli's converters cannot check alone: choices, ranges and relations between options. */
+    void validate() {
+        if (!List.of("table", "json", "csv", "markdown").contains(format)) {
+            throw usage("--format must be table, json, csv or markdown, not " + format);
         }
-        return d;
+        if (bigSize <= 0 || cgroupLimit <= 0 || hotFileSize <= 0) {
+            throw usage("--big-size, --cgroup-limit and --hot-file-size must be positive");
+        }
+        if (blockSizeBytes <= 0 || blockSizeBytes % 4096 != 0 || blockSizeBytes > 64 * Sizes.MiB) {
+            throw usage("--block-size must be a multiple of 4KiB (O_DIRECT alignment) up to 64MiB");
+        }
+        blockSize = (int) blockSizeBytes;
+        if (bigSize % blockSize != 0) {
+            throw usage("--big-size must be a multiple of --block-size " + blockSize);
+        }
+        if (before.isZero() || recoverCap.isZero()) {
+            throw usage("--before and --recover-cap must be positive");
+        }
+        if (!(tolerance > 0 && tolerance < 1)) {
+            throw usage("--tolerance must be between 0 and 1, e.g. 0.10");
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    static final class ModeConverter implements CommandLine.ITypeConverter<BigReadMode> {
+        @Override
+        public BigReadMode convert(String value) {
+            return BigReadMode.byId(value).orElseThrow(() -> new CommandLine.TypeConversionException("unknown mode "
+                    + value + "; known: " + String.join(",", BigReadMode.ids())));
+        }
+    }
+
+    static final class ModeIds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return BigReadMode.ids().iterator();
+        }
     }
 }

@@ -12,9 +12,10 @@ import java.util.Map;
 
 /** The environment and rows as an aligned text table, JSON ({environment, rows}), CSV (rows only) or Markdown. */
 final class PollutionReport {
-    private static final String[] HEAD = {"mode", "big MiB/s", "verified", "hot resident % b/d/a", "hot req/s b/d/a",
+    private static final String[] HEAD = {"mode", "big MiB/s", "verified", "hot resident % b/d/a",
+            "hot % at read end mincore/vmtouch", "hot req/s b/d/a",
             "hot p99 ms b/d/a", "recover s", "dev reads during", "dev MiB during", "dev reads after",
-            "big cached %", "cgroup", "skipped"};
+            "big cached %", "cgroup", "cgroup peak", "skipped"};
 
     private PollutionReport() {
     }
@@ -38,12 +39,14 @@ final class PollutionReport {
             String[] c = new String[HEAD.length];
             java.util.Arrays.fill(c, "-");
             c[0] = r.mode();
-            c[HEAD.length - 2] = Sizes.format(r.cgroupLimit());
+            c[HEAD.length - 3] = Sizes.format(r.cgroupLimit());
             c[HEAD.length - 1] = r.skipped();
             return c;
         }
         return new String[] {r.mode(), num(r.bigMiBPerSec()), r.bigVerified() ? "yes" : "NO",
                 triple(r.hotResidencyBefore(), r.hotResidencyDuring(), r.hotResidencyAfter()),
+                String.format(Locale.ROOT, "%.1f / %s", r.hotResidencyEndOfRead(), r.hotResidencyVmtouch() == null
+                        ? "-" : String.format(Locale.ROOT, "%.1f", r.hotResidencyVmtouch())),
                 triple(r.hotReqPerSecBefore(), r.hotReqPerSecDuring(), r.hotReqPerSecAfter()),
                 String.format(Locale.ROOT, "%.2f / %.2f / %.2f", r.hotP99MsBefore(), r.hotP99MsDuring(),
                         r.hotP99MsAfter()),
@@ -51,6 +54,7 @@ final class PollutionReport {
                         : String.format(Locale.ROOT, "%.2f", r.recoverySeconds()),
                 Long.toString(r.deviceReadsDuring()), Long.toString(r.deviceMiBDuring()),
                 Long.toString(r.deviceReadsAfter()), num(r.bigResidencyAfter()), Sizes.format(r.cgroupLimit()),
+                r.cgroupPeak() == null ? "-" : Sizes.format(r.cgroupPeak() / Sizes.MiB * Sizes.MiB),
                 r.hotErrors() > 0 ? r.hotErrors() + " hot request errors" : ""};
     }
 

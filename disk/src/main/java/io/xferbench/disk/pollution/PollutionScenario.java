@@ -17,9 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One mode of the scenario, with the server and its clients already running in the cgroup: make the hot set
- * resident (evicted first, so the server's reads charge it to the cgroup), measure before, read the big file in a
- * child JVM inside the cgroup while sampling, then sample until the hot set has recovered (or the cap).
+ * One mode of the scenario, with the server and its clients already running in the cgroup: evict the hot set and the
+ * big file and check with mincore that nothing of either is left (page cache is charged to the cgroup of the process
+ * that first touches a page, so both must be first read from inside the group: the hot set by the server, through
+ * one unpaced {@link HotSetClients#fetchAll} pass, the big file by the reader), warm up and measure before, read the
+ * big file in a child JVM checked to be a member of the same cgroup while sampling, take mincore and vmtouch back to
+ * back when the read ends, then sample until the hot set has recovered (or the cap).
  */
 final class PollutionScenario {
     /** The hot set must be this resident before a mode is measured, within {@link #WARMUP_CAP_NANOS}. */
@@ -32,17 +35,19 @@ final class PollutionScenario {
     private final MemoryCgroup group;
     private final HotSet hot;
     private final HotSetSampler sampler;
+    private final HotSetClients clients;
     private final Path bigFile;
     private final long expectedDigest;
     private final BlockDevice device;
     private final PrintStream log;
 
-    PollutionScenario(PollutionOptions o, MemoryCgroup group, HotSet hot, HotSetSampler sampler, Path bigFile,
+    PollutionScenario(PollutionOptions o, MemoryCgroup group, HotSet hot, HotSetClients clients, Path bigFile,
                       long expectedDigest, BlockDevice device, PrintStream log) {
+        this.clients = clients;
         this.o = o;
         this.group = group;
         this.hot = hot;
-        this.sampler = sampler;
+        this.sampler = new HotSetSampler(hot, clients);
         this.bigFile = bigFile;
         this.expectedDigest = expectedDigest;
         this.device = device;
@@ -50,8 +55,10 @@ final class PollutionScenario {
     }
 
     PollutionRow run(BigReadMode mode) throws IOException, InterruptedException {
-        PageCache.evict(bigFile); // what the previous mode left must not fill the cgroup
-        hot.evict();
+        clients.stop(); // nothing may re-read the hot set while it is evicted
+        evictAndCheck();
+        clients.fetchAll();
+        clients.start(o.connections);
         sampler.reset();
         long warmEnd = System.nanoTime() + WARMUP_CAP_NANOS;
         List<Sample> warm = sampler.collectWhile(() -> false);
@@ -82,6 +89,9 @@ final class PollutionScenario {
                 throw new IOException("the big reader (" + mode.id + ") failed to start (exit "
                         + reader.waitFor() + (first == null ? "" : ", said " + first) + ")");
             }
+            if (!group.hasMember(reader.pid())) {
+                throw new IOException("the big reader (pid " + reader.pid() + ") is not in " + group.dir());
+            }
             CompletableFuture<String> done = CompletableFuture.supplyAsync(() -> {
                 try {
                     return reader.readLine();
@@ -108,6 +118,9 @@ final class PollutionScenario {
             }
             read = ReadResult.parse(last);
         }
+        // The moment of most eviction, counted twice: in-tool mincore, then vmtouch over the same files.
+        PageCache.Residency endOfRead = hot.residency();
+        VmTouch.Pages vmtouch = VmTouch.residency(hot.files());
         BlockDevice.Counters devDuring = device.counters().minus(dev0);
         double bigResident = PageCache.residency(bigFile).fraction() * 100;
         Sample.Span duringSpan = Sample.Span.of(during);
@@ -139,15 +152,42 @@ final class PollutionScenario {
                 .toList();
         Sample.Span afterSpan = Sample.Span.of(afterWindow);
         long errors = before.errors() + duringSpan.errors() + Sample.Span.of(after).errors();
-        log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %%, recovered %s%n",
-                mode.id, read.mibPerSec(), before.meanResidency(), duringSpan.lowestResidency(),
-                afterSpan.lastResidency(), recovery == null ? "not within the cap" : "after " + recovery + " s");
+        log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %% (read end: mincore "
+                + "%.1f, vmtouch %s), recovered %s%n", mode.id, read.mibPerSec(), before.meanResidency(),
+                duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
+                vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
+                recovery == null ? "not within the cap" : "after " + recovery + " s");
         return new PollutionRow(mode.id, read.bytes(), read.mibPerSec(), read.digest() == expectedDigest, bigResident,
                 before.meanResidency(), duringSpan.lowestResidency(),
-                afterSpan.lastResidency(), before.requestsPerSecond(), duringSpan.requestsPerSecond(),
+                afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
+                before.requestsPerSecond(), duringSpan.requestsPerSecond(),
                 afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
                 errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
-                devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), null);
+                devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
+    }
+
+    /**
+     * Evicts the big file (what the previous mode left must not fill the cgroup) and the hot set, until mincore sees
+     * none of either: a page left cached stays charged where it was first read, outside the group. Rounds, because
+     * fadvise(DONTNEED) skips folios it cannot take at that instant; once (in a test run, clients stopped) one hot
+     * file's pages survived two seconds of rounds, cause not found, hence up to five seconds before failing.
+     */
+    private void evictAndCheck() throws IOException, InterruptedException {
+        long hotLeft = 0;
+        long bigLeft = 0;
+        for (int round = 0; round < 50; round++) {
+            PageCache.evict(bigFile);
+            hot.evict();
+            hotLeft = hot.residency().residentPages();
+            bigLeft = PageCache.residency(bigFile).residentPages();
+            if (hotLeft == 0 && bigLeft == 0) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("still cached after fadvise(DONTNEED) for 5 s: " + hotLeft + " hot pages ("
+                + hot.cachedFiles() + "), " + bigLeft + " pages of the big file (mapped or dirty?); they would stay "
+                + "charged outside the cgroup");
     }
 
     /** Half a period: a sample ending just past the after window still belongs to it. */

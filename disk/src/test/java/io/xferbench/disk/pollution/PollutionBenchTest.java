@@ -1,6 +1,7 @@
 package io.xferbench.disk.pollution;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
 import io.xferbench.disk.MemoryCgroup;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -8,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,6 +73,39 @@ class PollutionBenchTest {
         }
         assertEquals(List.of(), ownGroups(), "the run's cgroup outlived it");
         assertTrue(result.environment().get("cgroup").contains("192MiB"), result.environment().toString());
+        if (VmTouch.path() != null) {
+            // mincore and vmtouch, back to back at the read's end, count the same pages (a re-read between the two
+            // may add a file: 1 of 50 is 2 points).
+            for (PollutionRow r : rows) {
+                assertTrue(Math.abs(r.hotResidencyEndOfRead() - r.hotResidencyVmtouch()) <= 4.0, "mincore "
+                        + r.hotResidencyEndOfRead() + "% vs vmtouch " + r.hotResidencyVmtouch() + "%");
+            }
+        }
+    }
+
+    @Test
+    void aBadCommandLineIsOneLineAndExit2() {
+        for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--big-size"},
+                new String[] {"--bogus", "1"}, new String[] {"--modes", "buffered-read,nope"},
+                new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
+                new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"})) {
+            StringWriter err = new StringWriter();
+            int status = Cli.commandLine(new PollutionOptions()).setErr(new PrintWriter(err)).execute(args);
+            assertEquals(2, status, String.join(" ", args) + ": " + err);
+            assertEquals(1, err.toString().lines().count(), String.join(" ", args) + ": " + err);
+            assertTrue(err.toString().startsWith("bench-pollution: "), err.toString());
+        }
+    }
+
+    @Test
+    void helpListsTheDocumentedOptions() {
+        StringWriter out = new StringWriter();
+        assertEquals(0, Cli.commandLine(new PollutionOptions()).setOut(new PrintWriter(out)).execute("--help"));
+        for (String option : List.of("--format", "--out", "--dir", "--big-size", "--cgroup-limit", "--hot-files",
+                "--hot-file-size", "--connections", "--hot-rate", "--modes", "--block-size", "--before",
+                "--recover-cap", "--tolerance")) {
+            assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
+        }
     }
 
     /** Memory cgroups named after this JVM's pid (MemoryCgroup's naming). */
