@@ -12,7 +12,7 @@ import java.nio.file.StandardOpenOption;
  * offset 0 (procfs regenerates the text), so sampling it inside a measurement window adds one syscall per sample.
  */
 final class LiveThreads {
-    private static final byte[] KEY = "\nThreads:".getBytes(StandardCharsets.US_ASCII);
+    private static final String KEY = "\nThreads:";
 
     /** Null where there is no /proc/self/status. */
     private final FileChannel status;
@@ -47,26 +47,16 @@ final class LiveThreads {
 
     /** The number after "Threads:" in the status text, or -1 when the line is not there. */
     static int parse(ByteBuffer text) {
-        int limit = text.limit();
-        outer:
-        for (int i = 0; i + KEY.length <= limit; i++) {
-            for (int k = 0; k < KEY.length; k++) {
-                if (text.get(i + k) != KEY[k]) {
-                    continue outer;
-                }
-            }
-            int j = i + KEY.length;
-            while (j < limit && (text.get(j) == ' ' || text.get(j) == '\t')) {
-                j++;
-            }
-            int n = 0;
-            int digits = 0;
-            while (j < limit && text.get(j) >= '0' && text.get(j) <= '9') {
-                n = n * 10 + text.get(j++) - '0';
-                digits++;
-            }
-            return digits > 0 ? n : -1;
+        String status = StandardCharsets.US_ASCII.decode(text).toString();
+        int at = status.indexOf(KEY);
+        if (at < 0) {
+            return -1;
         }
-        return -1;
+        int lineEnd = status.indexOf('\n', at + KEY.length());
+        try {
+            return Integer.parseInt(status.substring(at + KEY.length(), lineEnd < 0 ? status.length() : lineEnd).strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 }
