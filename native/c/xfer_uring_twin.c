@@ -18,9 +18,16 @@
  *   uring-splice     IORING_OP_SPLICE file -> pipe (default 64 KiB pipe), then            io-uring
  *                    IORING_OP_SPLICE pipe -> socket until the pipe is empty, one SQE at a
  *                    time, SPLICE_F_MOVE (Netty 4.2.18 IoUringFileRegion)
+ *   uring-splice-linked  a pipe of bufsize (F_SETPIPE_SZ, made before the timed span as   io-uring-splice-linked
+ *                    the Java side's pipe pool does); per round IORING_OP_SPLICE file ->
+ *                    pipe of min(pipe, rest) at a 64-bit offset with IOSQE_IO_LINK, and
+ *                    IORING_OP_SPLICE pipe -> socket of the same length (SPLICE_F_NONBLOCK),
+ *                    one io_uring_enter for the pair; what a short pair left in the pipe
+ *                    goes out by another socket splice before the next round
+ *                    (core.uring.LinkedSplicePipeline)
  *
- * depth (default 4, UringFileSender.DEFAULT_QUEUE_DEPTH) and bufsize (default 64 KiB) must be the Java side's;
- * uring-splice ignores both. The loop is the event loop's: queue SQEs, io_uring_submit_and_wait(1), handle every
+ * depth (default 4) and bufsize (default 64 KiB) must be the Java side's (TwinBench passes both); uring-splice
+ * ignores both, uring-splice-linked takes bufsize as its pipe size. The loop is the event loop's: queue SQEs, io_uring_submit_and_wait(1), handle every
  * CQE, repeat. The ring is set up like Netty 4.2.18's (SUBMIT_ALL, SINGLE_ISSUER, DEFER_TASKRUN where the kernel
  * has them; io-wq capped at 4 bounded + 4 unbounded workers, IoUringWorkers.DEFAULT_MAX_PER_RING) before the
  * timed span starts, as the JVM's ring exists before a transfer. Any failed CQE ends the program (exit 1).
@@ -51,10 +58,12 @@
 #define KIND_SEND 2ULL
 #define KIND_SPLICE_IN 3ULL
 #define KIND_SPLICE_OUT 4ULL
+#define KIND_LINKED_IN 5ULL
+#define KIND_LINKED_OUT 6ULL
 #define USER_DATA(kind, n) ((kind) << 32 | (uint32_t) (n))
 
 static void usage(void) {
-    fprintf(stderr, "usage: xfer_uring_twin uring-read-send|uring-send-zc|uring-direct|uring-splice FILE HOST PORT"
+    fprintf(stderr, "usage: xfer_uring_twin uring-read-send|uring-send-zc|uring-direct|uring-splice|uring-splice-linked FILE HOST PORT"
                     " [bufsize] [length] [depth]\n");
     exit(2);
 }
@@ -299,6 +308,68 @@ static void send_uring_splice(struct io_uring *ring, int file, int sock, long lo
     close(pipefd[1]);
 }
 
+/* ---- uring-splice-linked: core.uring.LinkedSplicePipeline ---- */
+
+/* Submits what is queued and reaps CQEs until none of the pair's SQEs is in flight; returns each one's result. */
+static void reap_pair(struct io_uring *ring, int *in_flight, int *in_res, int *out_res) {
+    while (*in_flight > 0) {
+        int rc = io_uring_submit_and_wait(ring, 1);
+        if (rc < 0 && rc != -EINTR) die_res("io_uring_submit_and_wait", rc);
+        struct io_uring_cqe *cqe;
+        unsigned head, seen = 0;
+        io_uring_for_each_cqe(ring, head, cqe) {
+            seen++;
+            (*in_flight)--;
+            if (io_uring_cqe_get_data64(cqe) == USER_DATA(KIND_LINKED_IN, 0)) *in_res = cqe->res;
+            else *out_res = cqe->res;
+        }
+        io_uring_cq_advance(ring, seen);
+    }
+}
+
+static void splice_to_socket(struct io_uring *ring, int pipe_read, int sock, int n) {
+    struct io_uring_sqe *sqe = sqe_of(ring);
+    io_uring_prep_splice(sqe, pipe_read, -1, sock, -1, (unsigned) n, SPLICE_F_NONBLOCK);
+    io_uring_sqe_set_data64(sqe, USER_DATA(KIND_LINKED_OUT, 0));
+}
+
+static void send_splice_linked(struct io_uring *ring, int file, int sock, long long len, const int pipefd[2], int pipe_size) {
+    long long off = 0, sent = 0;
+    int in_pipe = 0;
+    while (sent < len) {
+        int in_flight = 0, in_res = 0, out_res = 0;
+        if (in_pipe > 0) { /* a short pair: drain the pipe first */
+            splice_to_socket(ring, pipefd[0], sock, in_pipe);
+            in_flight = 1;
+        } else {
+            int n = len - off < pipe_size ? (int) (len - off) : pipe_size;
+            struct io_uring_sqe *sqe = sqe_of(ring);
+            io_uring_prep_splice(sqe, file, off, pipefd[1], -1, (unsigned) n, 0);
+            sqe->flags |= IOSQE_IO_LINK;
+            io_uring_sqe_set_data64(sqe, USER_DATA(KIND_LINKED_IN, 0));
+            splice_to_socket(ring, pipefd[0], sock, n);
+            in_flight = 2;
+        }
+        int pair = in_flight == 2;
+        reap_pair(ring, &in_flight, &in_res, &out_res);
+        if (pair) {
+            if (in_res < 0) die_res("io_uring splice(file -> pipe)", in_res);
+            if (in_res == 0) { errno = 0; die("io_uring splice: file ended early"); }
+            off += in_res;
+            in_pipe += in_res;
+        }
+        if (out_res > 0) {
+            in_pipe -= out_res;
+            sent += out_res;
+        } else if (out_res == 0) {
+            errno = 0;
+            die("io_uring splice(pipe -> socket) moved nothing");
+        } else if (out_res != -ECANCELED && out_res != -EAGAIN) {
+            die_res("io_uring splice(pipe -> socket)", out_res);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     twin_name = "xfer_uring_twin";
     if (argc < 5 || argc > 8) usage();
@@ -308,7 +379,8 @@ int main(int argc, char **argv) {
     if (bufsize == 0 || bufsize > INT_MAX || depth < 1 || depth > 4096) usage();
     int read_send = strcmp(mode, "uring-read-send") == 0, send_zc = strcmp(mode, "uring-send-zc") == 0;
     int direct = strcmp(mode, "uring-direct") == 0, splice_mode = strcmp(mode, "uring-splice") == 0;
-    if (!read_send && !send_zc && !direct && !splice_mode) usage();
+    int linked = strcmp(mode, "uring-splice-linked") == 0;
+    if (!read_send && !send_zc && !direct && !splice_mode && !linked) usage();
     int fd = open(path, O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
     if (fd < 0) die(path);
     struct stat st;
@@ -320,15 +392,26 @@ int main(int argc, char **argv) {
     }
     struct io_uring ring;
     ring_init(&ring, (unsigned) (2 * depth + 8)); /* depth reads + one send + a notification fit */
+    int pipefd[2] = {-1, -1}, pipe_size = 0;
+    if (linked) { /* the Java side's pipe comes from its pool: made before the transfer */
+        if (pipe2(pipefd, O_CLOEXEC) < 0) die("pipe2");
+        pipe_size = fcntl(pipefd[1], F_SETPIPE_SZ, (int) bufsize);
+        if (pipe_size < 0) die("fcntl(F_SETPIPE_SZ)");
+    }
 
     struct twin_span span = span_start();
     int sock = connect_to(argv[3], argv[4]);
     write_length_header(sock, len);
     if (splice_mode) send_uring_splice(&ring, fd, sock, len);
+    else if (linked) send_splice_linked(&ring, fd, sock, len, pipefd, pipe_size);
     else send_pipeline(&ring, fd, sock, len, bufsize, (int) depth, send_zc, direct ? DIRECT_ALIGN : 1);
     if (close(sock) < 0) die("close(socket)");
     span_report(&span, mode, len);
     io_uring_queue_exit(&ring);
+    if (linked) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+    }
     close(fd);
     return 0;
 }

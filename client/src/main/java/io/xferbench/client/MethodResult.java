@@ -29,19 +29,21 @@ import java.util.Map;
  * @param residencyPermille downloads and proxy rows: page-cache residency the transfers started from and left
  * @param uploadPhasesMillis upload rows: medians of the server's receive, verify (re-read) and fsync times
  * @param sharing          whether other clients' connections worked in the measured process during the window
+ * @param serverThreadsPeak the most threads {@link Row#measuredProcess()} had alive in the window, io-wq workers
+ *                         included (MeasurementReport#threadsPeak); null when not measured or the far side could not count
  * @param verified         every transfer's bytes (and CRC32C when asked) matched
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 record MethodResult(@JsonUnwrapped Row row, @JsonUnwrapped Throughput throughput, Latency latencyMillis, Cpu clientCpu, Cpu serverCpu,
                     @JsonUnwrapped Syscalls syscallCounts, Residency residencyPermille, UploadPhases uploadPhasesMillis,
-                    @JsonUnwrapped Sharing sharing, boolean verified, String skipped, String error) {
+                    @JsonUnwrapped Sharing sharing, Integer serverThreadsPeak, boolean verified, String skipped, String error) {
 
     static MethodResult skipped(Row row, String reason) {
-        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, false, reason, null);
+        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, null, false, reason, null);
     }
 
     static MethodResult failed(Row row, String error) {
-        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, false, null, error);
+        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, null, false, null, error);
     }
 
     /** Method as shown in tables: the relay buffer is part of a proxy row's identity when the client chose one. */

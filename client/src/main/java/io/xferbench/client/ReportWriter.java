@@ -113,11 +113,11 @@ final class ReportWriter {
     private static void throughput(PrintWriter p, List<MethodResult> rows) {
         int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s %s",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
                 "method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms", "client usr/sys",
-                side + " usr/sys", "syscalls/GiB", "ctx sw/GiB", "verified", side + " syscalls/GiB by name"));
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
-                "CPU s/GiB", "CPU s/GiB", "", side, ""));
+                side + " usr/sys", "syscalls/GiB", "ctx sw/GiB", "threads", "verified", side + " syscalls/GiB by name"));
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s %8s  %-10s", "", "", "", "", "", "",
+                "CPU s/GiB", "CPU s/GiB", "", side, "peak", ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.row().size());
             if (unmeasured(p, r, size, w)) {
@@ -127,10 +127,10 @@ final class ReportWriter {
             double gib = t.bytes() / (double) Sizes.GiB;
             String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
             String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s  %-10s %s",
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s %8s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50(), r.latencyMillis().p99(),
                     cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
-                    verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
+                    threadsPeak(r), verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
         }
     }
 
@@ -138,11 +138,11 @@ final class ReportWriter {
     private static void exchanges(PrintWriter p, List<MethodResult> rows) {
         int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s %s",
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
                 "method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us", "client usr/sys",
-                side + " usr/sys", "syscalls/req", "ctx sw/req", "verified", side + " syscalls/req by name"));
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s  %-10s", "", "", "", "", "", "",
-                "CPU us/req", "CPU us/req", "", side, ""));
+                side + " usr/sys", "syscalls/req", "ctx sw/req", "threads", "verified", side + " syscalls/req by name"));
+        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s %8s  %-10s", "", "", "", "", "", "",
+                "CPU us/req", "CPU us/req", "", side, "peak", ""));
         for (MethodResult r : rows) {
             String size = Sizes.format(r.row().size());
             if (unmeasured(p, r, size, w)) {
@@ -152,10 +152,10 @@ final class ReportWriter {
             String rate = t.transfersPerSec() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
             String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s  %-10s %s",
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s %8s  %-10s %s",
                     r.label(), size, rate, t.transfers(), r.latencyMillis().p50() * 1000, r.latencyMillis().p99() * 1000,
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
-                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
+                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), threadsPeak(r), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
         }
     }
 
@@ -177,6 +177,11 @@ final class ReportWriter {
     /** "yes", or "yes shared" when the far side's columns include other clients' work; "NO" unverified. */
     private static String verified(MethodResult r) {
         return (r.verified() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
+    }
+
+    /** The measured process's peak live threads in the window (io-wq workers included), "n/a" when not counted. */
+    static String threadsPeak(MethodResult r) {
+        return r.serverThreadsPeak() == null ? "n/a" : r.serverThreadsPeak().toString();
     }
 
     private static String switches(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure, String format) {
@@ -229,7 +234,7 @@ final class ReportWriter {
         b.append("direction,method,size,bytes,transfers,seconds,mibPerSec,mibPerSecMin,mibPerSecMax,latencyP50Ms,latencyP99Ms,"
                 + "clientUserSecPerGiB,clientSysSecPerGiB,serverUserSecPerGiB,serverSysSecPerGiB,syscallsPerGiB,verified,skipped,error,"
                 + "transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess,"
-                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections\n");
+                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections,serverThreadsPeak\n");
         for (MethodResult r : report.results()) {
             MethodResult.Row row = r.row();
             MethodResult.Throughput t = r.throughput();
@@ -245,7 +250,8 @@ final class ReportWriter {
                     cpuField(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB),
                     cpuField(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer),
                     r.sharing().shared() == null ? "" : r.sharing().shared().toString(),
-                    r.sharing().sharedWithConnections() == null ? "" : r.sharing().sharedWithConnections().toString()));
+                    r.sharing().sharedWithConnections() == null ? "" : r.sharing().sharedWithConnections().toString(),
+                    r.serverThreadsPeak() == null ? "" : r.serverThreadsPeak().toString()));
             b.append('\n');
         }
         return b.toString();

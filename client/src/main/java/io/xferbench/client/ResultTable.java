@@ -39,7 +39,7 @@ final class ResultTable {
     private static Section bulk(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
         List<String> columns = List.of("method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms",
-                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", "verified", side + " syscalls/GiB by name");
+                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", side + " threads peak", "verified", side + " syscalls/GiB by name");
         List<List<String>> cells = new ArrayList<>();
         for (MethodResult r : rows) {
             List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
@@ -49,7 +49,7 @@ final class ResultTable {
                         Integer.toString(t.transfers()), fixed(r.latencyMillis().p50()), fixed(r.latencyMillis().p99()),
                         cpu(r.clientCpu().userSecondsPerGiB(), r.clientCpu().systemSecondsPerGiB()),
                         cpu(r.serverCpu().userSecondsPerGiB(), r.serverCpu().systemSecondsPerGiB()),
-                        whole(r.syscallCounts().perGiB()), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
+                        whole(r.syscallCounts().perGiB()), ReportWriter.threadsPeak(r), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
             }
             cells.add(row);
         }
@@ -59,7 +59,7 @@ final class ResultTable {
     private static Section exchanges(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
         List<String> columns = List.of("method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us",
-                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", "verified", side + " syscalls/req by name");
+                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", side + " threads peak", "verified", side + " syscalls/req by name");
         List<List<String>> cells = new ArrayList<>();
         for (MethodResult r : rows) {
             List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
@@ -71,7 +71,8 @@ final class ResultTable {
                         String.format(Locale.ROOT, "%.1f", r.latencyMillis().p99() * 1000),
                         cpu(r.clientCpu().userMicrosPerTransfer(), r.clientCpu().systemMicrosPerTransfer()),
                         cpu(r.serverCpu().userMicrosPerTransfer(), r.serverCpu().systemMicrosPerTransfer()),
-                        r.syscallCounts().perTransfer() == null ? "n/a" : fixed(r.syscallCounts().perTransfer()), verified(r),
+                        r.syscallCounts().perTransfer() == null ? "n/a" : fixed(r.syscallCounts().perTransfer()),
+                        ReportWriter.threadsPeak(r), verified(r),
                         byName(r, t.transfers())));
             }
             cells.add(row);

@@ -74,7 +74,8 @@ final class Results {
                 MethodResult.Cpu.of(far.cpuUserSeconds(), far.cpuSystemSeconds(), far.voluntarySwitches(), far.involuntarySwitches(), gib, transfers),
                 syscalls(countSyscalls, far, gib, transfers),
                 upload ? null : new MethodResult.Residency(residencyBefore, residencyAfter),
-                upload ? uploadPhases(rounds) : null, new MethodResult.Sharing(foreign > 0, foreign), true, null, null);
+                upload ? uploadPhases(rounds) : null, new MethodResult.Sharing(foreign > 0, foreign),
+                far.threadsPeak() > 0 ? far.threadsPeak() : null, true, null, null);
     }
 
     /** The far side's counts, per GiB and per transfer, or why there are none. */

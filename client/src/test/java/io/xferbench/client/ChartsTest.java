@@ -19,7 +19,7 @@ class ChartsTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, size),
                 new MethodResult.Throughput(3 * size, 3, 1.0, median, min, max, List.of(min, median, max), 3.0, 2.0, 4.0),
                 new MethodResult.Latency(1, 2, 2), null, null, MethodResult.Syscalls.unavailable("perf not installed"),
-                null, null, MethodResult.Sharing.UNKNOWN, true, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
     }
 
     /** a at 1 MiB and 64 MiB, b skipped at 1 MiB only, c run at 64 MiB only. */
@@ -91,7 +91,7 @@ class ChartsTest {
     void emptyBodyRowsAreChartedPerRequestBySeriesOfScenario() {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
-                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, true, null, null);
+                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
         List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
         assertThat(charts).extracting(ReportCharts.Named::suffix).containsExactly("-requests", "-requests-cpu", "-requests-syscalls");
         BarChart requests = charts.get(0).chart();

@@ -18,7 +18,7 @@ class RenderCompareTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 64 * Sizes.MiB),
                 new MethodResult.Throughput(192 * Sizes.MiB, 3, 1.0, median, min, max, List.of(min, median, max), null, null, null),
                 new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
-                null, null, MethodResult.Sharing.UNKNOWN, true, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
     }
 
     private static MethodResult.Cpu cpu() {

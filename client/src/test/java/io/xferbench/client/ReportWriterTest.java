@@ -26,7 +26,7 @@ class ReportWriterTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 1L << 30),
                 new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
                 new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), new MethodResult.Syscalls(syscalls, 6.0, 6.0, 0L, null),
-                new MethodResult.Residency(1000, 1000), null, ALONE, true, null, null);
+                new MethodResult.Residency(1000, 1000), null, ALONE, 57, true, null, null);
     }
 
     /** 4000 empty-body exchanges through the copy relay with a 1 KiB buffer. */
@@ -38,7 +38,7 @@ class ReportWriterTest {
         return new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, 1024),
                 new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
                 new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 4.025, 0L, null),
-                new MethodResult.Residency(1000, 1000), null, ALONE, true, null, null);
+                new MethodResult.Residency(1000, 1000), null, ALONE, null, true, null, null);
     }
 
     private static Report report() {
@@ -61,7 +61,7 @@ class ReportWriterTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 1L << 30),
                 new MethodResult.Throughput(1L << 30, 1, 0.5, 2048, 2000, 2100, List.of(2048.0), 2.0, 2.0, 2.0),
                 new MethodResult.Latency(500.0, 500.0, 500.0), cpu(), cpu(),
-                new MethodResult.Syscalls(syscalls, 100.0, 100.0, sqes, null), null, null, ALONE, true, null, null);
+                new MethodResult.Syscalls(syscalls, 100.0, 100.0, sqes, null), null, null, ALONE, null, true, null, null);
     }
 
     /** transfer-to's sendfile64 is shown although six other syscalls were counted more often. */
@@ -92,9 +92,10 @@ class ReportWriterTest {
     void theDownloadTableKeepsItsColumns() {
         List<String> lines = ReportWriter.table(report()).lines().toList();
         assertThat(lines.get(3)).isEqualTo("method          size      MiB/s median [min..max]  xfers   p50 ms   p99 ms  "
-                + "client usr/sys  server usr/sys syscalls/GiB  ctx sw/GiB  verified   server syscalls/GiB by name");
+                + "client usr/sys  server usr/sys syscalls/GiB  ctx sw/GiB  threads  verified   server syscalls/GiB by name");
+        assertThat(lines.get(4).stripTrailing()).endsWith("server     peak");
         assertThat(lines.get(5)).startsWith("transfer-to     1GiB      4096 [4000..4200]            2   250.00   260.00     "
-                + "0.050/0.100     0.050/0.100            6        2000  yes        futex=5 sendfile64=1");
+                + "0.050/0.100     0.050/0.100            6        2000       57  yes        futex=5 sendfile64=1");
         assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
     }
 
@@ -138,7 +139,7 @@ class ReportWriterTest {
         MethodResult small = exchanges();
         MethodResult connect = new MethodResult(new MethodResult.Row(Direction.RELAY, "splice-pooled", MethodResult.Scenario.CONNECT, 0, null),
                 new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
-                cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, true, null, null);
+                cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, null, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
         assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
@@ -150,7 +151,7 @@ class ReportWriterTest {
     void uploadsShowWhereTheServersTimeWent() {
         MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "splice", 1L << 20),
                 new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
-                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, true, null, null);
+                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, null, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
         assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
@@ -162,11 +163,12 @@ class ReportWriterTest {
         JsonNode root = JSON.readTree(json);
         JsonNode first = root.get("results").get(0);
         for (String field : List.of("direction", "method", "bytes", "transfers", "seconds", "mibPerSec", "transfersPerSec", "verified",
-                "syscalls", "syscallsPerTransfer", "measuredProcess", "relayBuffer", "uploadPhasesMillis", "skipped")) {
+                "syscalls", "syscallsPerTransfer", "measuredProcess", "relayBuffer", "uploadPhasesMillis", "skipped", "serverThreadsPeak")) {
             assertThat(first.has(field)).as(field).isTrue();
         }
         assertThat(first.has("label")).as("label is for tables only").isFalse();
         assertThat(first.get("syscalls").get("sendfile64").asLong()).isEqualTo(2);
+        assertThat(first.get("serverThreadsPeak").asInt()).isEqualTo(57);
         assertThat(root.get("results").get(1).get("skipped").asText()).contains("kernel says no");
         assertThat(root.get("results").get(1).get("syscalls").isNull()).isTrue();
         Report back = JSON.readValue(json, Report.class);
@@ -195,7 +197,7 @@ class ReportWriterTest {
         List<String> lines = csv.lines().toList();
         assertThat(lines).hasSize(4);
         assertThat(lines.get(0)).startsWith("direction,method,size").endsWith(",transfersPerSec,syscallsPerTransfer,relayBuffer,measuredProcess,"
-                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections");
+                + "serverContextSwitchesPerGiB,serverContextSwitchesPerTransfer,shared,sharedWithConnections,serverThreadsPeak");
         assertThat(lines.get(2)).contains("\"Netty io_uring unavailable: kernel says no\"");
         assertThat(lines.get(1).split(",", -1)).hasSize(lines.get(0).split(",").length);
     }
@@ -204,7 +206,7 @@ class ReportWriterTest {
     void contextSwitchesArePerGiBAndPerRequest() throws Exception {
         assertThat(ReportWriter.table(new Report(Map.of(), List.of(exchanges())))).contains("ctx sw/req").contains(" 1.50 ");
         String csv = ReportWriter.render(new Report(Map.of(), List.of(measured())), "csv");
-        assertThat(csv.lines().toList().get(1)).endsWith(",2000.00,1.50000,false,0");
+        assertThat(csv.lines().toList().get(1)).endsWith(",2000.00,1.50000,false,0,57");
         JsonNode cpu = JSON.readTree(ReportWriter.render(new Report(Map.of(), List.of(measured())), "json"))
                 .get("results").get(0).get("serverCpu");
         assertThat(cpu.get("contextSwitchesPerGiB").asDouble()).isEqualTo(2000.0);
@@ -217,7 +219,7 @@ class ReportWriterTest {
         MethodResult shared = new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "stream", 1L << 30),
                 new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
                 new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, null,
-                new MethodResult.Sharing(true, 3), true, null, null);
+                new MethodResult.Sharing(true, 3), null, true, null, null);
         Report report = new Report(Map.of(), List.of(alone, shared));
         String table = ReportWriter.table(report);
         assertThat(table.lines().filter(l -> l.startsWith("stream")).findFirst().orElseThrow()).contains("yes shared");
@@ -227,7 +229,7 @@ class ReportWriterTest {
         assertThat(rows.get(0).get("shared").asBoolean()).isFalse();
         assertThat(rows.get(1).get("shared").asBoolean()).isTrue();
         assertThat(rows.get(1).get("sharedWithConnections").asInt()).isEqualTo(3);
-        assertThat(ReportWriter.render(report, "csv").lines().toList().get(2)).endsWith(",true,3");
+        assertThat(ReportWriter.render(report, "csv").lines().toList().get(2)).endsWith(",true,3,");
         assertThat(ReportWriter.table(report())).doesNotContain("shared:");
     }
 

@@ -43,7 +43,7 @@ class ResultsTest {
     void ratesAreMediansOverRoundsWithTheirRange() throws Exception {
         // Rounds of 64 MiB in 100, 50 and 200 ms: 640, 1280 and 320 MiB/s.
         List<TransferDriver.Round> rounds = List.of(round(100, 64, Sizes.MiB), round(50, 64, Sizes.MiB), round(200, 64, Sizes.MiB));
-        MethodResult r = Results.of(job(Direction.DOWNLOAD, Sizes.MiB), true, rounds, client(0.25, 0.75), far("{\"cpuUserSeconds\": 0.1, \"cpuSystemSeconds\": 0.3, \"syscalls\": null, \"syscallsUnavailable\": \"no perf\"}"), Set.of());
+        MethodResult r = Results.of(job(Direction.DOWNLOAD, Sizes.MiB), true, rounds, client(0.25, 0.75), far("{\"cpuUserSeconds\": 0.1, \"cpuSystemSeconds\": 0.3, \"syscalls\": null, \"syscallsUnavailable\": \"no perf\", \"threadsPeak\": 23}"), Set.of());
         assertThat(r.throughput().mibPerSec()).isCloseTo(640, within(1e-6));
         assertThat(r.throughput().mibPerSecMin()).isCloseTo(320, within(1e-6));
         assertThat(r.throughput().mibPerSecMax()).isCloseTo(1280, within(1e-6));
@@ -59,6 +59,7 @@ class ResultsTest {
         assertThat(r.residencyPermille()).isEqualTo(new MethodResult.Residency(1000 - 63, 900));
         assertThat(r.uploadPhasesMillis()).isNull();
         assertThat(r.row().measuredProcess()).isEqualTo("server");
+        assertThat(r.serverThreadsPeak()).isEqualTo(23);
     }
 
     @Test
@@ -101,6 +102,7 @@ class ResultsTest {
         MethodResult r = Results.of(job(Direction.UPLOAD, 100), true, List.of(new TransferDriver.Round(50_000_000, outcomes)), client(0, 0), far("{}"), Set.of());
         assertThat(r.uploadPhasesMillis()).isEqualTo(new MethodResult.UploadPhases(3.0, 3.0, null));
         assertThat(r.residencyPermille()).isNull();
+        assertThat(r.serverThreadsPeak()).as("a server that did not count (older, or no procfs)").isNull();
     }
 
     @Test

@@ -15,12 +15,21 @@ import java.util.Set;
  * each with its own CPU snapshot and its own perf counter. Every window notes the work of other connections that
  * overlaps it (a transfer in flight when it begins, or started while it is open), so a report can say that its
  * process-wide numbers include someone else's work.
+ *
+ * <p>Each window also keeps the peak of the process's live threads ({@link ThreadCounts#live()}), sampled when it
+ * begins and ends and whenever a transfer starts or finishes while a window is open, at most once per
+ * {@link #THREAD_SAMPLE_NANOS}: one pread(2) per sample, so a window of thousands of tiny requests gains at most
+ * about 100 syscalls a second. Threads that live and die between two samples are missed; io-wq workers idle for
+ * seconds before they exit, so they are not.
  */
 final class Measurements implements AutoCloseable {
+    static final long THREAD_SAMPLE_NANOS = 10_000_000;
+
     private final String process;
     /** Connections with work in flight now, and their peers. */
     private final Map<Integer, String> busy = new HashMap<>();
     private final Set<Window> open = new HashSet<>();
+    private long lastThreadSample = System.nanoTime() - THREAD_SAMPLE_NANOS;
 
     /** @param process {@link MeasurementReport#SERVER} or {@link MeasurementReport#PROXY} */
     Measurements(String process) {
@@ -31,6 +40,7 @@ final class Measurements implements AutoCloseable {
     Window begin(int owner, boolean countSyscalls) throws IOException {
         // Registered before perf starts counting, so no other connection's work is counted without being named.
         Window w = new Window(owner);
+        w.threadsPeak = ThreadCounts.live(); // outside perf's count, as the sample at the end
         synchronized (this) {
             busy.forEach(w::saw);
             open.add(w);
@@ -51,11 +61,26 @@ final class Measurements implements AutoCloseable {
         for (Window w : open) {
             w.saw(conn, peer);
         }
+        sampleThreads();
     }
 
     /** Connection {@code conn}'s transfer or relay is over. */
     synchronized void finished(int conn) {
         busy.remove(conn);
+        sampleThreads();
+    }
+
+    /** The live threads into every open window's peak, unless sampled less than THREAD_SAMPLE_NANOS ago. */
+    private void sampleThreads() {
+        long now = System.nanoTime();
+        if (open.isEmpty() || now - lastThreadSample < THREAD_SAMPLE_NANOS) {
+            return;
+        }
+        lastThreadSample = now;
+        int live = ThreadCounts.live();
+        for (Window w : open) {
+            w.sawThreads(live);
+        }
     }
 
     /** Windows open now. */
@@ -83,6 +108,8 @@ final class Measurements implements AutoCloseable {
         /** Set once, right after the window is registered. */
         private ProcessMeasurement measurement;
         private long threadsAtBegin;
+        /** Guarded by the board's lock once the window is registered. */
+        private int threadsPeak = -1;
         private final Map<String, Long> peers = new HashMap<>();
         private final Set<Integer> others = new HashSet<>();
         private final Set<Integer> listed = new HashSet<>();
@@ -112,12 +139,20 @@ final class Measurements implements AutoCloseable {
             }
         }
 
+        private void sawThreads(int live) {
+            threadsPeak = Math.max(threadsPeak, live);
+        }
+
         /** Ends the window and releases its counter. */
         MeasurementReport end() throws IOException {
             try {
                 ProcessMeasurement.Result r = measurement.end();
+                int live = ThreadCounts.live();
                 WindowOverlap overlap;
+                int peak;
                 synchronized (Measurements.this) {
+                    sawThreads(live);
+                    peak = threadsPeak;
                     open.remove(this);
                     overlap = others.isEmpty() ? WindowOverlap.NONE
                             : new WindowOverlap(others.size(), requests, peers, !truncated);
@@ -125,7 +160,7 @@ final class Measurements implements AutoCloseable {
                 return new MeasurementReport(process, r.usage().userSeconds(), r.usage().systemSeconds(),
                         r.usage().voluntarySwitches(), r.usage().involuntarySwitches(), r.usage().majorFaults(),
                         r.usage().minorFaults(), r.syscalls(), r.syscalls() == null ? r.syscallsUnavailable() : null, overlap,
-                        ThreadCounts.started() - threadsAtBegin, ThreadCounts.carriers());
+                        ThreadCounts.started() - threadsAtBegin, ThreadCounts.carriers(), peak);
             } finally {
                 close();
             }

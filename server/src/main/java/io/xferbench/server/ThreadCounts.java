@@ -5,13 +5,26 @@ import java.lang.management.ThreadMXBean;
 import javax.management.JMException;
 import javax.management.ObjectName;
 
-/** What the load reports count of this JVM's threads: threads started so far, and the virtual-thread carriers. */
+/**
+ * What the reports count of this process's threads: threads started so far, the virtual-thread carriers, and the
+ * threads alive now as the kernel counts them.
+ */
 final class ThreadCounts {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** JDK 24+ ({@code jdk.management.VirtualThreadSchedulerMXBean}); looked up by name so JDK 21 still runs. */
     private static final String SCHEDULER = "jdk.management:type=VirtualThreadScheduler";
 
+    private static final LiveThreads LIVE = LiveThreads.open();
+
     private ThreadCounts() {
+    }
+
+    /**
+     * Threads of this process alive now, as the kernel counts them: the JVM's and the io_uring io-wq workers
+     * ({@code iou-wrk-*}, which the JVM does not know) alike; -1 where there is no procfs. One pread(2).
+     */
+    static int live() {
+        return LIVE.count();
     }
 
     /** Platform threads started since the JVM began (carriers included; virtual threads are not counted). */

@@ -156,6 +156,7 @@ class MeasurementWindowTest {
                 }
                 MeasurementReport r = end(owner);
                 assertThat(r.threadsStarted()).isGreaterThanOrEqualTo(5);
+                assertThat(r.threadsPeak()).as("counted and carried by MEASURE_END: at least the six connections' threads").isGreaterThanOrEqualTo(6);
             } finally {
                 for (XferConnection c : others) {
                     c.close();

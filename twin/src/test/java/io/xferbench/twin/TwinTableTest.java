@@ -40,7 +40,7 @@ class TwinTableTest {
     void everyTwinModeComesFromTheRegistryAndUringModesGoToTheLiburingTwin() {
         assertThat(TwinModes.BY_METHOD).containsEntry("transfer-to", "sendfile").containsEntry("io-uring", "uring-splice")
                 .containsEntry("io-uring-read-send", "uring-read-send").containsEntry("io-uring-send-zc", "uring-send-zc")
-                .containsEntry("io-uring-direct", "uring-direct");
+                .containsEntry("io-uring-direct", "uring-direct").containsEntry("io-uring-splice-linked", "uring-splice-linked");
         assertThat(TwinModes.isUring("uring-splice")).isTrue();
         assertThat(TwinModes.isUring("splice")).isFalse();
     }

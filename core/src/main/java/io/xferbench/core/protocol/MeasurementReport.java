@@ -17,10 +17,14 @@ import io.xferbench.core.metrics.SyscallCounts;
  *                            ({@code ThreadMXBean.getTotalStartedThreadCount} delta; 0 from servers that predate it)
  * @param carrierThreads      the virtual-thread scheduler's carrier threads at the window's end, -1 when the JDK does not
  *                            say (before JDK 24) or the process is older
+ * @param threadsPeak         the most threads the process had alive in the window, as the kernel counts them (io-wq
+ *                            workers included), sampled at the window's ends and as transfers start and finish; -1 when
+ *                            it could not count (no procfs), 0 from a process older than this field
  */
 public record MeasurementReport(String process, double cpuUserSeconds, double cpuSystemSeconds, long voluntarySwitches,
                                 long involuntarySwitches, long majorFaults, long minorFaults, SyscallCounts syscalls,
-                                String syscallsUnavailable, WindowOverlap overlap, long threadsStarted, int carrierThreads) {
+                                String syscallsUnavailable, WindowOverlap overlap, long threadsStarted, int carrierThreads,
+                                int threadsPeak) {
     public static final String SERVER = "server";
     public static final String PROXY = "proxy";
 

@@ -20,12 +20,12 @@ class ProtocolJsonTest {
     void measurementReportKeepsItsFieldNamesAndRoundTrips() throws Exception {
         MeasurementReport report = new MeasurementReport("server", 0.5, 1.5, 300, 20, 0, 7,
                 new SyscallCounts(100, Map.of("read", 40L), 0, 12), null,
-                new WindowOverlap(1, 3, Map.of("127.0.0.1:4242", 3L), true), 12, 3);
+                new WindowOverlap(1, 3, Map.of("127.0.0.1:4242", 3L), true), 12, 3, 41);
         byte[] bytes = ProtocolJson.write(report);
         JsonNode tree = JSON.readTree(bytes);
         assertThat(tree.fieldNames()).toIterable().containsExactly("process", "cpuUserSeconds", "cpuSystemSeconds",
                 "voluntarySwitches", "involuntarySwitches", "majorFaults", "minorFaults", "syscalls", "syscallsUnavailable", "overlap",
-                "threadsStarted", "carrierThreads");
+                "threadsStarted", "carrierThreads", "threadsPeak");
         assertThat(tree.get("syscalls").get("bySyscall").get("read").asLong()).isEqualTo(40);
         assertThat(tree.get("overlap").get("peers").get("127.0.0.1:4242").asLong()).isEqualTo(3);
         assertThat(ProtocolJson.read(bytes, MeasurementReport.class)).isEqualTo(report);
@@ -38,6 +38,7 @@ class ProtocolJsonTest {
                  "someFutureField": {"x": 1}}""".getBytes(StandardCharsets.UTF_8), MeasurementReport.class);
         assertThat(old.cpuSystemSeconds()).isEqualTo(0.2);
         assertThat(old.overlap()).as("an older server says nothing: alone").isEqualTo(WindowOverlap.NONE);
+        assertThat(old.threadsPeak()).as("an older server did not count").isZero();
         assertThatThrownBy(() -> ProtocolJson.read("[1]".getBytes(StandardCharsets.UTF_8), MeasurementReport.class))
                 .isInstanceOf(ProtocolException.class);
     }

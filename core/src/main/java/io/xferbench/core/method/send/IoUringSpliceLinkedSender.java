@@ -17,7 +17,7 @@ public final class IoUringSpliceLinkedSender {
             "io_uring IORING_OP_SPLICE file -> pipe (64-bit offset) linked to IORING_OP_SPLICE pipe -> socket, pipe of the buffer "
                     + "size, one pair in flight; both run on io-wq workers (Netty IoUringIoHandle)",
             UringAvailability::withDuplicatedFds,
-            MethodTraits.noTwin("the liburing twin is not built yet").definedBy(MethodTraits.IO_URING_ENTER),
+            MethodTraits.twin("uring-splice-linked").definedBy(MethodTraits.IO_URING_ENTER),
             options -> new UringSpliceSender(PipePool.shared(options.bufferSize())));
 
     private IoUringSpliceLinkedSender() {
