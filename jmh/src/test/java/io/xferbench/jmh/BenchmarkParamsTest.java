@@ -49,8 +49,9 @@ class BenchmarkParamsTest {
     void theGateBaselineKnowsEverySocketPacedMethod() throws Exception {
         JsonNode policy = new ObjectMapper().readTree(Path.of("gate", "baseline.json").toFile()).path("policy");
         List<String> stored = new ArrayList<>();
-        policy.path("pacedMethods").forEach(n -> stored.add(n.asText()));
-        assertThat(stored).containsExactlyInAnyOrderElementsOf(GatePolicy.pacedDownloads());
-        assertThat(GatePolicy.DEFAULT.pacedMethods()).containsExactlyElementsOf(GatePolicy.pacedDownloads());
+        policy.path("pacedRows").forEach(n -> stored.add(n.asText()));
+        assertThat(stored).containsExactlyInAnyOrderElementsOf(GatePolicy.defaultPacedRows());
+        assertThat(GatePolicy.DEFAULT.pacedRows()).containsExactlyElementsOf(GatePolicy.defaultPacedRows());
+        assertThat(GatePolicy.defaultPacedRows()).contains("FileToSocketBenchmark:epoll-sendfile", "SocketToFileBenchmark");
     }
 }

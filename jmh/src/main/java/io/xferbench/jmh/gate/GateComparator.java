@@ -73,12 +73,12 @@ public final class GateComparator {
         Set<String> names = new LinkedHashSet<>();
         b.secondary().keySet().stream().filter(policy::isCount).forEach(names::add);
         c.secondary().keySet().stream().filter(policy::isCount).forEach(names::add);
-        String method = c.params().get(policy.ratioParam());
-        boolean paced = policy.isPaced(method);
-        // Totals include waits and wake-ups, which follow scheduling (a loaded machine multiplied futex/op by 13 and
-        // failed a total by +12%): totals are judged without them, in proportion for the per-MiB total.
-        double bWait = waits(b, names);
-        double cWait = waits(c, names);
+        boolean paced = policy.isPaced(c);
+        // Totals include background calls (waits and wake-ups follow scheduling: a loaded machine multiplied futex/op by
+        // 13 and failed a total by +12%; mprotect follows the JIT): totals are judged without them, in proportion for the
+        // per-MiB total.
+        double bWait = background(b, names);
+        double cWait = background(c, names);
         double bTotal = value(b.secondary().get(SyscallResults.TOTAL));
         double cTotal = value(c.secondary().get(SyscallResults.TOTAL));
         for (String name : names) {
@@ -89,27 +89,27 @@ public final class GateComparator {
                 out.add(new Verdict(key, name, Kind.COUNT, bv, cv, Double.NaN, "", Outcome.OK, "NaN: not judged"));
                 continue;
             }
-            if (policy.isWakeup(name)) {
+            if (policy.isBackground(name)) {
                 out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), "not gated", Outcome.INFO,
-                        "waits and wake-ups follow scheduling"));
+                        "follows scheduling or JVM housekeeping"));
                 continue;
             }
-            double band = policy.countBand(bv, method);
+            double band = policy.countBand(bv, paced);
             Outcome o = cv > bv + band ? Outcome.REGRESSED : cv < bv - band ? Outcome.IMPROVED : Outcome.OK;
             String threshold = paced
                     ? String.format(Locale.ROOT, "±%.2f (paced: max(%.0f%%, %.1f))", band, policy.pacedTolerance() * 100, policy.pacedFloor())
                     : String.format(Locale.ROOT, "±%.2f (max(%.0f%%, %.2f))", band, policy.countTolerance() * 100, policy.countFloor());
             boolean total = name.equals(SyscallResults.TOTAL) || name.equals(SyscallResults.PER_MIB);
             out.add(new Verdict(key, name, Kind.COUNT, bv, cv, relative(bv, cv), threshold, o,
-                    total ? "without waits and wake-ups" : ""));
+                    total ? "without waits, wake-ups and mprotect/madvise" : ""));
         }
         return out;
     }
 
-    private double waits(BenchmarkResult r, Set<String> names) {
+    private double background(BenchmarkResult r, Set<String> names) {
         double sum = 0;
         for (String name : names) {
-            if (policy.isWakeup(name)) {
+            if (policy.isBackground(name)) {
                 double v = value(r.secondary().get(name));
                 sum += Double.isNaN(v) ? 0 : v;
             }
@@ -117,7 +117,7 @@ public final class GateComparator {
         return sum;
     }
 
-    /** A total (per op or per MiB) less the waits and wake-ups in it; any other count as it is. */
+    /** A total (per op or per MiB) less the background calls in it; any other count as it is. */
     static double withoutWaits(String name, double value, double waitsPerOp, double totalPerOp) {
         if (name.equals(SyscallResults.TOTAL)) {
             return value - waitsPerOp;

@@ -1,93 +1,128 @@
 package io.xferbench.jmh.gate;
 
+import io.xferbench.core.cli.Cli;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.PerfSyscallCounter;
-import io.xferbench.core.registry.DownloadMethods;
-import io.xferbench.core.method.SenderMethod;
 import io.xferbench.jmh.gate.Verdict.Kind;
 import io.xferbench.jmh.gate.Verdict.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * {@code scripts/perf-gate}: runs the gate suite and judges it against the committed baseline.
- * <pre>
- * PerfGate [--baseline FILE] [--verdict-json FILE] [--results FILE] [--jvm-arg ARG]... [--methods a,b] [--sizes n,m]
- * PerfGate --update-baseline [same options]
- * PerfGate --compare BASELINE.json CURRENT.json [--verdict-json FILE]
- * </pre>
- * Exit codes: 0 no regression, 1 regression, 2 could not run.
+ * {@code scripts/perf-gate}: runs the gate suite and judges it against the committed baseline (docs/gate.md).
+ * Exit codes: 0 no regression, 1 regression, 2 could not run (usage error, perf unavailable, no baseline, an environment
+ * other than the baseline's, JMH failed).
  */
-public final class PerfGate {
+@Command(name = "perf-gate", sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Runs the gate suite (downloads, uploads, relays, file reads with the syscall profiler) and judges it "
+                + "against the baseline: syscall counts per op are gated hard, ratios to the ruler method softly.",
+                "Exit codes: 0 no regression, 1 regression, 2 could not run."})
+public final class PerfGate implements Callable<Integer> {
     static final Path DEFAULT_BASELINE = Path.of("jmh/gate/baseline.json");
+    static final Path DEFAULT_JMH_LOG = Path.of("jmh/target/perf-gate-jmh.log");
+    /**
+     * Set to 1, the gate checks its command line, prints what it would run and exits 0 without running or reading
+     * anything else: the workflow test (PerfGateWorkflowTest) runs the example workflow's steps this way.
+     */
+    static final String DRY_RUN_ENV = "XFERBENCH_PERF_GATE_DRY_RUN";
 
-    private PerfGate() {
-    }
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean help;
+
+    @Option(names = "--update-baseline", description = "Accept the current numbers: rewrite the baseline (commit it).")
+    boolean update;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "FILE",
+            description = "Compare two saved JMH result files (or a baseline and a result file); run nothing.")
+    List<Path> compare;
+
+    @Option(names = "--counts-only", description = "Gate only the deterministic syscall counts (ratios are shown, not gated); "
+            + "what CI uses on shared machines.")
+    boolean countsOnly;
+
+    @Option(names = "--baseline", paramLabel = "FILE", description = "The baseline (default: ${DEFAULT-VALUE}).")
+    Path baselineFile = DEFAULT_BASELINE;
+
+    @Option(names = "--verdict-json", paramLabel = "FILE", description = "Write every verdict as JSON.")
+    Path verdictJson;
+
+    @Option(names = "--summary-markdown", paramLabel = "FILE",
+            description = "Write a short Markdown summary naming every regression (also written to $GITHUB_STEP_SUMMARY when set).")
+    Path summaryMarkdown;
+
+    @Option(names = "--junit-xml", paramLabel = "FILE", description = "Write JUnit XML: one test case per gated benchmark row.")
+    Path junitXml;
+
+    @Option(names = "--full-table", description = "Print every verdict, not only the failing ones and the summary.")
+    boolean fullTable;
+
+    @Option(names = "--results", paramLabel = "FILE", description = "Keep JMH's JSON results of this run here.")
+    Path results;
+
+    @Option(names = "--jmh-log", paramLabel = "FILE", description = "Where JMH's own output goes (default: ${DEFAULT-VALUE}).")
+    Path jmhLog = DEFAULT_JMH_LOG;
+
+    @Option(names = "--benchmarks", split = ",", paramLabel = "NAME",
+            description = "Only these benchmarks (simple class names, e.g. FileToSocketBenchmark).")
+    List<String> benchmarks;
+
+    @Option(names = "--methods", split = ",", paramLabel = "ID", description = "Only these method, relay or reader ids.")
+    List<String> methods;
+
+    @Option(names = "--sizes", split = ",", paramLabel = "BYTES", description = "Run every benchmark at these sizes instead.")
+    List<String> sizes;
+
+    @Option(names = "--warmup-iterations", paramLabel = "N", description = "JMH warm-up iterations (default: the suite's).")
+    Integer warmups;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "JMH measured iterations (default: the suite's).")
+    Integer iterations;
+
+    @Option(names = "--jvm-arg", paramLabel = "ARG", description = "Append a JVM argument to the JMH forks (repeatable).")
+    List<String> jvmArgs = new ArrayList<>();
 
     public static void main(String[] args) {
-        int code;
-        try {
-            code = run(args);
-        } catch (Exception e) {
-            System.err.println("perf-gate: could not run: " + e);
-            code = GateReport.EXIT_COULD_NOT_RUN;
-        }
-        System.exit(code);
+        System.exit(run(args));
     }
 
-    static int run(String[] args) throws Exception {
-        Path baselineFile = DEFAULT_BASELINE;
-        Path verdictJson = null;
-        Path results = null;
-        boolean update = false;
-        Path compareA = null;
-        Path compareB = null;
-        List<String> jvmArgs = new ArrayList<>();
-        List<String> methods = null;
-        List<String> sizes = null;
-        boolean countsOnly = false;
-        int warmups = -1;
-        int iterations = -1;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--baseline" -> baselineFile = Path.of(args[++i]);
-                case "--verdict-json" -> verdictJson = Path.of(args[++i]);
-                case "--results" -> results = Path.of(args[++i]);
-                case "--update-baseline" -> update = true;
-                case "--counts-only" -> countsOnly = true;
-                case "--compare" -> {
-                    compareA = Path.of(args[++i]);
-                    compareB = Path.of(args[++i]);
-                }
-                case "--jvm-arg" -> jvmArgs.add(args[++i]);
-                case "--methods" -> methods = Arrays.asList(args[++i].split(","));
-                case "--sizes" -> sizes = Arrays.asList(args[++i].split(","));
-                case "--warmup-iterations" -> warmups = Integer.parseInt(args[++i]);
-                case "--iterations" -> iterations = Integer.parseInt(args[++i]);
-                case "-h", "--help" -> {
-                    System.out.println("usage: perf-gate [--update-baseline] [--compare A.json B.json] [--baseline FILE] "
-                            + "[--verdict-json FILE] [--results FILE] [--jvm-arg ARG]... [--methods a,b] [--sizes n,m] "
-                            + "[--warmup-iterations N] [--iterations N] [--counts-only]");
-                    return GateReport.EXIT_OK;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (see --help)");
-            }
-        }
+    static int run(String... args) {
+        return Cli.run(new PerfGate(), args);
+    }
 
-        if (compareA != null) {
-            GatePolicy policy = Files.exists(compareA) && isBaseline(compareA) ? Baseline.read(compareA).policy() : GatePolicy.DEFAULT;
-            GateReport report = new GateReport(new GateComparator(policy).compare(JmhResults.read(compareA), JmhResults.read(compareB)));
-            return finish(report, verdictJson);
-        }
-
-        if (!PerfSyscallCounter.availability().isAvailable()) {
-            System.err.println("perf-gate: could not run: " + PerfSyscallCounter.availability().unavailableReason());
+    @Override
+    public Integer call() {
+        try {
+            return compare != null ? compareFiles() : gate();
+        } catch (IllegalArgumentException e) {
+            throw e;   // a usage error: Cli prints it in one line, exit 2
+        } catch (Exception e) {
+            System.err.println("perf-gate: could not run: " + e);
             return GateReport.EXIT_COULD_NOT_RUN;
+        }
+    }
+
+    private int compareFiles() throws Exception {
+        Path a = compare.get(0);
+        GatePolicy policy = isBaseline(a) ? Baseline.read(a).policy() : GatePolicy.DEFAULT;
+        return finish(new GateReport(new GateComparator(policy).compare(JmhResults.read(a), JmhResults.read(compare.get(1)))));
+    }
+
+    private int gate() throws Exception {
+        GateSuite suite = suite();
+        if ("1".equals(System.getenv(DRY_RUN_ENV))) {
+            System.out.println("perf-gate: dry run (" + DRY_RUN_ENV + "=1): would " + (update ? "measure a baseline into " : "judge against ")
+                    + baselineFile + " (" + (Files.exists(baselineFile) ? "present" : "absent") + ") " + suite.runs() + " benchmark runs of "
+                    + suite.benchmarks().stream().map(GateBenchmark::simpleName).toList() + (countsOnly ? ", counts only" : ""));
+            return GateReport.EXIT_OK;
         }
         Baseline baseline = null;
         if (!update) {
@@ -96,13 +131,15 @@ public final class PerfGate {
                 return GateReport.EXIT_COULD_NOT_RUN;
             }
             baseline = Baseline.read(baselineFile);
+            Optional<String> refusal = baseline.refusal(CountEnvironment.current(), baselineFile);
+            if (refusal.isPresent()) {
+                System.err.println("perf-gate: could not run: " + refusal.get());
+                return GateReport.EXIT_COULD_NOT_RUN;
+            }
         }
-        GateSuite suite = GateSuite.defaults(methods != null ? methods : availableMethods()).withJvmArgs(jvmArgs);
-        if (sizes != null) {
-            suite = suite.only(suite.methods(), sizes);
-        }
-        if (warmups >= 0 || iterations > 0) {
-            suite = suite.withIterations(warmups >= 0 ? warmups : suite.warmupIterations(), iterations > 0 ? iterations : suite.iterations());
+        if (!PerfSyscallCounter.availability().isAvailable()) {
+            System.err.println("perf-gate: could not run: " + PerfSyscallCounter.availability().unavailableReason());
+            return GateReport.EXIT_COULD_NOT_RUN;
         }
         // JMH's results go to a temp file unless asked to keep them; it is gone on every path out of here.
         Path out = results != null ? results : Files.createTempFile("perf-gate", ".json");
@@ -110,7 +147,7 @@ public final class PerfGate {
             out.toFile().deleteOnExit();   // SIGTERM and Ctrl-C too
         }
         try {
-            return judge(suite, out, update, countsOnly, baseline, baselineFile, verdictJson);
+            return judge(suite, out, baseline);
         } finally {
             if (results == null) {
                 Files.deleteIfExists(out);
@@ -118,19 +155,39 @@ public final class PerfGate {
         }
     }
 
-    private static int judge(GateSuite suite, Path out, boolean update, boolean countsOnly, Baseline baseline, Path baselineFile,
-                             Path verdictJson) throws Exception {
-        suite.run(out);
+    private GateSuite suite() {
+        GateSuite suite = GateSuite.defaults().withJvmArgs(jvmArgs);
+        if (benchmarks != null) {
+            suite = suite.onlyBenchmarks(benchmarks);
+        }
+        if (methods != null) {
+            suite = suite.onlyMethods(methods);
+        }
+        if (sizes != null) {
+            suite = suite.withSizes(sizes);
+        }
+        if (warmups != null || iterations != null) {
+            suite = suite.withIterations(warmups != null ? warmups : suite.warmupIterations(),
+                    iterations != null ? iterations : suite.iterations());
+        }
+        if (suite.benchmarks().isEmpty()) {
+            throw new IllegalArgumentException("nothing to run: no benchmark has any of the methods " + methods);
+        }
+        return suite;
+    }
+
+    private int judge(GateSuite suite, Path out, Baseline baseline) throws Exception {
+        runSuite(suite, out);
         List<BenchmarkResult> current = JmhResults.read(out);
         if (current.isEmpty()) {
-            System.err.println("perf-gate: could not run: JMH produced no results (see its output above)");
+            System.err.println("perf-gate: could not run: JMH produced no results (see " + jmhLog + ")");
             return GateReport.EXIT_COULD_NOT_RUN;
         }
 
         if (update) {
             Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(null));
             env.put("suite", suite);
-            Baseline.write(baselineFile, GatePolicy.DEFAULT, env, out);
+            Baseline.write(baselineFile, GatePolicy.DEFAULT, CountEnvironment.current(), env, out);
             System.out.println("perf-gate: baseline written to " + baselineFile + " (" + current.size() + " results); commit it");
             return GateReport.EXIT_OK;
         }
@@ -138,27 +195,34 @@ public final class PerfGate {
         GateComparator comparator = new GateComparator(baseline.policy());
         List<Verdict> verdicts = comparator.compare(baseline.results(), current);
         verdicts = countsOnly ? ratiosAsInfo(verdicts) : confirmRatioRegressions(verdicts, baseline, suite, comparator);
-        return finish(new GateReport(verdicts), verdictJson);
+        return finish(new GateReport(verdicts));
+    }
+
+    private void runSuite(GateSuite suite, Path out) throws Exception {
+        Files.createDirectories(jmhLog.toAbsolutePath().getParent());
+        Files.deleteIfExists(jmhLog);
+        System.err.println("perf-gate: running " + suite.runs() + " benchmark runs of " + suite.benchmarks().size()
+                + " benchmarks (JMH's output: " + jmhLog + ")");
+        suite.run(out, jmhLog);
     }
 
     /**
      * A ratio regression stands only if a second run shows it too; one-off interference (another tenant's burst
      * during one benchmark) does not survive a re-run.
      */
-    private static List<Verdict> confirmRatioRegressions(List<Verdict> verdicts, Baseline baseline, GateSuite suite,
-                                                         GateComparator comparator) throws Exception {
+    private List<Verdict> confirmRatioRegressions(List<Verdict> verdicts, Baseline baseline, GateSuite suite,
+                                                  GateComparator comparator) throws Exception {
         List<String> suspects = verdicts.stream()
                 .filter(v -> v.kind() == Kind.RATIO && v.outcome() == Outcome.REGRESSED).map(Verdict::key).toList();
         if (suspects.isEmpty()) {
             return verdicts;
         }
         System.err.println("perf-gate: re-running to confirm " + suspects.size() + " ratio regression(s): " + suspects);
-        List<String> methods = GateSuite.methodsOf(baseline.results(), suspects, baseline.policy());
         Path again = Files.createTempFile("perf-gate-confirm", ".json");
         again.toFile().deleteOnExit();
         List<Verdict> recheck;
         try {
-            suite.only(methods, suite.sizes()).run(again);
+            runSuite(suite.onlyKeys(baseline.results(), suspects, baseline.policy()), again);
             recheck = comparator.compare(baseline.results(), JmhResults.read(again));
         } finally {
             Files.deleteIfExists(again);
@@ -180,23 +244,39 @@ public final class PerfGate {
     private static List<Verdict> ratiosAsInfo(List<Verdict> verdicts) {
         return verdicts.stream()
                 .map(v -> v.kind() == Kind.RATIO ? v.withOutcome(Outcome.INFO, "not gated with --counts-only"
-                        + (v.outcome() == Outcome.OK ? "" : "; would be " + v.outcome().name().toLowerCase(java.util.Locale.ROOT))) : v)
+                        + (v.outcome() == Outcome.OK ? "" : "; would be " + v.outcome().name().toLowerCase(Locale.ROOT))) : v)
                 .toList();
     }
 
-    private static int finish(GateReport report, Path verdictJson) throws Exception {
-        System.out.print(report.table());
+    private int finish(GateReport report) throws Exception {
+        System.out.print(fullTable ? report.table() : report.shortTable());
         if (verdictJson != null) {
             report.writeJson(verdictJson);
+        }
+        for (Path md : markdownTargets()) {
+            report.appendMarkdown(md);
+        }
+        if (junitXml != null) {
+            report.writeJunitXml(junitXml);
         }
         return report.exitCode();
     }
 
-    private static boolean isBaseline(Path file) throws Exception {
-        return Files.readString(file).stripLeading().startsWith("{");
+    /** --summary-markdown, and GitHub's job summary when the job runs on Actions (appended there, as GitHub expects). */
+    private List<Path> markdownTargets() throws Exception {
+        List<Path> out = new ArrayList<>();
+        if (summaryMarkdown != null) {
+            Files.deleteIfExists(summaryMarkdown);
+            out.add(summaryMarkdown);
+        }
+        String step = System.getenv("GITHUB_STEP_SUMMARY");
+        if (step != null && !step.isBlank()) {
+            out.add(Path.of(step));
+        }
+        return out;
     }
 
-    private static List<String> availableMethods() {
-        return DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).map(SenderMethod::id).toList();
+    private static boolean isBaseline(Path file) throws Exception {
+        return Files.readString(file).stripLeading().startsWith("{");
     }
 }

@@ -22,8 +22,8 @@ class PerfGateEndToEndTest {
     Path tmp;
 
     private List<String> args(String... extra) {
-        List<String> a = new ArrayList<>(List.of("--baseline", tmp.resolve("baseline.json").toString(),
-                "--methods", "stream,transfer-to", "--sizes", "1048576", "--warmup-iterations", "1", "--iterations", "2"));
+        List<String> a = new ArrayList<>(List.of("--baseline", tmp.resolve("baseline.json").toString(), "--jmh-log", tmp.resolve("jmh.log").toString(),
+                "--benchmarks", "FileToSocketBenchmark", "--methods", "stream,transfer-to", "--sizes", "1048576", "--warmup-iterations", "1", "--iterations", "2"));
         a.addAll(List.of(extra));
         return a;
     }
