@@ -39,9 +39,14 @@ final class ServerModels {
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
                     threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),
-            new Model("netty-epoll", "Netty epoll event loops (one per core) for sockets, sendfile for download bodies, "
-                    + "file work on a pool of " + DEFAULT_POOL + " platform threads; serves " + EventLoopConnection.SERVED
-                    + " only", parts -> NettyEpollServer.start(parts, DEFAULT_POOL)));
+            eventLoop(EventLoopTransport.EPOLL, "Netty epoll event loops (one per core) for sockets, sendfile for download bodies"),
+            eventLoop(EventLoopTransport.IO_URING, "Netty io_uring event loops (one per core) for sockets, splice for "
+                    + "download bodies"));
+
+    private static Model eventLoop(EventLoopTransport transport, String sockets) {
+        return new Model(transport.model, sockets + ", file work (open, checksum, stat, unlink, upload writes) on a "
+                + "pool of " + DEFAULT_POOL + " platform threads", parts -> EventLoopServer.start(transport, parts, DEFAULT_POOL));
+    }
 
     static final String DEFAULT = "platform";
 
