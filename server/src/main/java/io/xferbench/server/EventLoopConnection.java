@@ -58,6 +58,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     private static final Duration LINGER = Duration.ofSeconds(2);
     private static final long MAX_LINGER_BYTES = 1 << 20;
+    private static final int MAX_PENDING = 256 * 1024;
     private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
     /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
     private static final String SENT_BY = "netty-file-region";
@@ -79,6 +80,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean sniffed;
     private boolean http;
     private boolean inFlight;
+    /** Auto-read is on (see {@link #paceReading}). */
+    private boolean reading = true;
     /** The request in flight is a transfer other measurement windows are told of. */
     private boolean transferring;
     /** An answer that ends the connection was sent: what arrives now is drained, then the connection closes. */
@@ -162,6 +165,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         } finally {
             in.release();
         }
+        paceReading();
         if (upload != null) {
             feedBody();
         } else {
@@ -235,8 +239,20 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     private void begin(Duration budget) {
         inFlight = true;
-        ctx.channel().config().setAutoRead(false);
         arm(budget, "transfer deadline");
+    }
+
+    /**
+     * Reading stays on between requests and during one (what arrives waits in {@link #pending}); it pauses only while
+     * more than {@link #MAX_PENDING} bytes wait, which bounds a pipelining client and paces an upload's body to the
+     * pool's writes. Toggling it per request would cost two epoll_ctl calls per request.
+     */
+    private void paceReading() {
+        boolean read = pending.readableBytes() < MAX_PENDING || ending;
+        if (read != reading) {
+            reading = read;
+            ctx.channel().config().setAutoRead(read);
+        }
     }
 
     private void serve(Request request) {
@@ -449,7 +465,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             }
             upload = new EventLoopUpload(request, placement);
             ctx.writeAndFlush(frame(ResponseCodec.uploadReady(request.size())));
-            ctx.channel().config().setAutoRead(true);
             feedBody();
         }, this::failed);
     }
@@ -474,7 +489,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         pending.discardSomeReadBytes();
         chunk.flip();
         u.handOver(n);
-        ctx.channel().config().setAutoRead(false);
+        paceReading();
         offload(() -> {
             u.write(chunk);
             return u;
@@ -484,7 +499,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                 closeOnPool(written.placement);
                 return;
             }
-            ctx.channel().config().setAutoRead(true);
             feedBody();
         }, e -> {
             u.writing = false;
@@ -502,7 +516,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** The whole body is written: verified, renamed into place, answered (on the pool). */
     private void completeUpload(EventLoopUpload u) {
-        ctx.channel().config().setAutoRead(false);
         long serverNanos = System.nanoTime() - u.startNanos;
         String name = u.request.name();
         onFiles(() -> {
@@ -717,8 +730,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         arm(config.idleTimeout(), "idle/header timeout");
-        ctx.channel().config().setAutoRead(true);
         decodeNext();
+        paceReading();
     }
 
     private void badRequest(ProtocolException e) {
@@ -735,7 +748,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         inFlight = true;
         pending.clear();
         arm(LINGER, "linger after the last answer");
-        ctx.channel().config().setAutoRead(true);
+        paceReading();
         ctx.writeAndFlush(answer == null ? Unpooled.EMPTY_BUFFER : frame(answer)).addListener(f -> {
             if (f.isSuccess() && ctx.channel() instanceof DuplexChannel duplex) {
                 duplex.shutdownOutput();
