@@ -107,7 +107,9 @@ class EventLoopServerTest {
                     Status.NOT_FOUND);
             assertStatus(() -> c.download(Request.download("no-such-method", 10, Flags.VERIFY_CRC32C, 0)), Status.BAD_REQUEST);
             assertStatus(() -> c.download(Request.download("transfer-to", 65L << 30, 0, 0)), Status.TOO_LARGE);
-            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + transport.model + "\"");
+            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + transport.model + "\"")
+                    // Every model is listed, with whether it can run here.
+                    .contains("\"direction\":\"io-model\",\"id\":\"netty-io-uring\"", "\"direction\":\"io-model\",\"id\":\"platform\"");
             FileStat s = c.stat(name);
             assertThat(s.exists()).isTrue();
             assertThat(s.size()).isEqualTo(4_096);
