@@ -606,19 +606,9 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         begin(config.idleTimeout());
         boolean head = request.method().equals("HEAD");
         boolean keepAlive = request.keepAlive();
-        if (!head && !request.method().equals("GET")) {
-            httpAnswer(HttpResponses.error(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use "
-                    + "the native protocol)", keepAlive, false, "Allow: GET, HEAD\r\n"), keepAlive);
-            return;
-        }
-        if (!httpAuthorized(request)) {
-            httpAnswer(HttpResponses.error(403, "missing or wrong token (Authorization: Bearer TOKEN)", keepAlive, head, ""), keepAlive);
-            return;
-        }
-        String methodId = request.query().getOrDefault("method", HttpSession.DEFAULT_METHOD);
-        if (DownloadMethods.byId(methodId).isEmpty()) {
-            httpAnswer(HttpResponses.error(400, "unknown download method '" + methodId + "' (known: "
-                    + String.join(", ", DownloadMethods.ids()) + ")", keepAlive, head, ""), keepAlive);
+        ByteBuffer refusal = HttpResponses.refusal(request, config);
+        if (refusal != null) {
+            httpAnswer(refusal, keepAlive);
             return;
         }
         if (!head) {
@@ -656,14 +646,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             };
             httpAnswer(frame(answer), keepAlive);
         });
-    }
-
-    private boolean httpAuthorized(HttpRequest request) {
-        if (config.token().isEmpty()) {
-            return true;
-        }
-        String auth = request.headers().getOrDefault("authorization", "");
-        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
     }
 
     private void httpAnswer(ByteBuffer answer, boolean keepAlive) {

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.registry.DownloadMethods;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -30,6 +31,41 @@ final class HttpResponses {
             out.put(body);
         }
         return out.flip();
+    }
+
+    /** The {@code ?method=} a GET asks for, else {@link HttpSession#DEFAULT_METHOD}. */
+    static String methodId(HttpRequest request) {
+        return request.query().getOrDefault("method", HttpSession.DEFAULT_METHOD);
+    }
+
+    /**
+     * The answer to a request no model serves, the same for every model: a method other than GET and HEAD (405), a
+     * missing or wrong token (403), an unknown download method (400); null when it may be served.
+     */
+    static ByteBuffer refusal(HttpRequest request, ServerConfig config) {
+        boolean head = request.method().equals("HEAD");
+        boolean keepAlive = request.keepAlive();
+        if (!head && !request.method().equals("GET")) {
+            return error(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
+                    keepAlive, false, "Allow: GET, HEAD\r\n");
+        }
+        if (!authorized(request, config)) {
+            return error(403, "missing or wrong token (Authorization: Bearer TOKEN)", keepAlive, head, "");
+        }
+        String methodId = methodId(request);
+        if (DownloadMethods.byId(methodId).isEmpty()) {
+            return error(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
+                    keepAlive, head, "");
+        }
+        return null;
+    }
+
+    private static boolean authorized(HttpRequest request, ServerConfig config) {
+        if (config.token().isEmpty()) {
+            return true;
+        }
+        String auth = request.headers().getOrDefault("authorization", "");
+        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
     }
 
     static String reason(int status) {

@@ -86,19 +86,12 @@ final class HttpSession {
     /** @return whether the connection can go on */
     private boolean handle(HttpRequest request) throws IOException {
         boolean head = request.method().equals("HEAD");
-        if (!head && !request.method().equals("GET")) {
-            return respond(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
-                    request.keepAlive(), head, "Allow: GET, HEAD\r\n");
+        ByteBuffer refusal = HttpResponses.refusal(request, config);
+        if (refusal != null) {
+            Frames.writeFully(socket, refusal);
+            return request.keepAlive();
         }
-        if (!authorized(request)) {
-            return respond(403, "missing or wrong token (Authorization: Bearer TOKEN)", request.keepAlive(), head);
-        }
-        String methodId = request.query().getOrDefault("method", DEFAULT_METHOD);
-        SenderMethod method = DownloadMethods.byId(methodId).orElse(null);
-        if (method == null) {
-            return respond(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
-                    request.keepAlive(), head);
-        }
+        SenderMethod method = DownloadMethods.byId(HttpResponses.methodId(request)).orElseThrow();
         Availability availability = method.availability();
         if (!availability.isAvailable()) {
             return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
@@ -155,21 +148,9 @@ final class HttpSession {
         }
     }
 
-    private boolean authorized(HttpRequest request) {
-        if (config.token().isEmpty()) {
-            return true;
-        }
-        String auth = request.headers().getOrDefault("authorization", "");
-        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
-    }
-
-    private boolean respond(int status, String message, boolean keepAlive, boolean head) throws IOException {
-        return respond(status, message, keepAlive, head, "");
-    }
-
     /** An error answer with a short text body; the connection goes on when both sides want it to. */
-    private boolean respond(int status, String message, boolean keepAlive, boolean head, String extraHeaders) throws IOException {
-        Frames.writeFully(socket, HttpResponses.error(status, message, keepAlive, head, extraHeaders));
+    private boolean respond(int status, String message, boolean keepAlive, boolean head) throws IOException {
+        Frames.writeFully(socket, HttpResponses.error(status, message, keepAlive, head, ""));
         return keepAlive;
     }
 }
