@@ -126,8 +126,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext context) {
         cancelDeadline();
         transferDone();
+        // The temp file goes now, or, with a chunk on the pool, when that chunk returns and finds the upload abandoned.
         if (upload != null && !upload.writing) {
-            // A chunk on the pool finds the upload abandoned when it returns, and closes it then.
             closeOnPool(upload.placement);
         }
         upload = null;

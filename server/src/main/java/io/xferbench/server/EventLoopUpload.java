@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
  * The fields the loop reads are touched on the loop only; the pool touches the file and the checksum, one task at a
  * time, handed over through the executors.
  */
-final class EventLoopUpload {
+final class EventLoopUpload implements AutoCloseable {
     final Request request;
     final UploadPlacement placement;
     final long startNanos = System.nanoTime();
@@ -47,5 +47,11 @@ final class EventLoopUpload {
     /** On the pool, after the last write: the CRC32C of the body. */
     long crc32c() {
         return crc.getValue();
+    }
+
+    /** Gives up the upload: its temp file is removed (a loop that stopped cannot take the chunk's result back). */
+    @Override
+    public void close() {
+        placement.close();
     }
 }
