@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -12,6 +13,7 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
@@ -19,8 +21,11 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Trailer;
+import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.protocol.Wire;
+import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -36,12 +41,14 @@ import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
- * One connection of the {@code netty-epoll} model, run on its event loop. It decodes native request frames (within
- * {@link RequestCodec}'s bounds) and serves one request at a time (reading pauses while one is in flight): INFO, STAT,
- * DELETE and DOWNLOAD. Everything that touches the filesystem (stat, unlink, open and checksum, cache steps, INFO's
- * environment probe) runs on the file pool; the loop only moves bytes: the frames, and a download's body as a
- * {@link DefaultFileRegion} (sendfile) between its header and trailer. UPLOAD, PREPARE and MEASURE_BEGIN/END are
- * answered UNAVAILABLE and the connection goes on; PROXY, HTTP and malformed frames are answered and end it.
+ * One connection of an event-loop model ({@link EventLoopServer}), run on its event loop. It serves one request at a
+ * time (reading pauses while one is in flight), every operation of the native protocol and HTTP/1.1 GET/HEAD, told
+ * apart by the first bytes as {@link Connection} does, with the same checks and answers as the threaded models.
+ *
+ * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
+ * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
+ * pool; the loop only moves bytes: frames, a download's body as a {@link DefaultFileRegion} (sendfile on epoll, splice
+ * on io_uring), and an upload's body from the socket into chunks the pool writes.
  */
 final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopConnection.class.getName());
@@ -49,34 +56,50 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The user event that starts shutdown: close now if idle, else after the request in flight. */
     static final Object STOP = new Object();
 
-    static final String SERVED = "INFO, STAT, DELETE, DOWNLOAD";
-    private static final String OTHER_MODELS = "--io-model platform, virtual or virtual+pool:N";
     private static final Duration LINGER = Duration.ofSeconds(2);
     private static final long MAX_LINGER_BYTES = 1 << 20;
+    private static final int MAX_PENDING = 256 * 1024;
+    private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
+    /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
+    private static final String SENT_BY = "netty-file-region";
 
+    private final String model;
     private final ServerConfig config;
     private final DataDirectory data;
+    private final Measurements measurements;
     private final Executor files;
     private final EventLoopConnections connections;
+    private final int id;
 
     private ChannelHandlerContext ctx;
-    /** Received bytes not yet decoded into a request. */
+    private String peer = "unknown";
+    /** Received bytes not yet decoded into a request (or, during an upload, not yet handed to the pool). */
     private ByteBuf pending;
     private boolean admitted;
     private boolean refused;
     private boolean sniffed;
+    private boolean http;
     private boolean inFlight;
+    /** Auto-read is on (see {@link #paceReading}). */
+    private boolean reading = true;
+    /** The request in flight is a transfer other measurement windows are told of. */
+    private boolean transferring;
     /** An answer that ends the connection was sent: what arrives now is drained, then the connection closes. */
     private boolean ending;
     private long drained;
     private boolean stopping;
     private ScheduledFuture<?> deadline;
+    private EventLoopUpload upload;
+    private Measurements.Window window;
 
-    EventLoopConnection(ServerConfig config, DataDirectory data, Executor files, EventLoopConnections connections) {
-        this.config = config;
-        this.data = data;
+    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections) {
+        this.model = model;
+        this.config = parts.config();
+        this.data = parts.data();
+        this.measurements = parts.measurements();
         this.files = files;
         this.connections = connections;
+        this.id = connections.nextId();
     }
 
     @Override
@@ -92,6 +115,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             context.close();
             return;
         }
+        peer = WindowOverlap.address(context.channel().remoteAddress());
         // Over the limit: answered BUSY on the first read, so the request is consumed and the close sends FIN, not
         // a RST that could destroy the answer before the client reads it.
         refused = !admitted;
@@ -101,6 +125,17 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext context) {
         cancelDeadline();
+        transferDone();
+        // The temp file goes now, or, with a chunk on the pool, when that chunk returns and finds the upload abandoned.
+        if (upload != null && !upload.writing) {
+            closeOnPool(upload.placement);
+        }
+        upload = null;
+        if (window != null) {
+            // A client gone mid-window must not leave its perf counter running.
+            closeOnPool(window);
+            window = null;
+        }
         connections.closed(context.channel(), admitted);
     }
 
@@ -130,7 +165,12 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         } finally {
             in.release();
         }
-        decodeNext();
+        paceReading();
+        if (upload != null) {
+            feedBody();
+        } else {
+            decodeNext();
+        }
     }
 
     @Override
@@ -147,11 +187,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        LOG.fine(() -> "netty conn " + context.channel().remoteAddress() + ": closed: " + cause);
+        LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
         context.close();
     }
 
-    /** Decodes and serves the next request if a whole frame has arrived and none is in flight. */
+    /** Decodes and serves the next request if a whole one has arrived and none is in flight. */
     private void decodeNext() {
         if (inFlight || ending || !ctx.channel().isActive()) {
             return;
@@ -161,10 +201,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                 return;
             }
             sniffed = true;
-            if (ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))) {
-                refuseHttp();
-                return;
-            }
+            http = ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES));
+        }
+        if (http) {
+            decodeHttp();
+            return;
         }
         if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES) {
             return;
@@ -176,7 +217,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
         int length = pending.getUnsignedShort(pending.readerIndex() + 4);
         if (length > Wire.MAX_REQUEST_BODY_BYTES) {
-            badRequest(new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds " + Wire.MAX_REQUEST_BODY_BYTES));
+            badRequest(new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds "
+                    + Wire.MAX_REQUEST_BODY_BYTES));
             return;
         }
         if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES + length) {
@@ -184,7 +226,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
         ByteBuffer body = ByteBuffer.allocate(length);
         pending.skipBytes(Wire.REQUEST_PREFIX_BYTES).readBytes(body);
-        pending.discardReadBytes();
+        pending.discardSomeReadBytes();
         Request request;
         try {
             request = RequestCodec.decodeBody(body.flip());
@@ -195,16 +237,34 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         serve(request);
     }
 
-    private void serve(Request request) {
+    private void begin(Duration budget) {
         inFlight = true;
-        ctx.channel().config().setAutoRead(false);
-        arm(config.transferBudget(request.size()), "transfer deadline");
+        arm(budget, "transfer deadline");
+    }
+
+    /**
+     * Reading stays on between requests and during one (what arrives waits in {@link #pending}); it pauses only while
+     * more than {@link #MAX_PENDING} bytes wait, which bounds a pipelining client and paces an upload's body to the
+     * pool's writes. Toggling it per request would cost two epoll_ctl calls per request.
+     */
+    private void paceReading() {
+        boolean read = pending.readableBytes() < MAX_PENDING || ending;
+        if (read != reading) {
+            reading = read;
+            ctx.channel().config().setAutoRead(read);
+        }
+    }
+
+    private void serve(Request request) {
+        begin(config.transferBudget(request.size()));
         if (!config.token().isEmpty() && !Tokens.matches(config.token(), request.token())) {
-            ctx.writeAndFlush(frame(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"))).addListener(f -> ctx.close());
+            endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));
             return;
         }
         switch (request.op()) {
             case DOWNLOAD -> download(request);
+            case UPLOAD -> upload(request);
+            case PREPARE -> prepare(request);
             case STAT -> onFiles(() -> ResponseCodec.stat(data.stat(request.name())));
             case DELETE -> onFiles(() -> {
                 data.delete(request.name());
@@ -214,10 +274,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                 InetAddress local = ((InetSocketAddress) ctx.channel().localAddress()).getAddress();
                 onFiles(() -> ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config, local))));
             }
+            case MEASURE_BEGIN -> measureBegin(request);
+            case MEASURE_END -> measureEnd();
             case PROXY -> endWith(ResponseCodec.error(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY "
                     + "is served by 'xferbench-server --proxy-to HOST:PORT'"));
-            case UPLOAD, PREPARE, MEASURE_BEGIN, MEASURE_END -> answer(Status.UNAVAILABLE, "the netty-epoll I/O model serves "
-                    + SERVED + ", not " + request.op() + " yet; " + OTHER_MODELS + " serve every operation");
         }
     }
 
@@ -229,25 +289,75 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** Runs {@code work} on the file pool and writes the frame it returns (or the answer to its failure). */
     private void onFiles(FileWork<ByteBuffer> work) {
-        offload(work, frame -> ctx.writeAndFlush(frame(frame)).addListener(f -> written(f.isSuccess())));
+        offload(work, frame -> ctx.writeAndFlush(frame(frame)).addListener(f -> written(f.isSuccess())), this::failed);
     }
 
-    /** Runs {@code work} on the file pool, then {@code then} with its result on this connection's loop. */
-    private <T> void offload(FileWork<T> work, Consumer<T> then) {
+    /**
+     * Runs {@code work} on the file pool, then {@code then} with its result (or {@code failure} with what it threw) on
+     * this connection's loop. A result the stopped loop cannot take is closed.
+     */
+    private <T> void offload(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure) {
         try {
             files.execute(() -> {
-                T result;
+                Runnable next;
+                T result = null;
                 try {
-                    result = work.run();
+                    T r = work.run();
+                    result = r;
+                    next = () -> then.accept(r);
                 } catch (IOException | RuntimeException | Error e) {
-                    ctx.executor().execute(() -> failed(e));
-                    return;
+                    next = () -> failure.accept(e);
                 }
-                ctx.executor().execute(() -> then.accept(result));
+                try {
+                    ctx.executor().execute(next);
+                } catch (RejectedExecutionException e) {
+                    if (result instanceof AutoCloseable c) {
+                        closeQuietly(c);
+                    }
+                }
             });
         } catch (RejectedExecutionException e) {
             // The pool is shut down: the server is stopping.
             ctx.close();
+        }
+    }
+
+    private void closeOnPool(AutoCloseable c) {
+        try {
+            files.execute(() -> closeQuietly(c));
+        } catch (RejectedExecutionException e) {
+            closeQuietly(c);
+        }
+    }
+
+    /** The connection's transfer starts: measurement windows of other connections hear of it. */
+    private void transferStarts() {
+        transferring = true;
+        measurements.started(id, peer);
+    }
+
+    private void transferDone() {
+        if (transferring) {
+            transferring = false;
+            measurements.finished(id);
+        }
+    }
+
+    // ---- DOWNLOAD and PREPARE
+
+    /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
+    private OpenedFile open(Request request) throws IOException {
+        if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
+            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
+        }
+        try {
+            return request.name().isEmpty() ? data.openGenerated(request.size()) : data.openExisting(request.name());
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            throw e;
+        } catch (IOException e) {
+            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
+            throw new Refused(FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
         }
     }
 
@@ -257,28 +367,28 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                     + String.join(", ", DownloadMethods.ids()) + ")");
             return;
         }
-        boolean generated = request.name().isEmpty();
-        if (generated && request.size() > config.maxGenerated()) {
-            answer(Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
-            return;
-        }
+        transferStarts();
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
         boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
         offload(() -> {
-            OpenedFile file = generated ? data.openGenerated(request.size()) : data.openExisting(request.name());
+            OpenedFile file = open(request);
             try {
                 return new Opened(file, inline ? CacheControl.prepare(file.path(), request.flags()) : -1);
             } catch (IOException | RuntimeException e) {
                 file.close();
                 throw e;
             }
-        }, opened -> send(opened, inline));
+        }, opened -> send(opened, inline), this::failed);
     }
 
-    private record Opened(OpenedFile file, int residencyBefore) {
+    private record Opened(OpenedFile file, int residencyBefore) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
     }
 
-    /** Header, body by sendfile, trailer; a failure mid-body can only close the connection. */
+    /** Header, body as a file region, trailer; a failure mid-body can only close the connection. */
     private void send(Opened opened, boolean inline) {
         OpenedFile file = opened.file();
         if (!ctx.channel().isActive()) {
@@ -287,41 +397,302 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
         ctx.write(frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), opened.residencyBefore()))));
         long start = System.nanoTime();
-        // The region closes the file's channel once written; a 0-byte body is just the flush.
-        ChannelFuture body = ctx.writeAndFlush(file.size() == 0 ? Unpooled.EMPTY_BUFFER : new DefaultFileRegion(file.channel(), 0, file.size()));
+        ChannelFuture body = writeBody(file);
         body.addListener(f -> {
             closeQuietly(file);
             if (!f.isSuccess()) {
-                LOG.info(() -> "netty-epoll download failed after the header was sent: " + f.cause());
+                LOG.info(() -> model + " download failed after the header was sent: " + f.cause());
                 ctx.close();
                 return;
             }
             long nanos = System.nanoTime() - start;
             if (inline) {
-                offload(() -> CacheControl.residency(file.path()), residency -> trailer(nanos, residency));
+                offload(() -> CacheControl.residency(file.path()), residency -> trailer(nanos, residency), this::failed);
             } else {
                 trailer(nanos, -1);
             }
         });
     }
 
+    /** The file's bytes as one region (closed by Netty once written; a 0-byte body is just the flush). */
+    private ChannelFuture writeBody(OpenedFile file) {
+        return ctx.writeAndFlush(file.size() == 0 ? Unpooled.EMPTY_BUFFER : new DefaultFileRegion(file.channel(), 0, file.size()));
+    }
+
     private void trailer(long nanos, int residencyAfter) {
         ctx.writeAndFlush(frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> written(f.isSuccess()));
     }
 
+    /** PREPARE: the file a DOWNLOAD would send, put into the cache state the flags ask for, as DownloadHandler does. */
+    private void prepare(Request request) {
+        transferStarts();
+        onFiles(() -> {
+            long start = System.nanoTime();
+            int found;
+            int left;
+            try (OpenedFile file = open(request)) {
+                found = CacheControl.residency(file.path());
+                try {
+                    left = CacheControl.prepare(file.path(), request.flags());
+                } catch (IOException e) {
+                    throw new Refused(Status.UNAVAILABLE, "cannot put " + file.path().getFileName()
+                            + " in the asked cache state: " + e.getMessage());
+                }
+            }
+            return ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start));
+        });
+    }
+
+    // ---- UPLOAD
+
+    /** The checks, then the temp file (on the pool), the ready frame, and the body as it arrives. */
+    private void upload(Request request) {
+        if (UploadMethods.byId(request.method()).isEmpty()) {
+            answer(Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
+                    + String.join(", ", UploadMethods.ids()) + ")");
+            return;
+        }
+        Refused refusal = UploadPlacement.refusal(request, config);
+        if (refusal != null) {
+            answer(refusal.status, refusal.getMessage());
+            return;
+        }
+        transferStarts();
+        offload(() -> UploadPlacement.open(data, request), placement -> {
+            if (!ctx.channel().isActive()) {
+                closeOnPool(placement);
+                return;
+            }
+            upload = new EventLoopUpload(request, placement);
+            ctx.writeAndFlush(frame(ResponseCodec.uploadReady(request.size())));
+            feedBody();
+        }, this::failed);
+    }
+
+    /** Hands what arrived of the body to the pool, one chunk at a time; the last one completes the upload. */
+    private void feedBody() {
+        EventLoopUpload u = upload;
+        if (u.writing) {
+            return;
+        }
+        if (u.remaining() == 0) {
+            upload = null;
+            completeUpload(u);
+            return;
+        }
+        int n = (int) Math.min(pending.readableBytes(), u.remaining());
+        if (n == 0) {
+            return;
+        }
+        ByteBuffer chunk = ByteBuffer.allocate(n);
+        pending.readBytes(chunk);
+        pending.discardSomeReadBytes();
+        chunk.flip();
+        u.handOver(n);
+        paceReading();
+        offload(() -> {
+            u.write(chunk);
+            return u;
+        }, written -> {
+            written.writing = false;
+            if (upload != written) {
+                closeOnPool(written.placement);
+                return;
+            }
+            feedBody();
+        }, e -> {
+            u.writing = false;
+            closeOnPool(u.placement);
+            if (upload != u) {
+                return;
+            }
+            upload = null;
+            // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
+            LOG.info(() -> model + " upload of " + u.request.name() + " failed in the body: " + e);
+            endWith(ResponseCodec.error(FailureStatus.of(e), "upload of " + u.request.name() + " failed, nothing stored: "
+                    + e.getMessage()));
+        });
+    }
+
+    /** The whole body is written: verified, renamed into place, answered (on the pool). */
+    private void completeUpload(EventLoopUpload u) {
+        long serverNanos = System.nanoTime() - u.startNanos;
+        String name = u.request.name();
+        onFiles(() -> {
+            try (UploadPlacement placement = u.placement) {
+                UploadReport report;
+                try {
+                    report = placement.verify(u.crc32c(), serverNanos, () -> {
+                        throw new IllegalStateException("the event loop checksums every body as it passes");
+                    });
+                } catch (UploadPlacement.VerifyException e) {
+                    LOG.info(() -> model + " upload of " + name + " refused: " + e.getMessage());
+                    throw new Refused(Status.VERIFY_FAILED, model + ": " + e.getMessage());
+                } catch (IOException e) {
+                    throw new Refused(FailureStatus.of(e), model + ": upload of " + name + " not stored: " + e.getMessage());
+                }
+                try {
+                    return ResponseCodec.uploadResult(placement.place(report));
+                } catch (IOException e) {
+                    throw new Refused(FailureStatus.of(e), model + ": upload of " + name + " not put in place: " + e.getMessage());
+                }
+            }
+        });
+    }
+
+    // ---- MEASURE_BEGIN / MEASURE_END
+
+    private void measureBegin(Request request) {
+        // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
+        Measurements.Window old = window;
+        window = null;
+        offload(() -> {
+            if (old != null) {
+                old.close();
+            }
+            return measurements.begin(id, !request.has(Flags.NO_SYSCALL_COUNT));
+        }, begun -> {
+            if (!ctx.channel().isActive()) {
+                closeOnPool(begun);
+                return;
+            }
+            window = begun;
+            ctx.writeAndFlush(frame(ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)))).addListener(f -> written(f.isSuccess()));
+        }, this::failed);
+    }
+
+    private void measureEnd() {
+        if (window == null) {
+            answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
+            return;
+        }
+        Measurements.Window w = window;
+        window = null;
+        onFiles(() -> ResponseCodec.json(ProtocolJson.write(w.end())));
+    }
+
+    // ---- HTTP/1.1
+
+    /** The next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
+    private void decodeHttp() {
+        int end = ByteBufUtil.indexOf(HEAD_END, pending);
+        if (end < 0) {
+            if (pending.readableBytes() >= HttpRequestReader.MAX_HEAD_BYTES) {
+                httpEnd(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+            }
+            return;
+        }
+        int length = end - pending.readerIndex();
+        if (length > HttpRequestReader.MAX_HEAD_BYTES) {
+            httpEnd(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+            return;
+        }
+        String head = pending.toString(pending.readerIndex(), length, StandardCharsets.ISO_8859_1);
+        pending.skipBytes(length + HEAD_END.readableBytes());
+        pending.discardSomeReadBytes();
+        HttpRequest request;
+        try {
+            request = HttpRequestReader.parse(head);
+        } catch (HttpRequestReader.BadRequest e) {
+            LOG.info(() -> model + " conn " + ctx.channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
+            httpEnd(e.status, e.getMessage());
+            return;
+        }
+        serveHttp(request);
+    }
+
+    /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
+    private void serveHttp(HttpRequest request) {
+        begin(config.idleTimeout());
+        boolean head = request.method().equals("HEAD");
+        boolean keepAlive = request.keepAlive();
+        ByteBuffer refusal = HttpResponses.refusal(request, config);
+        if (refusal != null) {
+            httpAnswer(refusal, keepAlive);
+            return;
+        }
+        if (!head) {
+            transferStarts();
+        }
+        String path = request.path();
+        offload(() -> data.openExisting(path.substring(1)), file -> {
+            if (!ctx.channel().isActive()) {
+                closeQuietly(file);
+                return;
+            }
+            ByteBuf headers = frame(HttpResponses.ok(file.size(), file.crc32c(), SENT_BY, keepAlive));
+            if (head) {
+                closeQuietly(file);
+                httpAnswer(headers, keepAlive);
+                return;
+            }
+            arm(config.transferBudget(file.size()), "transfer deadline");
+            ctx.write(headers);
+            writeBody(file).addListener(f -> {
+                closeQuietly(file);
+                if (!f.isSuccess()) {
+                    // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
+                    LOG.info(() -> model + " HTTP body failed after the headers were sent: " + f.cause());
+                    ctx.close();
+                    return;
+                }
+                httpDone(keepAlive);
+            });
+        }, e -> {
+            ByteBuffer answer = switch (e) {
+                case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
+                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + a.getReason(), keepAlive, head, "");
+                default -> HttpResponses.error(500, path + ": " + e.getMessage(), keepAlive, head, "");
+            };
+            httpAnswer(frame(answer), keepAlive);
+        });
+    }
+
+    private void httpAnswer(ByteBuffer answer, boolean keepAlive) {
+        httpAnswer(frame(answer), keepAlive);
+    }
+
+    private void httpAnswer(ByteBuf answer, boolean keepAlive) {
+        ctx.writeAndFlush(answer).addListener(f -> {
+            if (f.isSuccess()) {
+                httpDone(keepAlive);
+            } else {
+                ctx.close();
+            }
+        });
+    }
+
+    /** The response is out: the next request on a kept-alive connection, else FIN and a bounded drain. */
+    private void httpDone(boolean keepAlive) {
+        if (keepAlive) {
+            written(true);
+        } else {
+            transferDone();
+            endWith(null);
+        }
+    }
+
+    /** A bad request: answered, then the connection ends. */
+    private void httpEnd(int status, String message) {
+        endWith(HttpResponses.error(status, message, false, false, ""));
+    }
+
+    // ---- answers and the connection's states
+
     /** The answer to a failed request's file work, as {@link Connection} and {@link DownloadHandler} give it. */
     private void failed(Throwable e) {
         switch (e) {
+            case Refused r -> answer(r.status, r.getMessage());
             case NoSuchFileException n -> answer(Status.NOT_FOUND, n.getFile() + ": " + n.getReason());
             case AccessDeniedException a -> {
-                LOG.info(() -> "netty conn: refused " + a.getFile() + ": " + a.getReason());
+                LOG.info(() -> model + " conn: refused " + a.getFile() + ": " + a.getReason());
                 answer(Status.FORBIDDEN, a.getFile() + ": " + a.getReason());
             }
             case IllegalStateException s -> answer(Status.BAD_REQUEST, s.getMessage());
             // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
             case IOException io -> answer(FailureStatus.of(io), io.getMessage());
             default -> {
-                LOG.warning("netty conn: internal error: " + e);
+                LOG.warning(model + " conn: internal error: " + e);
                 ctx.writeAndFlush(frame(ResponseCodec.error(Status.SERVER_ERROR, e.toString()))).addListener(f -> ctx.close());
             }
         }
@@ -335,39 +706,32 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The request's answer is written (or failed to be): back to waiting for the next one. */
     private void written(boolean ok) {
         inFlight = false;
+        transferDone();
         if (!ok || stopping) {
             ctx.close();
             return;
         }
         arm(config.idleTimeout(), "idle/header timeout");
-        ctx.channel().config().setAutoRead(true);
         decodeNext();
+        paceReading();
     }
 
     private void badRequest(ProtocolException e) {
-        LOG.info(() -> "netty conn " + ctx.channel().remoteAddress() + ": bad request: " + e.getMessage());
+        LOG.info(() -> model + " conn " + ctx.channel().remoteAddress() + ": bad request: " + e.getMessage());
         endWith(ResponseCodec.error(e.status(), e.getMessage()));
     }
 
-    private void refuseHttp() {
-        byte[] text = ("the netty-epoll I/O model serves the native protocol only; HTTP is served by " + OTHER_MODELS + "\n")
-                .getBytes(StandardCharsets.UTF_8);
-        byte[] head = ("HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
-                + text.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8);
-        endWith(ByteBuffer.allocate(head.length + text.length).put(head).put(text).flip());
-    }
-
     /**
-     * Sends a last answer, then FIN, and drains what the client still sends (bounded in bytes and time) before the
-     * close: closing with unread input would send RST, which can destroy the answer before the client reads it.
+     * Sends a last answer (if any), then FIN, and drains what the client still sends (bounded in bytes and time) before
+     * the close: closing with unread input would send RST, which can destroy the answer before the client reads it.
      */
     private void endWith(ByteBuffer answer) {
         ending = true;
         inFlight = true;
         pending.clear();
         arm(LINGER, "linger after the last answer");
-        ctx.channel().config().setAutoRead(true);
-        ctx.writeAndFlush(frame(answer)).addListener(f -> {
+        paceReading();
+        ctx.writeAndFlush(answer == null ? Unpooled.EMPTY_BUFFER : frame(answer)).addListener(f -> {
             if (f.isSuccess() && ctx.channel() instanceof DuplexChannel duplex) {
                 duplex.shutdownOutput();
             } else {
@@ -381,7 +745,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         cancelDeadline();
         long nanos = Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
         deadline = ctx.executor().schedule(() -> {
-            LOG.info(() -> "netty conn " + ctx.channel().remoteAddress() + ": closed after its " + what + " passed");
+            LOG.info(() -> model + " conn " + ctx.channel().remoteAddress() + ": closed after its " + what + " passed");
             ctx.close();
         }, nanos, TimeUnit.NANOSECONDS);
     }
@@ -397,11 +761,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         return Unpooled.wrappedBuffer(frame);
     }
 
-    private static void closeQuietly(OpenedFile file) {
+    private static void closeQuietly(AutoCloseable c) {
         try {
-            file.close();
-        } catch (IOException ignored) {
-            // Closed already (the region does it too).
+            c.close();
+        } catch (Exception ignored) {
+            // Closed already (a file region closes its file too), or nothing left to do about it.
         }
     }
 }

@@ -14,11 +14,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class EventLoopConnections {
     private final int maxConnections;
     private final AtomicInteger admitted = new AtomicInteger();
+    private final AtomicInteger ids = new AtomicInteger();
     private final Set<Channel> live = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
 
     EventLoopConnections(int maxConnections) {
         this.maxConnections = maxConnections;
+    }
+
+    /** A new connection's id, for the measurement windows. */
+    int nextId() {
+        return ids.incrementAndGet();
     }
 
     int maxConnections() {

@@ -12,7 +12,7 @@ final class FailureStatus {
     /** VERIFY_FAILED, NO_SPACE for ENOSPC/EDQUOT wherever they surface (JDK message, Netty or native errno), else SERVER_ERROR. */
     static Status of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof UploadHandler.VerifyException) {
+            if (t instanceof UploadPlacement.VerifyException) {
                 return Status.VERIFY_FAILED;
             }
             if (t instanceof NativeException n && (n.errno() == Errno.ENOSPC || n.errno() == Errno.EDQUOT)) {

@@ -13,10 +13,8 @@ import io.xferbench.core.protocol.Frames;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.util.Locale;
 import java.util.logging.Logger;
 
 /**
@@ -88,19 +86,12 @@ final class HttpSession {
     /** @return whether the connection can go on */
     private boolean handle(HttpRequest request) throws IOException {
         boolean head = request.method().equals("HEAD");
-        if (!head && !request.method().equals("GET")) {
-            return respond(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
-                    request.keepAlive(), head, "Allow: GET, HEAD\r\n");
+        ByteBuffer refusal = HttpResponses.refusal(request, config);
+        if (refusal != null) {
+            Frames.writeFully(socket, refusal);
+            return request.keepAlive();
         }
-        if (!authorized(request)) {
-            return respond(403, "missing or wrong token (Authorization: Bearer TOKEN)", request.keepAlive(), head);
-        }
-        String methodId = request.query().getOrDefault("method", DEFAULT_METHOD);
-        SenderMethod method = DownloadMethods.byId(methodId).orElse(null);
-        if (method == null) {
-            return respond(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
-                    request.keepAlive(), head);
-        }
+        SenderMethod method = DownloadMethods.byId(HttpResponses.methodId(request)).orElseThrow();
         Availability availability = method.availability();
         if (!availability.isAvailable()) {
             return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
@@ -115,19 +106,17 @@ final class HttpSession {
         } catch (IOException e) {
             return respond(500, request.path() + ": " + e.getMessage(), request.keepAlive(), head);
         }
-        String headers = String.format(Locale.ROOT, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n"
-                + "X-Xferbench-Crc32c: %08x\r\nX-Xferbench-Method: %s\r\n%s\r\n", file.size(), file.crc32c(), method.id(),
-                request.keepAlive() ? "" : "Connection: close\r\n");
+        ByteBuffer headers = HttpResponses.ok(file.size(), file.crc32c(), method.id(), request.keepAlive());
         try (file) {
             if (head) {
-                Frames.writeFully(socket, ascii(headers));
+                Frames.writeFully(socket, headers.duplicate());
                 return true;
             }
             return threads.offload(() -> send(request, method, file, headers));
         }
     }
 
-    private boolean send(HttpRequest request, SenderMethod method, OpenedFile file, String headers) throws IOException {
+    private boolean send(HttpRequest request, SenderMethod method, OpenedFile file, ByteBuffer headers) throws IOException {
         TransferOptions options = new TransferOptions(0, false);
         FileSender sender;
         try {
@@ -144,7 +133,7 @@ final class HttpSession {
                 return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
             }
             registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
-            Frames.writeFully(socket, ascii(headers));
+            Frames.writeFully(socket, headers.duplicate());
             try {
                 sender.send(source, 0, file.size(), socket);
             } catch (IOException | RuntimeException e) {
@@ -159,48 +148,9 @@ final class HttpSession {
         }
     }
 
-    private boolean authorized(HttpRequest request) {
-        if (config.token().isEmpty()) {
-            return true;
-        }
-        String auth = request.headers().getOrDefault("authorization", "");
-        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
-    }
-
-    private boolean respond(int status, String message, boolean keepAlive, boolean head) throws IOException {
-        return respond(status, message, keepAlive, head, "");
-    }
-
     /** An error answer with a short text body; the connection goes on when both sides want it to. */
-    private boolean respond(int status, String message, boolean keepAlive, boolean head, String extraHeaders) throws IOException {
-        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
-        String text = "HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                + "Content-Length: " + body.length + "\r\n" + extraHeaders + (keepAlive ? "" : "Connection: close\r\n") + "\r\n";
-        ByteBuffer out = ByteBuffer.allocate(text.length() + (head ? 0 : body.length));
-        out.put(text.getBytes(StandardCharsets.ISO_8859_1));
-        if (!head) {
-            out.put(body);
-        }
-        Frames.writeFully(socket, out.flip());
+    private boolean respond(int status, String message, boolean keepAlive, boolean head) throws IOException {
+        Frames.writeFully(socket, HttpResponses.error(status, message, keepAlive, head, ""));
         return keepAlive;
-    }
-
-    private static ByteBuffer ascii(String s) {
-        return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
-    }
-
-    static String reason(int status) {
-        return switch (status) {
-            case 200 -> "OK";
-            case 400 -> "Bad Request";
-            case 403 -> "Forbidden";
-            case 404 -> "Not Found";
-            case 405 -> "Method Not Allowed";
-            case 431 -> "Request Header Fields Too Large";
-            case 500 -> "Internal Server Error";
-            case 503 -> "Service Unavailable";
-            case 505 -> "HTTP Version Not Supported";
-            default -> "Error";
-        };
     }
 }

@@ -17,7 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The INFO answer of a server ({@link ServerDescription}); its methods in every direction, available or not. */
+/**
+ * The INFO answer of a server ({@link ServerDescription}); its methods in every direction and its I/O models
+ * (direction {@code io-model}), available or not.
+ */
 final class ServerInfo {
     private ServerInfo() {
     }
@@ -33,6 +36,10 @@ final class ServerInfo {
             methods.add(m.maxLength() == Long.MAX_VALUE ? e : e.withLimit(m.maxLength(), m.limitReason()));
         }
         methods.addAll(relays());
+        // The I/O models this server knows, and whether each could run here (the one serving is environment.ioModel).
+        for (ServerModels.Model m : ServerModels.all()) {
+            methods.add(entry("io-model", m.id(), m.summary(), m.availability().get()));
+        }
         Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
         environment.put("ioModel", config.ioModel());
         return ServerDescription.server(environment, methods, NetworkLinks.of(local));

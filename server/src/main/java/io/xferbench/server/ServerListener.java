@@ -5,7 +5,7 @@ import java.time.Duration;
 
 /**
  * What accepts and serves a server's connections, as one I/O model builds it (see {@link ServerModels}): the JDK
- * acceptor with a thread per connection ({@link ThreadedListener}), or an event loop ({@link NettyEpollServer}).
+ * acceptor with a thread per connection ({@link ThreadedListener}), or an event loop ({@link EventLoopServer}).
  */
 interface ServerListener {
 

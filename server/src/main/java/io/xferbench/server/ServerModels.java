@@ -1,8 +1,10 @@
 package io.xferbench.server;
 
+import io.xferbench.core.method.Availability;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The server's I/O models (how connections get threads), by id, in the order tables show them. A new thread model is
@@ -10,8 +12,11 @@ import java.util.Optional;
  * by itself is one {@link ServerListener}.
  */
 final class ServerModels {
-    /** One model: its id on {@code --io-model}, what it is, and how to start its listener. */
-    record Model(String id, String summary, Factory factory) {
+    /** One model: its id on {@code --io-model}, what it is, whether it can run here, and how to start its listener. */
+    record Model(String id, String summary, Supplier<Availability> availability, Factory factory) {
+        Model(String id, String summary, Factory factory) {
+            this(id, summary, () -> Availability.AVAILABLE, factory);
+        }
     }
 
     @FunctionalInterface
@@ -39,9 +44,15 @@ final class ServerModels {
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
                     threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),
-            new Model("netty-epoll", "Netty epoll event loops (one per core) for sockets, sendfile for download bodies, "
-                    + "file work on a pool of " + DEFAULT_POOL + " platform threads; serves " + EventLoopConnection.SERVED
-                    + " only", parts -> NettyEpollServer.start(parts, DEFAULT_POOL)));
+            eventLoop(EventLoopTransport.EPOLL, "Netty epoll event loops (one per core) for sockets, sendfile for download bodies"),
+            eventLoop(EventLoopTransport.IO_URING, "Netty io_uring event loops (one per core) for sockets, splice for "
+                    + "download bodies"));
+
+    private static Model eventLoop(EventLoopTransport transport, String sockets) {
+        return new Model(transport.model, sockets + ", file work (open, checksum, stat, unlink, upload writes) on a "
+                + "pool of " + DEFAULT_POOL + " platform threads", transport::availability,
+                parts -> EventLoopServer.start(transport, parts, DEFAULT_POOL));
+    }
 
     static final String DEFAULT = "platform";
 

@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.net.DownloadResult;
+import io.xferbench.core.protocol.FileStat;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
@@ -11,10 +16,16 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,8 +33,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every I/O model serves every download and upload method verified, on connections that go on serving afterwards;
- * what differs is the platform threads 200 held connections cost.
+ * Every I/O model serves every download and upload method verified, on connections that go on serving afterwards,
+ * uploads land by rename, and a delete racing a download gives the whole old file or a clean NOT_FOUND; what differs
+ * is the platform threads 200 held connections cost.
  */
 @Timeout(120)
 class IoModelTest {
@@ -36,9 +48,19 @@ class IoModelTest {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }
 
+    /** Skips (or, in CI, fails) an event-loop model whose transport this machine lacks. */
+    static void assumeModelRuns(String model) {
+        for (EventLoopTransport t : EventLoopTransport.values()) {
+            if (t.model.equals(model)) {
+                MethodAssumptions.assumeAvailable(model, t.availability());
+            }
+        }
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4"})
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring"})
     void everyMethodVerifiesOnManyHeldConnections(String model) throws Exception {
+        assumeModelRuns(model);
         List<String> methods = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).map(SenderMethod::id).toList();
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(CLIENTS + 8))) {
             server.data().generated(100_000);
@@ -64,7 +86,10 @@ class IoModelTest {
                     String receiver = receivers.get(i);
                     assertThat(held.get(i).upload(Request.upload(receiver, "up-" + receiver + ".bin", 0, 0, Flags.VERIFY_CRC32C, 0), body)
                             .verified()).as(model + " upload " + receiver).isTrue();
+                    // Landed by rename: the named file holds the body, and no temp file is left beside it.
+                    assertThat(UploadIntegrationTest.crc32c(dataDir.resolve("up-" + receiver + ".bin"))).isEqualTo(body.crc32c());
                 }
+                assertThat(tempFiles()).as(model + ": temp files left").isEmpty();
                 for (int i = 0; i < held.size(); i++) {
                     String method = methods.get(i % methods.size());
                     assertThat(held.get(i).download(Request.download(method, 100_000, Flags.VERIFY_CRC32C, 0)).verified())
@@ -80,6 +105,61 @@ class IoModelTest {
                 }
             }
         }
+    }
+
+    private List<Path> tempFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dataDir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
+        }
+    }
+
+    /**
+     * A client uploads a 2 MiB file (landed by rename) while another downloads it and a third deletes it: every
+     * download is the whole file verified or a clean NOT_FOUND, and STAT says what DELETE left.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring"})
+    void aDeleteRacingADownloadGivesTheWholeOldFileOrNotFound(String model) throws Exception {
+        assumeModelRuns(model);
+        TestFile body = new io.xferbench.core.data.DataDirectory(dataDir.resolve("bodies")).generated(2 << 20);
+        int rounds = 30;
+        int whole = 0;
+        int notFound = 0;
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
+             XferConnection writer = XferConnection.open("127.0.0.1", server.port(), "");
+             XferConnection reader = XferConnection.open("127.0.0.1", server.port(), "");
+             XferConnection deleter = XferConnection.open("127.0.0.1", server.port(), "");
+             ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < rounds; round++) {
+                assertThat(writer.upload(Request.upload("stream", "r.bin", 0, 0, Flags.VERIFY_CRC32C, 0), body).verified()).isTrue();
+                assertThat(writer.stat("r.bin").size()).isEqualTo(body.size());
+                Future<DownloadResult> download = pool.submit(() -> {
+                    try {
+                        return reader.download(new Request(Op.DOWNLOAD, "transfer-to", "r.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0));
+                    } catch (RemoteException e) {
+                        assertThat(e.status()).isEqualTo(Status.NOT_FOUND);
+                        return null;
+                    }
+                });
+                Future<?> delete = pool.submit(() -> {
+                    deleter.delete("r.bin");
+                    return null;
+                });
+                DownloadResult d = download.get();
+                delete.get();
+                assertThat(deleter.stat("r.bin")).isEqualTo(FileStat.ABSENT);
+                if (d == null) {
+                    notFound++;
+                } else {
+                    assertThat(d.bytes()).isEqualTo(body.size());
+                    assertThat(d.verified()).as(d.failure()).isTrue();
+                    assertThat(d.expectedCrc32c()).isEqualTo(body.crc32c());
+                    whole++;
+                }
+            }
+        }
+        assertThat(whole + notFound).isEqualTo(rounds);
+        assertThat(tempFiles()).isEmpty();
     }
 
     @Test

@@ -20,7 +20,7 @@ public final class LoadEngine {
         WindowObserver NONE = new WindowObserver() {
         };
 
-        /** Before the warm-up ends: slow set-up belongs here, so that {@link #opened} is quick. */
+        /** Before the run's first connection: slow set-up belongs here, so that {@link #opened} is quick. */
         default void preparing() {
         }
 
@@ -52,19 +52,22 @@ public final class LoadEngine {
         for (int i = 0; i < plan.connections(); i++) {
             shares.get(i % threads).add(i);
         }
-        LoadWindow window = new LoadWindow(plan, System.nanoTime());
         List<LoadWorker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            LoadWorker w = new LoadWorker(plan, window, workload, shares.get(t));
-            workers.add(w);
-            running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
-        }
+        LoadWindow window;
         long cpuAtStart;
         long cpuAtEnd;
         // closed() runs on every path: an observer may have moved the server into a cgroup or started perf.
         try {
+            // Before the first connection: what an observer counts from the run's start (threads a server starts for
+            // the run's connections) starts here.
             observer.preparing();
+            window = new LoadWindow(plan, System.nanoTime());
+            for (int t = 0; t < threads; t++) {
+                LoadWorker w = new LoadWorker(plan, window, workload, shares.get(t));
+                workers.add(w);
+                running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
+            }
             sleepUntil(window.measureFromNanos, running);
             cpuAtStart = OS.getProcessCpuTime();
             observer.opened();

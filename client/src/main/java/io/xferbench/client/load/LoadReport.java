@@ -29,7 +29,7 @@ final class LoadReport {
      *
      * @param client        the load generator: {@code xferbench} (this client, every body verified) or {@code wrk}
      * @param serverFigures the server's CPU and peak threads over the window, or null when not measured
-     * @param serverReport  an xferbench server's own report of the window (threads started, carriers, context
+     * @param serverReport  an xferbench server's own report of the window (threads started from the run's start, carriers, context
      *                      switches, syscalls), or null
      * @param serverCounts  syscalls and context switches of the server's processes counted per cgroup, or null when
      *                      its processes were not watched
@@ -290,7 +290,7 @@ final class LoadReport {
                     + "connections, over HTTP.\n");
         }
         if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
-            sb.append("started: platform threads the xferbench server started in the window (ThreadMXBean); carriers: its "
+            sb.append("started: platform threads the xferbench server started from the run's start, warm-up included (ThreadMXBean); carriers: its "
                     + "virtual-thread scheduler's carrier threads at the window's end (JDK 24+).\n");
         }
         if (rows.stream().anyMatch(r -> r.serverSyscalls() != null)) {

@@ -7,6 +7,9 @@ import java.net.InetSocketAddress;
 /**
  * Watches a server over a run's measured window from outside (its processes' CPU and peak threads, when the bench
  * started them) and, for an xferbench server, from inside (its own measurement window). Either may be absent.
+ * Threads started are the exception to "the measured window": they count from the run's start, before its first
+ * connection (a second window, {@code run}), because kept-alive connections get their threads during the warm-up and
+ * a thread-per-connection model would otherwise show none.
  */
 final class ServerWatch implements LoadEngine.WindowObserver {
     private final ProcessTree processes;
@@ -16,6 +19,7 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     private CgroupSyscallWindow.Result syscallCounts;
     private ServerSampler sampler;
     private ServerWindow window;
+    private ServerWindow run;
     private ServerSampler.ServerFigures figures;
     private MeasurementReport report;
 
@@ -34,6 +38,31 @@ final class ServerWatch implements LoadEngine.WindowObserver {
         if (processes != null) {
             syscalls = CgroupSyscallWindow.prepare(processes);
         }
+        if (nativeAddress != null) {
+            try {
+                // Both control connections first (each may cost the server a thread), then the run's window.
+                window = ServerWindow.connect(nativeAddress, token);
+                run = ServerWindow.connect(nativeAddress, token);
+                run.begin(false);
+            } catch (IOException e) {
+                System.err.println("xferbench: warning: no server measurement window: " + e.getMessage());
+                closeQuietly(window);
+                closeQuietly(run);
+                window = null;
+                run = null;
+            }
+        }
+    }
+
+    private static void closeQuietly(ServerWindow w) {
+        if (w == null) {
+            return;
+        }
+        try {
+            w.close();
+        } catch (IOException ignored) {
+            // The control connection is gone: nothing to release.
+        }
     }
 
     @Override
@@ -44,11 +73,13 @@ final class ServerWatch implements LoadEngine.WindowObserver {
         if (processes != null) {
             sampler = new ServerSampler(processes);
         }
-        if (nativeAddress != null) {
+        if (window != null) {
             try {
-                window = ServerWindow.open(nativeAddress, token, syscalls == null || syscalls.unavailable() != null);
+                window.begin(syscalls == null || syscalls.unavailable() != null);
             } catch (IOException e) {
                 System.err.println("xferbench: warning: no server measurement window: " + e.getMessage());
+                closeQuietly(window);
+                window = null;
             }
         }
     }
@@ -70,6 +101,16 @@ final class ServerWatch implements LoadEngine.WindowObserver {
                 report = w.end();
             } catch (IOException e) {
                 System.err.println("xferbench: warning: the server's measurement window failed: " + e.getMessage());
+            }
+        }
+        if (run != null) {
+            try (ServerWindow r = run) {
+                long sinceRunStart = r.end().threadsStarted();
+                if (report != null) {
+                    report = report.withThreadsStarted(sinceRunStart);
+                }
+            } catch (IOException e) {
+                System.err.println("xferbench: warning: the server's run window failed: " + e.getMessage());
             }
         }
     }

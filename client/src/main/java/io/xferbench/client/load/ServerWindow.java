@@ -13,9 +13,10 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 
 /**
- * An xferbench server's own measurement window over a load run, on a control connection of its own: MEASURE_BEGIN
- * when the run's window opens, MEASURE_END when it closes. The server reports its process-wide CPU, context switches,
- * syscalls (perf, where it can count), threads started and carrier threads.
+ * An xferbench server's own measurement window, on a control connection of its own: MEASURE_BEGIN when it opens,
+ * MEASURE_END when it closes. The server reports its process-wide CPU, context switches, syscalls (perf, where it can
+ * count), threads started and carrier threads. Connecting and beginning are apart, so that a watcher can open every
+ * control connection it needs (each may cost the server a thread) before any window begins.
  */
 final class ServerWindow implements AutoCloseable {
     private final SocketChannel control;
@@ -26,17 +27,14 @@ final class ServerWindow implements AutoCloseable {
         this.token = token;
     }
 
+    /** The control connection, no window yet. */
+    static ServerWindow connect(InetSocketAddress server, String token) throws IOException {
+        return new ServerWindow(SocketChannel.open(server), token);
+    }
+
     /** @param countSyscalls whether the server counts its own syscalls (off when they are counted from outside) */
-    static ServerWindow open(InetSocketAddress server, String token, boolean countSyscalls) throws IOException {
-        SocketChannel ch = SocketChannel.open(server);
-        try {
-            ServerWindow w = new ServerWindow(ch, token);
-            w.exchange(Op.MEASURE_BEGIN, countSyscalls ? 0 : Flags.NO_SYSCALL_COUNT);
-            return w;
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
+    void begin(boolean countSyscalls) throws IOException {
+        exchange(Op.MEASURE_BEGIN, countSyscalls ? 0 : Flags.NO_SYSCALL_COUNT);
     }
 
     MeasurementReport end() throws IOException {

@@ -35,7 +35,7 @@ public final class IoUringWorkers {
         return maxPerRing;
     }
 
-    static synchronized IoUringIoHandlerConfig handlerConfig() {
+    public static synchronized IoUringIoHandlerConfig handlerConfig() {
         ringsCreated = true;
         return new IoUringIoHandlerConfig()
                 .setMaxBoundedWorker(maxPerRing)

@@ -32,6 +32,12 @@ public record MeasurementReport(String process, double cpuUserSeconds, double cp
         overlap = overlap == null ? WindowOverlap.NONE : overlap;
     }
 
+    /** This report with {@code threadsStarted} counted over a longer span (a load run's, from its first connection). */
+    public MeasurementReport withThreadsStarted(long started) {
+        return new MeasurementReport(process, cpuUserSeconds, cpuSystemSeconds, voluntarySwitches, involuntarySwitches,
+                majorFaults, minorFaults, syscalls, syscallsUnavailable, overlap, started, carrierThreads);
+    }
+
     /** Context switches of both kinds (rusage). */
     public long contextSwitches() {
         return voluntarySwitches + involuntarySwitches;

@@ -6,14 +6,11 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.xferbench.core.method.Availability;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
- * The {@code netty-epoll} I/O model: a Netty {@link ServerBootstrap} on epoll event loops (one per core, accepting
- * and serving) and a bounded pool of platform threads for file work, so the thread count does not grow with the
- * connections. Each connection is an {@link EventLoopConnection}; see there for the operations it serves.
+ * The event-loop I/O models ({@code netty-epoll}, {@code netty-io-uring}): a Netty {@link ServerBootstrap} on event
+ * loops of one {@link EventLoopTransport} (one per core, accepting and serving) and a bounded pool of platform threads
+ * for file work, so the thread count does not grow with the connections. Each connection is an
+ * {@link EventLoopConnection}; see there for what runs where.
  */
-final class NettyEpollServer implements ServerListener {
-    private static final Logger LOG = Logger.getLogger(NettyEpollServer.class.getName());
+final class EventLoopServer implements ServerListener {
+    private static final Logger LOG = Logger.getLogger(EventLoopServer.class.getName());
 
     private final EventLoopGroup loops;
     private final int loopCount;
@@ -34,10 +32,10 @@ final class NettyEpollServer implements ServerListener {
     private final EventLoopConnections connections;
     private Channel listener;
 
-    private NettyEpollServer(int loopCount, int fileThreads, int maxConnections) {
+    private EventLoopServer(EventLoopTransport transport, int loopCount, int fileThreads, int maxConnections) {
         this.loopCount = loopCount;
         this.loops = new MultiThreadIoEventLoopGroup(loopCount, new DefaultThreadFactory("server-loop", true),
-                EpollIoHandler.newFactory());
+                transport.handlerFactory());
         AtomicInteger ids = new AtomicInteger();
         this.files = (ThreadPoolExecutor) Executors.newFixedThreadPool(fileThreads, r -> {
             Thread t = new Thread(r, "server-file-" + ids.incrementAndGet());
@@ -47,24 +45,25 @@ final class NettyEpollServer implements ServerListener {
         this.connections = new EventLoopConnections(maxConnections);
     }
 
-    /** Starts with an event loop per core and {@code fileThreads} threads for file work. */
-    static NettyEpollServer start(Parts parts, int fileThreads) throws IOException {
-        if (!Epoll.isAvailable()) {
-            throw new IOException("--io-model netty-epoll: Netty epoll is unavailable: " + Epoll.unavailabilityCause());
+    /** Starts on {@code transport} with an event loop per core and {@code fileThreads} threads for file work. */
+    static EventLoopServer start(EventLoopTransport transport, Parts parts, int fileThreads) throws IOException {
+        Availability availability = transport.availability();
+        if (!availability.isAvailable()) {
+            throw new IOException("--io-model " + transport.model + ": " + availability.unavailableReason());
         }
         ServerConfig config = parts.config();
-        NettyEpollServer server = new NettyEpollServer(Runtime.getRuntime().availableProcessors(), fileThreads,
+        EventLoopServer server = new EventLoopServer(transport, Runtime.getRuntime().availableProcessors(), fileThreads,
                 config.maxConnections());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(server.loops)
-                .channel(EpollServerSocketChannel.class)
+                .channel(transport.serverChannel)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new EventLoopConnection(config, parts.data(), server.files, server.connections));
+                        channel.pipeline().addLast(new EventLoopConnection(transport.model, parts, server.files, server.connections));
                     }
                 });
         try {
@@ -108,8 +107,17 @@ final class NettyEpollServer implements ServerListener {
         }
     }
 
+    /** Loops first (their closing connections hand temp-file removals to the pool), then the pool, drained. */
     private void shutdownThreads() {
-        files.shutdownNow();
         loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
+        files.shutdown();
+        try {
+            if (!files.awaitTermination(5, TimeUnit.SECONDS)) {
+                files.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            files.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -3,14 +3,17 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.channel.epoll.Epoll;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.net.UploadResult;
+import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Prepared;
+import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
@@ -23,26 +26,33 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Assumptions;
+import java.util.stream.Stream;
+import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The {@code netty-epoll} model with the client's own XferConnection: downloads verified at the edge sizes and
- * concurrently, the answers for what it does not serve, the connection limit, the idle timeout and shutdown.
+ * The event-loop models ({@code netty-epoll}, {@code netty-io-uring}) with the client's own XferConnection: downloads
+ * verified at the edge sizes and concurrently, uploads landed by rename, PREPARE and the measurement window, HTTP,
+ * the connection limit, the idle timeout and shutdown.
  */
 @Timeout(120)
-class NettyEpollServerTest {
-    private static final String MODEL = "netty-epoll";
+@ParameterizedClass
+@EnumSource(EventLoopTransport.class)
+class EventLoopServerTest {
+    @Parameter
+    EventLoopTransport transport;
 
     @TempDir
     Path dataDir;
@@ -50,12 +60,12 @@ class NettyEpollServerTest {
     Path clientDir;
 
     @BeforeEach
-    void epollAvailable() {
-        Assumptions.assumeTrue(Epoll.isAvailable(), () -> "Netty epoll unavailable: " + Epoll.unavailabilityCause());
+    void transportAvailable() {
+        MethodAssumptions.assumeAvailable(transport.model, transport.availability());
     }
 
     private ServerConfig config() {
-        return ServerConfig.loopback(dataDir).withIoModel(MODEL);
+        return ServerConfig.loopback(dataDir).withIoModel(transport.model);
     }
 
     private static Request generated(long size) {
@@ -88,7 +98,7 @@ class NettyEpollServerTest {
     }
 
     @Test
-    void statDeleteAndInfoAnswerAndTheUnservedOpsAreRefusedOnALiveConnection() throws Exception {
+    void statDeleteAndInfoAnswerAndRefusalsKeepTheConnection() throws Exception {
         try (XferServer server = XferServer.start(config());
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             TestFile f = server.data().generated(4_096);
@@ -97,7 +107,9 @@ class NettyEpollServerTest {
                     Status.NOT_FOUND);
             assertStatus(() -> c.download(Request.download("no-such-method", 10, Flags.VERIFY_CRC32C, 0)), Status.BAD_REQUEST);
             assertStatus(() -> c.download(Request.download("transfer-to", 65L << 30, 0, 0)), Status.TOO_LARGE);
-            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"netty-epoll\"");
+            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + transport.model + "\"")
+                    // Every model is listed, with whether it can run here.
+                    .contains("\"direction\":\"io-model\",\"id\":\"netty-io-uring\"", "\"direction\":\"io-model\",\"id\":\"platform\"");
             FileStat s = c.stat(name);
             assertThat(s.exists()).isTrue();
             assertThat(s.size()).isEqualTo(4_096);
@@ -106,66 +118,125 @@ class NettyEpollServerTest {
             c.delete(name);
             assertThat(c.stat(name).exists()).isFalse();
             assertStatus(() -> c.delete(name), Status.NOT_FOUND);
-            TestFile body = new DataDirectory(clientDir).generated(1_000);
-            assertThatThrownBy(() -> c.upload(Request.upload("channel-direct", "up.bin", 0, 0, Flags.VERIFY_CRC32C, 0), body))
-                    .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE))
-                    .hasMessageContaining("serves INFO, STAT, DELETE, DOWNLOAD");
-            assertStatus(() -> c.control(Op.MEASURE_BEGIN), Status.UNAVAILABLE);
+            assertStatus(() -> c.control(Op.MEASURE_END), Status.BAD_REQUEST);
             // Every refusal above kept the connection: it still serves.
             assertThat(c.download(generated(100_000)).verified()).isTrue();
         }
     }
 
-    /**
-     * As StatDeleteTest's race, with the file put in place by rename from the test (this model takes no uploads): the
-     * download gets the whole old file or a clean NOT_FOUND, never a short body.
-     */
     @Test
-    void aDeleteRacingADownloadNeverYieldsAShortVerifiedBody() throws Exception {
-        TestFile body = new DataDirectory(clientDir).generated(4 << 20);
-        int whole = 0;
-        int notFound = 0;
-        try (XferServer server = XferServer.start(config());
-             XferConnection reader = XferConnection.open("127.0.0.1", server.port(), "");
-             XferConnection deleter = XferConnection.open("127.0.0.1", server.port(), "");
-             ExecutorService pool = Executors.newFixedThreadPool(2)) {
-            for (int round = 0; round < 40; round++) {
-                Path staged = dataDir.resolve(".staged");
-                Files.copy(body.path(), staged);
-                Files.move(staged, dataDir.resolve("r.bin"), StandardCopyOption.ATOMIC_MOVE);
-                Future<DownloadResult> download = pool.submit(() -> {
-                    try {
-                        return reader.download(new Request(Op.DOWNLOAD, "transfer-to", "r.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0));
-                    } catch (RemoteException e) {
-                        assertThat(e.status()).isEqualTo(Status.NOT_FOUND);
-                        return null;
-                    }
-                });
-                Future<?> delete = pool.submit(() -> {
-                    deleter.delete("r.bin");
-                    return null;
-                });
-                DownloadResult d = download.get();
-                delete.get();
-                if (d == null) {
-                    notFound++;
-                } else {
-                    assertThat(d.bytes()).isEqualTo(body.size());
-                    assertThat(d.verified()).as(d.failure()).isTrue();
-                    assertThat(d.expectedCrc32c()).isEqualTo(body.crc32c());
-                    whole++;
-                }
+    void uploadsLandByRenameVerifiedAndBadOnesLeaveNothing() throws Exception {
+        DataDirectory local = new DataDirectory(clientDir);
+        try (XferServer server = XferServer.start(config().withMaxUpload(16L << 20));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            // 0, a byte, a small file, several MiB (many reads and pool writes), each then downloaded verified.
+            for (long size : new long[] {0, 1, 50 * 1024, 8L * 1024 * 1024 + 17}) {
+                TestFile body = local.generated(size);
+                String name = "up-" + size + ".bin";
+                UploadResult r = c.upload(Request.upload("stream", name, 0, 0, Flags.VERIFY_CRC32C, 0), body);
+                assertThat(r.verified()).as("upload of " + size).isTrue();
+                assertThat(r.checksumReread()).as("checksummed as the bytes passed").isFalse();
+                assertThat(UploadIntegrationTest.crc32c(dataDir.resolve(name))).isEqualTo(body.crc32c());
+                DownloadResult d = c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0));
+                assertThat(d.verified()).isTrue();
+                assertThat(d.expectedCrc32c()).isEqualTo(body.crc32c());
             }
+            // A body that is not what was declared: refused, the old file untouched, no temp file; the connection goes on.
+            TestFile real = local.generated(100_000);
+            TestFile lying = new TestFile(real.path(), real.size(), real.crc32c() ^ 1);
+            assertStatus(() -> c.upload(Request.upload("stream", "up-1.bin", 0, 0, Flags.VERIFY_CRC32C, 0), lying), Status.VERIFY_FAILED);
+            assertThat(Files.size(dataDir.resolve("up-1.bin"))).isEqualTo(1);
+            assertStatus(() -> c.upload(Request.upload("stream", "big.bin", 0, 0, 0, 0), local.generated(17L << 20)), Status.TOO_LARGE);
+            assertStatus(() -> c.upload(Request.upload("no-such-receiver", "x.bin", 0, 0, 0, 0), real), Status.BAD_REQUEST);
+            assertStatus(() -> c.upload(Request.upload("stream", "../outside.bin", 0, 0, 0, 0), real), Status.FORBIDDEN);
+            assertThat(c.upload(Request.upload("stream", "after.bin", 0, 0, Flags.VERIFY_CRC32C | Flags.FSYNC, 0), real)
+                    .verified()).isTrue();
+            assertThat(tempFiles()).isEmpty();
         }
-        assertThat(whole + notFound).isEqualTo(40);
+    }
+
+    private List<String> tempFiles() {
+        try (Stream<Path> files = Files.list(dataDir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".tmp-")).toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
-    void aMalformedFrameOrHttpIsAnsweredAndEndsTheConnection() throws Exception {
+    void aClientGoneMidUploadLeavesNoTempFile() throws Exception {
         try (XferServer server = XferServer.start(config())) {
             try (SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
-                s.write(ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
-                assertThat(readToEnd(s)).startsWith("HTTP/1.1 501 Not Implemented").contains("native protocol only");
+                s.write(RequestCodec.encode(Request.upload("stream", "half.bin", 1 << 20, 0, 0, 0)));
+                ByteBuffer ready = ByteBuffer.allocate(64);
+                s.read(ready);
+                s.write(ByteBuffer.allocate(300_000));
+            }
+            MalformedRequestStormTest.waitUntil(() -> server.openConnections() == 0, "abandoned upload's connection closed");
+            MalformedRequestStormTest.waitUntil(() -> tempFiles().isEmpty(), "temp file removed");
+            assertThat(dataDir.resolve("half.bin")).doesNotExist();
+        }
+    }
+
+    @Test
+    void prepareAndTheMeasurementWindowAnswerAsOnTheThreadedModels() throws Exception {
+        try (XferServer server = XferServer.start(config());
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            Prepared p = c.prepare(Request.download("transfer-to", 100_000, Flags.CACHE_WARM, 0));
+            assertThat(p.residencyPermille()).as("warmed").isGreaterThanOrEqualTo(950);
+            assertThat(new String(c.control(Op.MEASURE_BEGIN), StandardCharsets.UTF_8)).isEqualTo("{}");
+            assertThat(server.openMeasurementWindows()).isEqualTo(1);
+            assertThat(c.download(generated(100_000)).verified()).isTrue();
+            MeasurementReport r = ProtocolJson.read(c.control(Op.MEASURE_END), MeasurementReport.class);
+            assertThat(r.process()).isEqualTo(MeasurementReport.SERVER);
+            assertThat(r.cpuUserSeconds() + r.cpuSystemSeconds()).as("CPU of the window").isPositive();
+            assertThat(server.openMeasurementWindows()).isZero();
+            // A window left open by a client that goes away is closed with its connection.
+            c.control(Op.MEASURE_BEGIN);
+        }
+    }
+
+    @Test
+    void httpGetAndHeadServeFilesWithTheirChecksumOnAKeptAliveConnection() throws Exception {
+        try (XferServer server = XferServer.start(config());
+             java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+            TestFile f = server.data().generated(300_001);
+            String name = f.path().getFileName().toString();
+            var out = s.getOutputStream();
+            var in = s.getInputStream();
+            // Two requests in one write: pipelined, answered in order.
+            out.write(("GET /" + name + " HTTP/1.1\r\nHost: x\r\n\r\nHEAD /" + name + " HTTP/1.1\r\nHost: x\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            HttpServingTest.Response get = HttpServingTest.read(in, false);
+            assertThat(get.status()).isEqualTo(200);
+            assertThat(get.body()).hasSize(300_001);
+            assertThat(get.crc()).isEqualTo(f.crc32c());
+            assertThat(get.headers().get("x-xferbench-crc32c")).isEqualTo(String.format("%08x", f.crc32c()));
+            HttpServingTest.Response head = HttpServingTest.read(in, true);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.headers().get("content-length")).isEqualTo("300001");
+            out.write("HEAD /missing.bin HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(HttpServingTest.read(in, true).status()).isEqualTo(404);
+            out.write("DELETE /x HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(HttpServingTest.read(in, false).status()).isEqualTo(405);
+            out.write(("GET /" + name + "?method=nope HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(HttpServingTest.read(in, false).status()).isEqualTo(400);
+            out.write(("GET /" + name + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertThat(HttpServingTest.read(in, false).crc()).isEqualTo(f.crc32c());
+            assertThat(in.read()).as("closed after Connection: close").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aMalformedFrameOrBadHttpIsAnsweredAndEndsTheConnection() throws Exception {
+        try (XferServer server = XferServer.start(config())) {
+            try (SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
+                s.write(ByteBuffer.wrap("GET / HTTP/2.0\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+                assertThat(readToEnd(s)).startsWith("HTTP/1.1 505");
+            }
+            try (SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
+                s.write(ByteBuffer.wrap(("GET /" + "a".repeat(9000) + " HTTP/1.1\r\n").getBytes(StandardCharsets.US_ASCII)));
+                assertThat(readToEnd(s)).startsWith("HTTP/1.1 431");
             }
             try (SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
                 s.write(ByteBuffer.wrap(new byte[] {'X', 'F', 'B', '2', 0, 4, 1, 2, 3, 4}));
@@ -263,7 +334,7 @@ class NettyEpollServerTest {
         // idle 1 s + 64 MiB at 64 MiB/s: a 2 s budget for the whole download.
         ServerConfig stalling = new ServerConfig(base.dataDir(), base.bind(), base.port(), base.maxConnections(), base.token(),
                 base.maxGenerated(), base.maxUpload(), Duration.ofSeconds(1), 64L << 20, base.shutdownGrace(),
-                base.maxBufferMemory(), MODEL);
+                base.maxBufferMemory(), transport.model);
         try (XferServer server = XferServer.start(stalling);
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
             s.socket().setReceiveBufferSize(64 * 1024);

@@ -1,0 +1,89 @@
+package io.xferbench.server;
+
+import io.xferbench.core.registry.DownloadMethods;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/** The response heads the server's HTTP/1.1 side writes, for every I/O model. */
+final class HttpResponses {
+    private HttpResponses() {
+    }
+
+    /**
+     * The head of a 200 for a file: its size, and the CRC32C the server holds for it in {@code X-Xferbench-Crc32c}
+     * so a client can verify the body; {@code sentBy} names how the body is sent ({@code X-Xferbench-Method}).
+     */
+    static ByteBuffer ok(long size, int crc32c, String sentBy, boolean keepAlive) {
+        return ascii(String.format(Locale.ROOT, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\nContent-Type: application/octet-stream\r\n"
+                + "X-Xferbench-Crc32c: %08x\r\nX-Xferbench-Method: %s\r\n%s\r\n", size, crc32c, sentBy,
+                keepAlive ? "" : "Connection: close\r\n"));
+    }
+
+    /** An error answer with a short text body (none for HEAD); {@code extraHeaders} end in CRLF each. */
+    static ByteBuffer error(int status, String message, boolean keepAlive, boolean head, String extraHeaders) {
+        byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
+        String text = "HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                + "Content-Length: " + body.length + "\r\n" + extraHeaders + (keepAlive ? "" : "Connection: close\r\n") + "\r\n";
+        ByteBuffer out = ByteBuffer.allocate(text.length() + (head ? 0 : body.length));
+        out.put(text.getBytes(StandardCharsets.ISO_8859_1));
+        if (!head) {
+            out.put(body);
+        }
+        return out.flip();
+    }
+
+    /** The {@code ?method=} a GET asks for, else {@link HttpSession#DEFAULT_METHOD}. */
+    static String methodId(HttpRequest request) {
+        return request.query().getOrDefault("method", HttpSession.DEFAULT_METHOD);
+    }
+
+    /**
+     * The answer to a request no model serves, the same for every model: a method other than GET and HEAD (405), a
+     * missing or wrong token (403), an unknown download method (400); null when it may be served.
+     */
+    static ByteBuffer refusal(HttpRequest request, ServerConfig config) {
+        boolean head = request.method().equals("HEAD");
+        boolean keepAlive = request.keepAlive();
+        if (!head && !request.method().equals("GET")) {
+            return error(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
+                    keepAlive, false, "Allow: GET, HEAD\r\n");
+        }
+        if (!authorized(request, config)) {
+            return error(403, "missing or wrong token (Authorization: Bearer TOKEN)", keepAlive, head, "");
+        }
+        String methodId = methodId(request);
+        if (DownloadMethods.byId(methodId).isEmpty()) {
+            return error(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
+                    keepAlive, head, "");
+        }
+        return null;
+    }
+
+    private static boolean authorized(HttpRequest request, ServerConfig config) {
+        if (config.token().isEmpty()) {
+            return true;
+        }
+        String auth = request.headers().getOrDefault("authorization", "");
+        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
+    }
+
+    static String reason(int status) {
+        return switch (status) {
+            case 200 -> "OK";
+            case 400 -> "Bad Request";
+            case 403 -> "Forbidden";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 431 -> "Request Header Fields Too Large";
+            case 500 -> "Internal Server Error";
+            case 503 -> "Service Unavailable";
+            case 505 -> "HTTP Version Not Supported";
+            default -> "Error";
+        };
+    }
+
+    private static ByteBuffer ascii(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+}

@@ -1,0 +1,195 @@
+package io.xferbench.server;
+
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TempFiles;
+import io.xferbench.core.method.FileReceiver;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.protocol.UploadReport;
+import io.xferbench.nativeio.FileIdentity;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import java.util.zip.CRC32C;
+
+/**
+ * One upload's way into the data directory, the same for every I/O model: the checks before the body, a
+ * {@link TempFiles} file in the target's directory (hidden names are reserved, so no client can ask for it), the
+ * verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
+ * whole new one, never a part.
+ *
+ * <ol>
+ *   <li>{@link #refusal} and {@link #open}: everything that can be refused is refused before the client sends a
+ *       byte: no name, a body over {@code --max-upload}, a name outside the data directory, a body larger than the
+ *       file system's usable space (NO_SPACE).</li>
+ *   <li>{@link #verify}: exactly {@code size} bytes whose CRC32C equals the request's; receivers that could not
+ *       checksum the bytes as they passed get the file re-read (timed as verify nanos). With FSYNC the file is
+ *       fsynced (timed as fsync nanos).</li>
+ *   <li>{@link #place}: the rename, then the checksum record of the verified bytes, keyed by the placed file's
+ *       identity so no record ever pairs one file's checksum with another's bytes; with FSYNC the directory is
+ *       fsynced too.</li>
+ * </ol>
+ * {@link #close} removes the temp file unless it was placed: on every failure path, before the client hears why, so
+ * nobody acting on the error finds a partial file or a disk still full of it.
+ */
+final class UploadPlacement implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(UploadPlacement.class.getName());
+    /** The re-read's buffer size a caller should offer. */
+    static final int CHECKSUM_CHUNK = 1 << 20;
+
+    /** The received bytes are not the declared ones. */
+    static final class VerifyException extends IOException {
+        VerifyException(String message) {
+            super(message);
+        }
+    }
+
+    private final Request request;
+    private final DataDirectory data;
+    private final Path target;
+    private final Path tmp;
+    private final FileChannel file;
+    private boolean placed;
+    private boolean closed;
+
+    private UploadPlacement(Request request, DataDirectory data, Path target, Path tmp, FileChannel file) {
+        this.request = request;
+        this.data = data;
+        this.target = target;
+        this.tmp = tmp;
+        this.file = file;
+    }
+
+    /** The refusal of a request no model may take, whatever its method; null when it may go on. */
+    static Refused refusal(Request request, ServerConfig config) {
+        if (request.name().isEmpty()) {
+            return new Refused(Status.BAD_REQUEST, "an upload needs the name of the file to create");
+        }
+        if (request.size() > config.maxUpload()) {
+            return new Refused(Status.TOO_LARGE, "an upload of " + request.size() + " bytes exceeds --max-upload "
+                    + config.maxUpload());
+        }
+        return null;
+    }
+
+    /**
+     * Resolves the target (the same real-path rules as every name) and creates the temp file.
+     *
+     * @throws Refused when the body would not fit
+     */
+    static UploadPlacement open(DataDirectory data, Request request) throws IOException {
+        Path target = data.resolveNew(request.name());
+        Path dir = target.getParent();
+        long usable = Files.getFileStore(dir).getUsableSpace();
+        if (request.size() > usable) {
+            throw new Refused(Status.NO_SPACE, "an upload of " + request.size() + " bytes does not fit: "
+                    + usable + " bytes usable in the data directory");
+        }
+        Path tmp = TempFiles.next(dir, target.getFileName().toString());
+        FileChannel file = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return new UploadPlacement(request, data, target, tmp, file);
+    }
+
+    FileChannel file() {
+        return file;
+    }
+
+    Path tmp() {
+        return tmp;
+    }
+
+    /**
+     * Byte count and CRC32C of the received file, then fsync if asked.
+     *
+     * @param inlineCrc the receiver's CRC32C of the bytes, or {@link FileReceiver#NOT_CHECKSUMMED} to re-read the file
+     * @param scratch   a buffer for the re-read (asked for only then)
+     */
+    UploadReport verify(long inlineCrc, long serverNanos, Supplier<ByteBuffer> scratch) throws IOException {
+        long size = file.size();
+        if (size != request.size()) {
+            throw new VerifyException("the file holds " + size + " bytes, the client declared " + request.size());
+        }
+        long verifyNanos = 0;
+        boolean reread = inlineCrc == FileReceiver.NOT_CHECKSUMMED;
+        int crc;
+        if (reread) {
+            long t0 = System.nanoTime();
+            crc = checksum(scratch.get(), size);
+            verifyNanos = System.nanoTime() - t0;
+        } else {
+            crc = (int) inlineCrc;
+        }
+        if (crc != request.crc32c()) {
+            throw new VerifyException(String.format("CRC32C of the %d received bytes is %08x, the client declared %08x",
+                    size, crc, request.crc32c()));
+        }
+        long fsyncNanos = UploadReport.NOT_SYNCED;
+        if (request.has(Flags.FSYNC)) {
+            long t0 = System.nanoTime();
+            file.force(true);
+            fsyncNanos = System.nanoTime() - t0;
+        }
+        return new UploadReport(size, crc, reread, serverNanos, verifyNanos, fsyncNanos);
+    }
+
+    /** Renames the verified file over the target and records its checksum; @return the report with the directory's fsync */
+    UploadReport place(UploadReport verified) throws IOException {
+        FileIdentity inode = FileIdentity.of(file);
+        file.close();
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        placed = true;
+        data.recordPlaced(target, inode, verified.crc32c());
+        if (!verified.fsynced()) {
+            return verified;
+        }
+        long t0 = System.nanoTime();
+        try (FileChannel d = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            d.force(true);
+        }
+        return new UploadReport(verified.bytes(), verified.crc32c(), verified.checksumReread(), verified.serverNanos(),
+                verified.verifyNanos(), verified.fsyncNanos() + System.nanoTime() - t0);
+    }
+
+    private int checksum(ByteBuffer buffer, long size) throws IOException {
+        CRC32C crc = new CRC32C();
+        long pos = 0;
+        while (pos < size) {
+            buffer.clear().limit((int) Math.min(buffer.capacity(), size - pos));
+            int n = file.read(buffer, pos);
+            if (n < 0) {
+                throw new VerifyException("the file ended at " + pos + " of " + size + " bytes while checksumming");
+            }
+            crc.update(buffer.flip());
+            pos += n;
+        }
+        return (int) crc.getValue();
+    }
+
+    /** Closes the file and removes the temp file unless it was placed; idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            file.close();
+        } catch (IOException ignored) {
+            // Nothing was pending on it that matters now.
+        }
+        if (!placed) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                LOG.warning("cannot remove temp file " + tmp + ": " + e);
+            }
+        }
+    }
+}
