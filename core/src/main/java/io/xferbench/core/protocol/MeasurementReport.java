@@ -35,7 +35,7 @@ public record MeasurementReport(String process, double cpuUserSeconds, double cp
     /** This report with {@code threadsStarted} counted over a longer span (a load run's, from its first connection). */
     public MeasurementReport withThreadsStarted(long started) {
         return new MeasurementReport(process, cpuUserSeconds, cpuSystemSeconds, voluntarySwitches, involuntarySwitches,
-                majorFaults, minorFaults, syscalls, syscallsUnavailable, overlap, started, carrierThreads);
+                majorFaults, minorFaults, syscalls, syscallsUnavailable, overlap, started, carrierThreads, threadsPeak);
     }
 
     /** Context switches of both kinds (rusage). */
