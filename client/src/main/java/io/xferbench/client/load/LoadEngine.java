@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -20,7 +21,7 @@ public final class LoadEngine {
         WindowObserver NONE = new WindowObserver() {
         };
 
-        /** Before the warm-up ends: slow set-up belongs here, so that {@link #opened} is quick. */
+        /** Before the run's connections open: slow set-up belongs here, so that {@link #opened} is quick. */
         default void preparing() {
         }
 
@@ -52,6 +53,17 @@ public final class LoadEngine {
         for (int i = 0; i < plan.connections(); i++) {
             shares.get(i % threads).add(i);
         }
+        // Set-up first, outside the run's clock: on a busy machine moving a server into a cgroup and starting perf can
+        // take longer than the warm-up, and a window opened late is counted for the server over too short a span.
+        boolean prepared = false;
+        try {
+            observer.preparing();
+            prepared = true;
+        } finally {
+            if (!prepared) {
+                observer.closed();
+            }
+        }
         LoadWindow window = new LoadWindow(plan, System.nanoTime());
         List<LoadWorker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
@@ -64,10 +76,10 @@ public final class LoadEngine {
         long cpuAtEnd;
         // closed() runs on every path: an observer may have moved the server into a cgroup or started perf.
         try {
-            observer.preparing();
             sleepUntil(window.measureFromNanos, running);
             cpuAtStart = OS.getProcessCpuTime();
             observer.opened();
+            warnIfLate(plan, System.nanoTime() - window.measureFromNanos);
             if (plan.requests() == 0) {
                 sleepUntil(window.measureUntilNanos(), running);
             } else {
@@ -79,6 +91,15 @@ public final class LoadEngine {
         }
         joinAll(running);
         return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
+    }
+
+    /** The observer's figures cover the window from when {@code opened} returned: say so when that was late. */
+    private static void warnIfLate(LoadPlan plan, long lateNanos) {
+        if (plan.requests() == 0 && lateNanos > plan.duration().toNanos() / 20) {
+            System.err.printf(Locale.ROOT, "xferbench: warning: the server's measurement opened %d ms into a %d ms "
+                    + "window; its per-request figures for this row are low by about that share%n", lateNanos / 1_000_000,
+                    plan.duration().toMillis());
+        }
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {

@@ -291,6 +291,9 @@ final class LoadReport {
                 + "CPU share (near 100% the client may be the limit).\n");
         sb.append("proto: native is xferbench's binary protocol (a header and a trailer frame per response), http is HTTP/1.1 "
                 + "keep-alive (GET, HEAD, PUT, DELETE).\n");
+        if (rows.stream().anyMatch(r -> r.server().equals("xferbench") && !r.operation().equals("download"))) {
+            sb.append("xferbench uploads and deletes: native protocol only (its HTTP side serves GET and HEAD).\n");
+        }
         if (rows.stream().anyMatch(r -> r.readBack() != null)) {
             sb.append("HTTP uploads: after the row every file its PUTs placed is read back (GET) and its CRC32C checked; "
                     + "failures show as 'read-back: ...' errors and the row is not verified.\n");

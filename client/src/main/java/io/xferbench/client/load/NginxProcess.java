@@ -181,6 +181,11 @@ final class NginxProcess implements LoadTarget {
     }
 
     @Override
+    public List<String> fileOpProtocols() {
+        return List.of("http");
+    }
+
+    @Override
     public String httpUrl(long size) {
         return String.format(Locale.ROOT, "http://%s:%d/%s", address.getHostString(), address.getPort(), DataDirectory.generatedName(size));
     }
