@@ -169,15 +169,20 @@ public final class LoadBenchCommand implements Callable<Integer> {
         if (format == LoadCommand.Format.TABLE) {
             text += "\n" + SeedTable.render(rows, seedConcurrency);
         }
-        if (chart != null) {
-            SweepChartFile.write(SweepChart.of(rows, fileSize, environment), chart);
-            System.err.println("xferbench: sweep chart written to " + chart);
-        }
+
         if (out != null) {
             Files.writeString(out, text, StandardCharsets.UTF_8);
             System.err.println("xferbench: report written to " + out);
         } else {
             System.out.print(text);
+        }
+        // After the table: a chart that cannot be drawn must not cost the run its report.
+        SweepChart sweep = SweepChart.of(rows, fileSize, environment);
+        if (chart != null && sweep.lines().isEmpty()) {
+            System.err.println("xferbench: no sweep chart: the chart shows downloads and no download row was measured");
+        } else if (chart != null) {
+            SweepChartFile.write(sweep, chart);
+            System.err.println("xferbench: sweep chart written to " + chart);
         }
         boolean anySkipped = rows.stream().anyMatch(r -> r.skipped() != null);
         if (anySkipped && "1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {

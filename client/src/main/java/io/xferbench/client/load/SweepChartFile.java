@@ -170,7 +170,7 @@ final class SweepChartFile {
 
     /** One format per axis: thousands as "12.5k" when the axis reaches 10,000, plain numbers otherwise. */
     private static String format(double v, double axisMax) {
-        if (axisMax < 10_000) {
+        if (axisMax < 10_000 || v == 0) {
             return String.format(Locale.ROOT, "%.0f", v);
         }
         String k = String.format(Locale.ROOT, "%.1f", v / 1000);
