@@ -262,7 +262,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
             drain.awaitAndWarn(target.address().getPort());
             progress(target, "xferbench " + way.getKey() + " " + name(op), connections);
             ServerWatch watch = watch(target);
-            String run = ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
+            String run = LoadCommand.runId(connections);
             FileOpsRun.Outcome o = FileOpsRun.run(plan(target.address(), connections, loops, warmup, requests),
                     http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
                     FileOpsWorkload.Kind.valueOf(op.name()), fileSize, crc, run, way.getValue(), way.getValue(), watch);

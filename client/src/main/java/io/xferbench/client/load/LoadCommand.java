@@ -186,7 +186,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
 
     /** Names one row's files apart from every other row's and run's: this process and the row. */
-    private static String runId(int connections) {
+    static String runId(int connections) {
         return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
     }
 }

@@ -352,7 +352,7 @@ final class LoadReport {
         return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
-    private static String f(String pattern, double v) {
+    static String f(String pattern, double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "n/a";
     }
 }

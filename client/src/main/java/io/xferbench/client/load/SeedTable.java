@@ -2,7 +2,6 @@ package io.xferbench.client.load;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The seed's summary (the load issue's question in its own columns): per server design and operation at one
@@ -22,10 +21,10 @@ final class SeedTable {
             }
             LoadResult r = row.result();
             cells.add(new String[] {row.server(), row.model(), row.protocol(), row.operation(), String.valueOf(r.requests()),
-                f("%.1f", r.seconds()), f("%.0f", r.requestsPerSecond()),
+                LoadReport.f("%.1f", r.seconds()), LoadReport.f("%.0f", r.requestsPerSecond()),
                 row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
                 row.serverReport() == null ? "n/a" : String.valueOf(row.serverReport().threadsStarted()),
-                f("%.2f", r.latency().p99()), row.verified() ? "yes" : "NO"});
+                LoadReport.f("%.2f", r.latency().p99()), row.verified() ? "yes" : "NO"});
         }
         if (cells.size() == 1) {
             return "No measured row at " + concurrency + " connections for the summary (--seed-concurrency).\n";
@@ -33,9 +32,5 @@ final class SeedTable {
         return "Summary at " + concurrency + " connections (this client; threads peak: live threads of all the server's "
                 + "processes, sampled every 10 ms; started: platform threads the xferbench server started in the window):\n"
                 + LoadReport.align(cells, 4);
-    }
-
-    private static String f(String pattern, double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "n/a";
     }
 }
