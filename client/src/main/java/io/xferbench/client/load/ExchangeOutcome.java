@@ -19,4 +19,9 @@ record ExchangeOutcome(String error, long bodyBytes) {
     boolean ok() {
         return error == null;
     }
+
+    /** The server said the file is not there (native NOT_FOUND, HTTP 404): a delete's file is gone either way. */
+    boolean absent() {
+        return "NOT_FOUND".equals(error) || "http 404".equals(error);
+    }
 }

@@ -3,7 +3,7 @@ package io.xferbench.client.load;
 import java.util.List;
 
 /**
- * Uploads, deletes and the mix, native protocol. Each connection works on one file of its own,
+ * Uploads, deletes and the mix, over the native protocol or HTTP (PUT, DELETE). Each connection works on one file of its own,
  * {@code xferbench-load-<run>-<connection>.dat}, so runs never race each other's names and the disk holds at most one
  * file per connection:
  * <ul>
@@ -23,8 +23,8 @@ final class FileOpsWorkload implements Workload {
 
     private final Kind kind;
     private final String run;
-    private final NativeUploadExchange upload;
-    private final NativeDeleteExchange delete;
+    private final NamedExchange upload;
+    private final NamedExchange delete;
     private final Exchange download;
     private final Exchange exist;
     private final CreatedFiles created;
@@ -34,7 +34,7 @@ final class FileOpsWorkload implements Workload {
      * @param download the generated file's download (mix only)
      * @param exist    the generated file's STAT (mix only)
      */
-    FileOpsWorkload(Kind kind, String run, NativeUploadExchange upload, NativeDeleteExchange delete, Exchange download,
+    FileOpsWorkload(Kind kind, String run, NamedExchange upload, NamedExchange delete, Exchange download,
                     Exchange exist, CreatedFiles created) {
         this.kind = kind;
         this.run = run;
@@ -90,11 +90,16 @@ final class FileOpsWorkload implements Workload {
         @Override
         public void completed(LoadStep step, ExchangeOutcome outcome) {
             switch (step.op()) {
-                case "upload" -> placed = outcome.ok();
+                case "upload" -> {
+                    placed = outcome.ok();
+                    created.uploaded(name, outcome.ok());
+                }
                 case "delete" -> {
                     // After an I/O failure the file may still be there: it stays on the list for the clean-up.
-                    if (outcome.ok() || "NOT_FOUND".equals(outcome.error())) {
+                    if (outcome.ok() || outcome.absent()) {
                         created.gone(name);
+                    } else {
+                        created.uploaded(name, false);
                     }
                     placed = false;
                 }

@@ -3,6 +3,7 @@ package io.xferbench.client.load;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * An HTTP/1.1 response read incrementally: status line and headers (bounded), then a body framed by
@@ -12,7 +13,7 @@ import java.util.Locale;
 final class HttpResponseParser implements ResponseParser {
     static final int MAX_HEAD_BYTES = 16 * 1024;
 
-    private final int expectedStatus;
+    private final Set<Integer> expectedStatus;
     private final boolean headRequest;
     private final long expectedLength;
     private final int expectedCrc;
@@ -30,7 +31,12 @@ final class HttpResponseParser implements ResponseParser {
      * @param expectedCrc    CRC32C of that body
      */
     HttpResponseParser(int expectedStatus, boolean headRequest, long expectedLength, int expectedCrc) {
-        this.expectedStatus = expectedStatus;
+        this(Set.of(expectedStatus), headRequest, expectedLength, expectedCrc);
+    }
+
+    /** @param expectedStatus the statuses a good answer has (a PUT: created or replaced) */
+    HttpResponseParser(Set<Integer> expectedStatus, boolean headRequest, long expectedLength, int expectedCrc) {
+        this.expectedStatus = Set.copyOf(expectedStatus);
         this.headRequest = headRequest;
         this.expectedLength = expectedLength;
         this.expectedCrc = expectedCrc;
@@ -117,7 +123,7 @@ final class HttpResponseParser implements ResponseParser {
     }
 
     private boolean finish() {
-        if (status != expectedStatus) {
+        if (!expectedStatus.contains(status)) {
             outcome = ExchangeOutcome.failed("http " + status, bodyRead);
         } else if (expectedLength >= 0 && contentLength != expectedLength) {
             outcome = ExchangeOutcome.failed("length mismatch", bodyRead);

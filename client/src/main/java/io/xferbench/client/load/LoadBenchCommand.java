@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  * Every server and temporary directory it made is gone when it returns, whatever happened.
  */
 @Command(name = "load-bench", mixinStandardHelpOptions = true,
-        description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small downloads.")
+        description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small "
+                + "downloads, uploads and deletes.")
 public final class LoadBenchCommand implements Callable<Integer> {
     static final String DATA_DIR_PREFIX = "xferbench-load-data-";
 
@@ -43,7 +44,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8",
+    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8,netty-epoll,netty-io-uring",
             description = "The xferbench server's I/O models, one server per model (default: ${DEFAULT-VALUE}).")
     List<String> ioModels;
 
@@ -70,6 +71,34 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
 
+    @Option(names = "--ops", split = ",", defaultValue = "download,upload,delete",
+            description = "Operations, a row each: download, upload, delete (default: ${DEFAULT-VALUE}). Uploads and deletes "
+                    + "go over each server's protocols that take them (nginx: PUT and DELETE, dav module); wrk runs downloads.")
+    List<FileOp> ops;
+
+    @Option(names = "--upload-method", defaultValue = "channel-direct",
+            description = "The xferbench server's receiver method for uploads (default: ${DEFAULT-VALUE}).")
+    String uploadMethod;
+
+    @Option(names = "--requests", defaultValue = "0", converter = Converters.NonNegativeLong.class,
+            description = "Measured requests per row (wrk rows run --duration, wrk has no count); 0: --duration (default: ${DEFAULT-VALUE}).")
+    long requests;
+
+    @Option(names = "--drain-wait", defaultValue = "30s", converter = Converters.Time.class,
+            description = "Longest wait, before each row, for the server to close the last row's connections (default: ${DEFAULT-VALUE}).")
+    Duration drainWait;
+
+    @Option(names = "--seed-concurrency", defaultValue = "500", converter = Converters.PositiveInt.class,
+            description = "The concurrency of the summary table (the seed's: time, qps, threads, p99) (default: ${DEFAULT-VALUE}).")
+    int seedConcurrency;
+
+    @Option(names = "--chart", description = "Write the sweep chart here (PNG: requests/s and server threads against concurrency, "
+            + "a line per server design).")
+    Path chart;
+
+    /** The operations a bench row can run. */
+    public enum FileOp { DOWNLOAD, UPLOAD, DELETE }
+
     @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     LoadCommand.Format format;
@@ -92,24 +121,29 @@ public final class LoadBenchCommand implements Callable<Integer> {
         OwnedTempDirs.removeStale(DATA_DIR_PREFIX);
         Path dataDir = OwnedTempDirs.create(DATA_DIR_PREFIX);
         List<LoadReport.Row> rows = new ArrayList<>();
+        ConnectionDrain drain = ConnectionDrain.kernel(drainWait.toMillis());
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
                 try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model)) {
                     // The first download makes the server generate the file (and its checksum record) nginx serves too.
                     LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
-                    runRows(xfer, loops, crc, rows);
+                    runRows(xfer, loops, crc, drain, rows);
                 }
             }
             Optional<Path> nginx = NginxProcess.binary();
             for (NginxProcess.Design design : NginxProcess.designs()) {
                 if (nginx.isEmpty()) {
-                    concurrency.forEach(c -> rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", fileSize, c,
-                            NginxProcess.missingReason())));
+                    for (int c : concurrency) {
+                        for (FileOp op : ops) {
+                            rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", name(op), fileSize, c,
+                                    NginxProcess.missingReason()));
+                        }
+                    }
                     continue;
                 }
                 try (NginxProcess n = NginxProcess.start(nginx.get(), dataDir, design, maxConnections)) {
-                    runRows(n, loops, crc, rows);
+                    runRows(n, loops, crc, drain, rows);
                 }
             }
         } finally {
@@ -121,7 +155,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("xferbenchMethod", method);
         settings.put("xferbenchIoModels", ioModels);
         settings.put("threads", loops);
-        settings.put("duration", duration.toMillis() + " ms");
+        settings.put(requests > 0 ? "requests" : "duration", requests > 0 ? requests + " (wrk: " + duration.toMillis() + " ms)"
+                : duration.toMillis() + " ms");
+        settings.put("operations", ops.stream().map(LoadBenchCommand::name).toList());
+        settings.put("uploadMethod", uploadMethod);
         settings.put("warmup", warmup.toMillis() + " ms");
         settings.put("loop", "closed");
         settings.put("cache", "warm (the file is read before the window)");
@@ -129,11 +166,23 @@ public final class LoadBenchCommand implements Callable<Integer> {
             Files.writeString(json, LoadReport.render(environment, settings, rows, LoadCommand.Format.JSON), StandardCharsets.UTF_8);
         }
         String text = LoadReport.render(environment, settings, rows, format);
+        if (format == LoadCommand.Format.TABLE) {
+            text += "\n" + SeedTable.render(rows, seedConcurrency);
+        }
+
         if (out != null) {
             Files.writeString(out, text, StandardCharsets.UTF_8);
             System.err.println("xferbench: report written to " + out);
         } else {
             System.out.print(text);
+        }
+        // After the table: a chart that cannot be drawn must not cost the run its report.
+        SweepChart sweep = SweepChart.of(rows, fileSize, environment);
+        if (chart != null && sweep.lines().isEmpty()) {
+            System.err.println("xferbench: no sweep chart: the chart shows downloads and no download row was measured");
+        } else if (chart != null) {
+            SweepChartFile.write(sweep, chart);
+            System.err.println("xferbench: sweep chart written to " + chart);
         }
         boolean anySkipped = rows.stream().anyMatch(r -> r.skipped() != null);
         if (anySkipped && "1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
@@ -144,47 +193,99 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 .allMatch(LoadReport.Row::verified) ? 0 : 1;
     }
 
-    private void runRows(LoadTarget target, int loops, int crc, List<LoadReport.Row> rows) throws IOException, InterruptedException {
-        Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+    private void runRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, List<LoadReport.Row> rows)
+            throws IOException, InterruptedException {
         for (int connections : concurrency) {
-            for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
-                progress(target, "xferbench " + way.getKey(), connections);
-                ServerWatch watch = new ServerWatch(target.processes(), target.server().equals("xferbench") ? target.address() : null, "");
-                LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, 0), way.getValue(), watch);
-                rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
-                        connections, r, watch.figures(), watch.report(), watch.syscalls(), null));
-            }
-            String url = target.httpUrl(fileSize);
-            if (wrk.isEmpty()) {
-                if (!noWrk) {
-                    rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", "http", fileSize, connections,
-                            WrkRun.missingReason()));
+            for (FileOp op : ops) {
+                if (op == FileOp.DOWNLOAD) {
+                    downloadRows(target, loops, crc, drain, connections, rows);
+                } else {
+                    fileOpRows(target, loops, crc, drain, connections, op, rows);
                 }
-                continue;
             }
-            progress(target, "wrk", connections);
-            WrkRun.run(wrk.get(), url, connections, loops, warmup, () -> { }, () -> { });
-            ServerSampler[] wrkSampler = new ServerSampler[1];
-            ServerSampler.ServerFigures[] wrkFigures = new ServerSampler.ServerFigures[1];
-            LoadResult w;
-            CgroupSyscallWindow.Result counts;
-            try (CgroupSyscallWindow syscalls = CgroupSyscallWindow.prepare(target.processes())) {
-                w = WrkRun.run(wrk.get(), url, connections, loops, duration, () -> {
-                    syscalls.open();
-                    wrkSampler[0] = new ServerSampler(target.processes());
-                }, () -> {
-                    syscalls.finish();
-                    wrkFigures[0] = finish(wrkSampler[0]);
-                });
-                counts = syscalls.finish(); // the window's, kept when it closed
-            }
-            rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
-                    wrkFigures[0], null, counts, null));
         }
     }
 
-    private LoadPlan plan(InetSocketAddress address, int connections, int loops, Duration warm, long requests) {
-        return new LoadPlan(address, connections, loops, requests, duration, warm, 0, Duration.ofSeconds(10));
+    private void downloadRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, int connections,
+                              List<LoadReport.Row> rows) throws IOException, InterruptedException {
+        Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+        for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
+            drain.awaitAndWarn(target.address().getPort());
+            progress(target, "xferbench " + way.getKey() + " download", connections);
+            ServerWatch watch = watch(target);
+            LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, requests), way.getValue(), watch);
+            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
+                    connections, r, watch.figures(), watch.report(), watch.syscalls(), null, null));
+        }
+        if (wrk.isEmpty()) {
+            if (!noWrk) {
+                rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", "http", fileSize, connections,
+                        WrkRun.missingReason()));
+            }
+            return;
+        }
+        String url = target.httpUrl(fileSize);
+        drain.awaitAndWarn(target.address().getPort());
+        progress(target, "wrk download", connections);
+        WrkRun.run(wrk.get(), url, connections, loops, warmup, () -> { }, () -> { });
+        // wrk's warm-up run closed its connections: the measured run starts on a server that has let them go.
+        drain.awaitAndWarn(target.address().getPort());
+        ServerSampler[] wrkSampler = new ServerSampler[1];
+        ServerSampler.ServerFigures[] wrkFigures = new ServerSampler.ServerFigures[1];
+        LoadResult w;
+        CgroupSyscallWindow.Result counts;
+        try (CgroupSyscallWindow syscalls = CgroupSyscallWindow.prepare(target.processes())) {
+            w = WrkRun.run(wrk.get(), url, connections, loops, duration, () -> {
+                syscalls.open();
+                wrkSampler[0] = new ServerSampler(target.processes());
+            }, () -> {
+                syscalls.finish();
+                wrkFigures[0] = finish(wrkSampler[0]);
+            });
+            counts = syscalls.finish(); // the window's, kept when it closed
+        }
+        rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
+                wrkFigures[0], null, counts, null, null));
+    }
+
+    /**
+     * Uploads or deletes over each protocol the target takes them on (the xferbench server's HTTP side does not: its
+     * rows are native only). Should a server still refuse the probe, the row is skipped with its answer.
+     */
+    private void fileOpRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, int connections, FileOp op,
+                            List<LoadReport.Row> rows) throws IOException, InterruptedException {
+        for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
+            if (!target.fileOpProtocols().contains(way.getKey())) {
+                continue;
+            }
+            boolean http = way.getKey().equals("http");
+            drain.awaitAndWarn(target.address().getPort());
+            progress(target, "xferbench " + way.getKey() + " " + name(op), connections);
+            ServerWatch watch = watch(target);
+            String run = LoadCommand.runId(connections);
+            FileOpsRun.Outcome o = FileOpsRun.run(plan(target.address(), connections, loops, warmup, requests),
+                    http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
+                    FileOpsWorkload.Kind.valueOf(op.name()), fileSize, crc, run, way.getValue(), way.getValue(), watch);
+            if (o.skipped() != null) {
+                rows.add(LoadReport.Row.skipped(target.server(), target.model(), "xferbench", way.getKey(), name(op), fileSize,
+                        connections, o.skipped()));
+                continue;
+            }
+            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), name(op), fileSize,
+                    connections, o.result(), watch.figures(), watch.report(), watch.syscalls(), o.readBack(), null));
+        }
+    }
+
+    private static ServerWatch watch(LoadTarget target) {
+        return new ServerWatch(target.processes(), target.server().equals("xferbench") ? target.address() : null, "");
+    }
+
+    private static String name(FileOp op) {
+        return op.name().toLowerCase(Locale.ROOT);
+    }
+
+    private LoadPlan plan(InetSocketAddress address, int connections, int loops, Duration warm, long count) {
+        return new LoadPlan(address, connections, loops, count, duration, warm, 0, Duration.ofSeconds(10));
     }
 
     private static ServerSampler.ServerFigures finish(ServerSampler sampler) {
@@ -197,7 +298,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
     }
 
     private void progress(LoadTarget target, String client, int connections) {
-        System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %d ms ...%n", target.server(), target.model(),
-                client, connections, (warmup.plus(duration)).toMillis());
+        System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %s ...%n", target.server(), target.model(),
+                client, connections, requests > 0 && !client.startsWith("wrk") ? requests + " requests"
+                        : warmup.plus(duration).toMillis() + " ms");
     }
 }

@@ -55,9 +55,9 @@ public final class LoadCommand implements Callable<Integer> {
     Protocol protocol;
 
     @Option(names = "--op", defaultValue = "download", description = "download: GET / DOWNLOAD the file and verify it; "
-            + "exist: HEAD / STAT it and check it is there with its size; native only: upload (each connection replaces a "
-            + "file of its own), delete (uploads it unmeasured, deletes it measured), mix (per 10 requests: 6 download, "
-            + "2 exist, 1 upload, 1 delete) (default: ${DEFAULT-VALUE}).")
+            + "exist: HEAD / STAT it and check it is there with its size; upload: PUT / UPLOAD (each connection replaces a "
+            + "file of its own; over HTTP read back and checked after the run), delete (uploads it unmeasured, deletes it "
+            + "measured), mix (per 10 requests: 6 download, 2 exist, 1 upload, 1 delete) (default: ${DEFAULT-VALUE}).")
     Operation operation;
 
     @Option(names = "--upload-method", defaultValue = "channel-direct",
@@ -120,19 +120,15 @@ public final class LoadCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "unknown host: " + host);
         }
         boolean fileOps = operation == Operation.UPLOAD || operation == Operation.DELETE || operation == Operation.MIX;
-        if (fileOps && protocol != Protocol.NATIVE) {
-            throw new ParameterException(spec.commandLine(), "--op " + operation.name().toLowerCase(Locale.ROOT)
-                    + " needs --protocol native (HTTP servers here serve GET and HEAD only)");
-        }
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
         boolean exist = operation == Operation.EXIST;
         String fileName = DataDirectory.generatedName(fileSize);
         Exchange download = new NativeDownloadExchange(method, fileSize, 0, token, crc);
         Exchange stat = new NativeStatExchange(fileName, fileSize, token);
-        Exchange exchange = protocol == Protocol.NATIVE
-                ? (exist ? stat : download)
-                : new HttpGetExchange(host + ":" + port, filePath, exist, fileSize, crc);
+        Exchange httpGet = new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc);
+        Exchange httpHead = new HttpGetExchange(host + ":" + port, filePath, true, fileSize, crc);
+        Exchange exchange = protocol == Protocol.NATIVE ? (exist ? stat : download) : (exist ? httpHead : httpGet);
         String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
@@ -147,18 +143,22 @@ public final class LoadCommand implements Callable<Integer> {
                     requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
             LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
             LoadResult r;
+            ReadBack readBack = null;
             ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token);
+            String proto = protocol.name().toLowerCase(Locale.ROOT);
+            String op = operation.name().toLowerCase(Locale.ROOT);
             if (fileOps) {
-                CreatedFiles created = new CreatedFiles();
-                Workload workload = new FileOpsWorkload(FileOpsWorkload.Kind.valueOf(operation.name()), runId(connections),
-                        new NativeUploadExchange(uploadMethod, fileSize, token), new NativeDeleteExchange(token), download,
-                        stat, created);
-                try {
-                    r = LoadEngine.run(plan, workload, watch);
-                } finally {
-                    // The run's files go with it; what a kill leaves, 'client load clean' removes.
-                    RemoteDeletes.delete(target, token, created.remaining());
+                boolean http = protocol == Protocol.HTTP;
+                FileOpsRun.Outcome o = FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative(token, uploadMethod),
+                        FileOpsWorkload.Kind.valueOf(operation.name()), fileSize, crc, runId(connections),
+                        http ? httpGet : download, http ? httpHead : stat, watch);
+                if (o.skipped() != null) {
+                    System.err.println("xferbench: skipped: " + o.skipped());
+                    rows.add(LoadReport.Row.skipped(server, model, "xferbench", proto, op, fileSize, connections, o.skipped()));
+                    continue;
                 }
+                r = o.result();
+                readBack = o.readBack();
             } else {
                 r = LoadEngine.run(plan, Workload.repeating(exchange), watch);
             }
@@ -166,8 +166,8 @@ public final class LoadCommand implements Callable<Integer> {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
-            rows.add(new LoadReport.Row(server, model, "xferbench", protocol.name().toLowerCase(Locale.ROOT), operation.name().toLowerCase(Locale.ROOT), fileSize,
-                    connections, r, null, watch.report(), null, null));
+            rows.add(new LoadReport.Row(server, model, "xferbench", proto, op, fileSize, connections, r, null, watch.report(), null,
+                    readBack, null));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
@@ -186,7 +186,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
 
     /** Names one row's files apart from every other row's and run's: this process and the row. */
-    private static String runId(int connections) {
+    static String runId(int connections) {
         return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
     }
 }

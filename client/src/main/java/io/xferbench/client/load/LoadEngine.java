@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -20,7 +21,7 @@ public final class LoadEngine {
         WindowObserver NONE = new WindowObserver() {
         };
 
-        /** Before the run's first connection: slow set-up belongs here, so that {@link #opened} is quick. */
+        /** Before the run's connections open: slow set-up belongs here, so that {@link #opened} is quick. */
         default void preparing() {
         }
 
@@ -52,25 +53,30 @@ public final class LoadEngine {
         for (int i = 0; i < plan.connections(); i++) {
             shares.get(i % threads).add(i);
         }
+        // Set-up first, outside the run's clock: on a busy machine moving a server into a cgroup and starting perf can
+        // take longer than the warm-up, and a window opened late is counted for the server over too short a span.
+        try {
+            observer.preparing();
+        } catch (RuntimeException | Error e) {
+            observer.closed(); // it may have half set up (a cgroup made, perf not yet started)
+            throw e;
+        }
+        LoadWindow window = new LoadWindow(plan, System.nanoTime());
         List<LoadWorker> workers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
-        LoadWindow window;
+        for (int t = 0; t < threads; t++) {
+            LoadWorker w = new LoadWorker(plan, window, workload, shares.get(t));
+            workers.add(w);
+            running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
+        }
         long cpuAtStart;
         long cpuAtEnd;
         // closed() runs on every path: an observer may have moved the server into a cgroup or started perf.
         try {
-            // Before the first connection: what an observer counts from the run's start (threads a server starts for
-            // the run's connections) starts here.
-            observer.preparing();
-            window = new LoadWindow(plan, System.nanoTime());
-            for (int t = 0; t < threads; t++) {
-                LoadWorker w = new LoadWorker(plan, window, workload, shares.get(t));
-                workers.add(w);
-                running.add(Thread.ofPlatform().name("xferbench-load-" + t).daemon().start(w));
-            }
             sleepUntil(window.measureFromNanos, running);
             cpuAtStart = OS.getProcessCpuTime();
             observer.opened();
+            warnIfLate(plan, System.nanoTime() - window.measureFromNanos);
             if (plan.requests() == 0) {
                 sleepUntil(window.measureUntilNanos(), running);
             } else {
@@ -82,6 +88,16 @@ public final class LoadEngine {
         }
         joinAll(running);
         return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
+    }
+
+    /** The observer's figures cover the window from when {@code opened} returned: say so when that was late. */
+    private static void warnIfLate(LoadPlan plan, long lateNanos) {
+        long allowed = plan.requests() == 0 ? plan.duration().toNanos() / 20 : 100_000_000L;
+        if (lateNanos > allowed) {
+            System.err.printf(Locale.ROOT, "xferbench: warning: the server's window took %d ms to open (the xferbench "
+                    + "server's own window, started last: its threads started and carriers cover that much less)%n",
+                    lateNanos / 1_000_000);
+        }
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {

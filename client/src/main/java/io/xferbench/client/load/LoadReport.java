@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /** Load rows as a table for people, JSON or CSV for tools. */
@@ -33,14 +34,20 @@ final class LoadReport {
      *                      switches, syscalls), or null
      * @param serverCounts  syscalls and context switches of the server's processes counted per cgroup, or null when
      *                      its processes were not watched
+     * @param readBack      the files the row's HTTP uploads placed, read back after it, or null (not an HTTP upload row)
      * @param skipped       why the row could not run, or null
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
                LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
-               CgroupSyscallWindow.Result serverCounts, String skipped) {
+               CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped) {
 
         static Row skipped(String server, String model, String client, String protocol, long fileSize, int concurrency, String reason) {
-            return new Row(server, model, client, protocol, "download", fileSize, concurrency, null, null, null, null, reason);
+            return skipped(server, model, client, protocol, "download", fileSize, concurrency, reason);
+        }
+
+        static Row skipped(String server, String model, String client, String protocol, String operation, long fileSize,
+                           int concurrency, String reason) {
+            return new Row(server, model, client, protocol, operation, fileSize, concurrency, null, null, null, null, null, reason);
         }
 
         /**
@@ -112,7 +119,7 @@ final class LoadReport {
         }
 
         boolean verified() {
-            return skipped == null && result.verified() && client.equals("xferbench");
+            return skipped == null && result.verified() && client.equals("xferbench") && (readBack == null || readBack.ok());
         }
 
         boolean isReference() {
@@ -188,6 +195,9 @@ final class LoadReport {
             m.put("operations", r.operations());
         }
         m.put("unfinished", r.unfinished());
+        if (row.readBack() != null) {
+            m.put("readBack", row.readBack());
+        }
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
         MeasurementReport sr = row.serverReport();
@@ -227,7 +237,7 @@ final class LoadReport {
             Optional<Row> ref = reference(row, rows);
             cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
                 Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
-                f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r),
+                f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r, row.readBack()),
                 f("%.1f", row.serverCpuMicrosPerRequest()),
                 row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
                 row.serverReport() == null ? "n/a" : String.valueOf(row.serverReport().threadsStarted()),
@@ -243,7 +253,7 @@ final class LoadReport {
     }
 
     /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
-    private static String align(List<String[]> cells, int textColumns) {
+    static String align(List<String[]> cells, int textColumns) {
         int[] width = new int[cells.get(0).length];
         for (String[] line : cells) {
             if (line.length > textColumns + 1 && line[textColumns].startsWith("skipped: ")) {
@@ -280,7 +290,14 @@ final class LoadReport {
         sb.append("client xferbench: every body verified by length and CRC32C; 'loop busy' is its busiest event-loop thread's "
                 + "CPU share (near 100% the client may be the limit).\n");
         sb.append("proto: native is xferbench's binary protocol (a header and a trailer frame per response), http is HTTP/1.1 "
-                + "keep-alive GET.\n");
+                + "keep-alive (GET, HEAD, PUT, DELETE).\n");
+        if (rows.stream().anyMatch(r -> r.server().equals("xferbench") && !r.operation().equals("download"))) {
+            sb.append("xferbench uploads and deletes: native protocol only (its HTTP side serves GET and HEAD).\n");
+        }
+        if (rows.stream().anyMatch(r -> r.readBack() != null)) {
+            sb.append("HTTP uploads: after the row every file its PUTs placed is read back (GET) and its CRC32C checked; "
+                    + "failures show as 'read-back: ...' errors and the row is not verified.\n");
+        }
         if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
             sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
         }
@@ -301,12 +318,17 @@ final class LoadReport {
         return sb.toString();
     }
 
-    private static String errors(LoadResult r) {
-        if (r.errors().isEmpty()) {
+    /** The run's errors, and the read-back's failures after it (which are not requests of the window). */
+    private static String errors(LoadResult r, ReadBack readBack) {
+        Map<String, Long> all = new TreeMap<>(r.errors());
+        if (readBack != null) {
+            readBack.errors().forEach((k, v) -> all.merge(k, v, Long::sum));
+        }
+        if (all.isEmpty()) {
             return "0";
         }
-        return r.errorCount() + " (" + r.errors().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
-                .collect(Collectors.joining(", ")) + ")";
+        return all.values().stream().mapToLong(Long::longValue).sum() + " (" + all.entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")";
     }
 
     private static String csv(List<Row> rows) {
@@ -330,7 +352,7 @@ final class LoadReport {
         return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
-    private static String f(String pattern, double v) {
+    static String f(String pattern, double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, pattern, v) : "n/a";
     }
 }

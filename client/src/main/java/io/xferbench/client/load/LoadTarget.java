@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 
 /** A server a load bench started and will stop: where it listens, its processes, and how to ask it for a file. */
@@ -21,6 +22,12 @@ interface LoadTarget extends AutoCloseable {
      * ({@code native}, {@code http}), in the order the bench runs them.
      */
     Map<String, Exchange> downloads(long size, int crc);
+
+    /**
+     * The protocols among {@link #downloads}' on which the server takes uploads and deletes: nginx over HTTP (PUT and
+     * DELETE, dav module), the xferbench server over its native protocol only (its HTTP side serves GET and HEAD).
+     */
+    List<String> fileOpProtocols();
 
     /** The URL wrk fetches. */
     String httpUrl(long size);

@@ -7,18 +7,20 @@ import io.xferbench.core.protocol.Status;
 import java.nio.ByteBuffer;
 
 /** DELETE of a name, native protocol: verified on the empty OK frame; NOT_FOUND is an error like any status. */
-final class NativeDeleteExchange {
+final class NativeDeleteExchange implements NamedExchange {
     private final String token;
 
     NativeDeleteExchange(String token) {
         this.token = token;
     }
 
-    ByteBuffer request(String name) {
+    @Override
+    public ByteBuffer request(String name) {
         return RequestCodec.encode(Request.onFile(Op.DELETE, name).withToken(token));
     }
 
-    ResponseParser newParser() {
+    @Override
+    public ResponseParser newParser() {
         return new ResponseParser() {
             private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();
             private ExchangeOutcome outcome;

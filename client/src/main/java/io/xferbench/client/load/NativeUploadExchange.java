@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * the server's ready frame names the size and its result frame reports the same byte count and CRC32C: the server
  * answers the result only after it checked the bytes and renamed the file into place.
  */
-final class NativeUploadExchange {
+final class NativeUploadExchange implements NamedExchange {
     private static final int READY_PAYLOAD = 8;
     private static final int RESULT_PAYLOAD = 37;
 
@@ -38,12 +38,14 @@ final class NativeUploadExchange {
     }
 
     /** The header and the body, one buffer positioned to be written. */
-    ByteBuffer request(String name) {
+    @Override
+    public ByteBuffer request(String name) {
         ByteBuffer header = RequestCodec.encode(Request.upload(method, name, size, crc, 0, 0).withToken(token));
         return ByteBuffer.allocate(header.remaining() + (int) size).put(header).put(body.duplicate()).flip();
     }
 
-    ResponseParser newParser() {
+    @Override
+    public ResponseParser newParser() {
         return new ResponseParser() {
             private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();
             private boolean ready;

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 /**
  * nginx, the reference file server, from the machine's package, run as a child from a generated configuration
  * in a temporary directory that is removed when it stops: workers = cores, access log off, keep-alive,
- * serving the same data directory as the xferbench server.
+ * serving the same data directory as the xferbench server, and taking PUT and DELETE in it (the dav module).
  */
 final class NginxProcess implements LoadTarget {
     /** The two designs compared: one event loop per worker sending with sendfile, or nginx's thread pool. */
@@ -112,6 +112,13 @@ final class NginxProcess implements LoadTarget {
                     server {
                         listen 127.0.0.1:%2$d reuseport;
                         root %5$s;
+                        # PUT and DELETE (the load's upload and delete rows): the body goes to a temp file in this
+                        # directory, then is renamed over the target, as the xferbench server's uploads are.
+                        dav_methods PUT DELETE;
+                        create_full_put_path on;
+                        dav_access user:rw group:r all:r;
+                        # No body limit: the bench chooses the file size; the default (1 MiB) would refuse larger ones.
+                        client_max_body_size 0;
                     }
                 }
                 """.formatted(dir, port, Math.max(1024, connections * 2 + 64), design.directives, root);
@@ -171,6 +178,11 @@ final class NginxProcess implements LoadTarget {
     public Map<String, Exchange> downloads(long size, int crc) {
         return Map.of("http", new HttpGetExchange(address.getHostString() + ":" + address.getPort(), "/" + DataDirectory.generatedName(size),
                 false, size, crc));
+    }
+
+    @Override
+    public List<String> fileOpProtocols() {
+        return List.of("http");
     }
 
     @Override

@@ -99,6 +99,11 @@ final class XferServerProcess implements LoadTarget {
     }
 
     @Override
+    public List<String> fileOpProtocols() {
+        return List.of("native");
+    }
+
+    @Override
     public String httpUrl(long size) {
         return "http://" + address.getHostString() + ":" + address.getPort() + path(size);
     }

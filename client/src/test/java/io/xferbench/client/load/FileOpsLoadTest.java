@@ -104,4 +104,18 @@ class FileOpsLoadTest {
             assertThat(loadFiles()).isEmpty();
         }
     }
+
+    @Test
+    void httpUploadsToTheXferbenchServerAreRefusedCleanlyAsASkippedRow() throws Exception {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+            InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
+            Exchange get = new HttpGetExchange("127.0.0.1:" + server.port(), "/" + DataDirectory.generatedName(FILE), false, FILE, CRC);
+            FileOpsRun.Outcome o = FileOpsRun.run(new LoadPlan(address, 2, 1, 10, null, Duration.ZERO, 0, Duration.ofSeconds(10)),
+                    FileOpsRun.Wire.overHttp(), FileOpsWorkload.Kind.UPLOAD, FILE, CRC, "refused", get, get,
+                    LoadEngine.WindowObserver.NONE);
+            assertThat(o.result()).isNull();
+            assertThat(o.skipped()).startsWith("the server refused a probe PUT (http 4");
+            assertThat(loadFiles()).isEmpty();
+        }
+    }
 }

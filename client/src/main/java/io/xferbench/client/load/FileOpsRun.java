@@ -1,0 +1,84 @@
+package io.xferbench.client.load;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * One row of uploads, deletes or the mix, over the native protocol or HTTP, with what belongs around it: over HTTP a
+ * probe PUT and DELETE first (a server that refuses them gives a skipped row with its answer, not a row of errors),
+ * and after the run every file the run's uploads placed read back and checked, then everything it left deleted.
+ */
+final class FileOpsRun {
+    /**
+     * @param result   the run's figures, or null when skipped
+     * @param readBack what reading the uploads back found, or null over the native protocol (whose upload answer
+     *                 already carries the stored length and CRC32C the server checked)
+     * @param skipped  why the row did not run, or null
+     */
+    record Outcome(LoadResult result, ReadBack readBack, String skipped) {
+    }
+
+    /** How to reach the server: the native protocol (with a token and the server's upload method), or HTTP. */
+    record Wire(boolean http, String token, String uploadMethod) {
+        static Wire overHttp() {
+            return new Wire(true, "", null);
+        }
+
+        static Wire overNative(String token, String uploadMethod) {
+            return new Wire(false, token, uploadMethod);
+        }
+    }
+
+    private FileOpsRun() {
+    }
+
+    /**
+     * @param run      names this row's files apart from every other row's and run's
+     * @param download the generated file's download, same protocol (mix only)
+     * @param exist    the generated file's STAT or HEAD (mix only)
+     */
+    static Outcome run(LoadPlan plan, Wire wire, FileOpsWorkload.Kind kind, long size, int crc, String run,
+                       Exchange download, Exchange exist, LoadEngine.WindowObserver observer)
+            throws IOException, InterruptedException {
+        InetSocketAddress server = plan.target();
+        CreatedFiles created = new CreatedFiles();
+        if (!wire.http()) {
+            Workload workload = new FileOpsWorkload(kind, run, new NativeUploadExchange(wire.uploadMethod(), size, wire.token()),
+                    new NativeDeleteExchange(wire.token()), download, exist, created);
+            try {
+                return new Outcome(LoadEngine.run(plan, workload, observer), null, null);
+            } finally {
+                // The run's files go with it; what a kill leaves, 'client load clean' removes.
+                RemoteDeletes.delete(server, wire.token(), created.remaining());
+            }
+        }
+        String host = server.getHostString() + ":" + server.getPort();
+        HttpPutExchange put = new HttpPutExchange(host, size);
+        HttpDeleteExchange delete = new HttpDeleteExchange(host);
+        try (HttpFileClient client = new HttpFileClient(server)) {
+            String refused = probe(client, put, delete, CreatedFiles.PREFIX + run + "-probe.dat");
+            if (refused != null) {
+                return new Outcome(null, null, refused);
+            }
+            try {
+                LoadResult result = LoadEngine.run(plan, new FileOpsWorkload(kind, run, put, delete, download, exist, created), observer);
+                ReadBack readBack = client.readBack(host, created.landed(), size, crc);
+                return new Outcome(result, readBack, null);
+            } finally {
+                client.deleteAll(delete, created.remaining());
+            }
+        }
+    }
+
+    /** @return why the server cannot take the row's requests, or null when it took a PUT and a DELETE */
+    private static String probe(HttpFileClient client, HttpPutExchange put, HttpDeleteExchange delete, String name) {
+        ExchangeOutcome stored = client.send(put.request(name), put.newParser());
+        if (!stored.ok()) {
+            client.deleteAll(delete, List.of(name));
+            return "the server refused a probe PUT (" + stored.error() + ")";
+        }
+        ExchangeOutcome deleted = client.send(delete.request(name), delete.newParser());
+        return deleted.ok() ? null : "the server refused a probe DELETE (" + deleted.error() + ")";
+    }
+}

@@ -1,0 +1,55 @@
+package io.xferbench.client.load;
+
+import io.xferbench.core.Sizes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What the sweep chart shows, before it is drawn: for each server design (server, model, protocol), requests/s and
+ * peak server threads at each concurrency of the run's downloads driven by this client. A design with no measured
+ * row at a concurrency has no point there (its line breaks, nothing is made up).
+ *
+ * @param title         what is measured
+ * @param subtitle      settings and environment, one line each
+ * @param concurrencies the x positions, ascending
+ * @param lines         one per server design, in the bench's order
+ */
+record SweepChart(String title, List<String> subtitle, List<Integer> concurrencies, List<Line> lines) {
+
+    /**
+     * One server design's points.
+     *
+     * @param requestsPerSec by concurrency
+     * @param threadsPeak    by concurrency (absent where not sampled)
+     */
+    record Line(String label, Map<Integer, Double> requestsPerSec, Map<Integer, Integer> threadsPeak) {
+    }
+
+    static SweepChart of(List<LoadReport.Row> rows, long fileSize, Map<String, Object> environment) {
+        Map<String, Line> lines = new LinkedHashMap<>();
+        TreeSet<Integer> xs = new TreeSet<>();
+        for (LoadReport.Row row : rows) {
+            if (row.skipped() != null || !row.client().equals("xferbench") || !row.operation().equals("download")) {
+                continue;
+            }
+            String label = row.server() + " " + row.model() + " (" + row.protocol() + ")";
+            Line line = lines.computeIfAbsent(label, l -> new Line(l, new TreeMap<>(), new TreeMap<>()));
+            line.requestsPerSec().put(row.concurrency(), row.result().requestsPerSecond());
+            if (row.serverFigures() != null) {
+                line.threadsPeak().put(row.concurrency(), row.serverFigures().threadsPeak());
+            }
+            xs.add(row.concurrency());
+        }
+        List<String> subtitle = new ArrayList<>();
+        subtitle.add(Sizes.format(fileSize) + " downloads, closed loop, every body verified; loopback, client and server "
+                + "on the same machine");
+        subtitle.add(environment.getOrDefault("jdk", "") + " " + environment.getOrDefault("kernel", "")
+                + ", " + environment.getOrDefault("cpus", "?") + " CPUs");
+        return new SweepChart("Load sweep: requests/s and server threads against concurrent connections", subtitle,
+                List.copyOf(xs), List.copyOf(lines.values()));
+    }
+}

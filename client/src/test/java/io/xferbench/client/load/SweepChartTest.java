@@ -1,0 +1,42 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The sweep chart's data: this client's download rows only, a line per design, no point where no row was measured. */
+class SweepChartTest {
+    private static LoadResult result(double perSecond) {
+        return new LoadResult(1, 1, 0, 100, Map.of(), 0, 1, perSecond, 1, new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1,
+                Map.of());
+    }
+
+    private static LoadReport.Row row(String server, String client, String op, int conns, double perSecond, int threads) {
+        return new LoadReport.Row(server, "m", client, "http", op, 1024, conns, result(perSecond),
+                new ServerSampler.ServerFigures(1000, threads), null, null, null, null);
+    }
+
+    @Test
+    void linesHoldTheMeasuredDownloadsOfThisClientOnly() {
+        List<LoadReport.Row> rows = List.of(
+                row("nginx", "xferbench", "download", 50, 40_000, 3),
+                row("nginx", "xferbench", "download", 500, 38_000, 3),
+                row("nginx", "wrk", "download", 500, 30_000, 3),
+                row("nginx", "xferbench", "upload", 500, 3_000, 3),
+                row("xferbench", "xferbench", "download", 500, 20_000, 523),
+                LoadReport.Row.skipped("xferbench", "m", "xferbench", "http", 1024, 50, "not here"));
+
+        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2));
+
+        assertThat(chart.concurrencies()).containsExactly(50, 500);
+        assertThat(chart.lines()).extracting(SweepChart.Line::label).containsExactly("nginx m (http)", "xferbench m (http)");
+        assertThat(chart.lines().get(0).requestsPerSec()).containsExactly(Map.entry(50, 40_000.0), Map.entry(500, 38_000.0));
+        assertThat(chart.lines().get(1).requestsPerSec()).containsOnlyKeys(500); // skipped at 50: no point, no zero
+        assertThat(chart.lines().get(1).threadsPeak()).containsExactly(Map.entry(500, 523));
+        BufferedImage image = SweepChartFile.image(chart);
+        assertThat(image.getWidth()).isEqualTo(SweepChartFile.WIDTH);
+    }
+}
