@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * server and a client on one machine. Addresses come from the benchmarking range 198.18.0.0/15 (RFC 2544) and exist
  * only inside the namespaces; the root namespace never holds a link of ours, and deleting a namespace takes its veth
  * end and qdisc with it. Namespaces are named after their owner (pid and start time), so parallel runs never clash
- * and a later run removes what a killed one left ({@link #removeStale()}); a shutdown hook tears down on SIGTERM/Ctrl-C.
+ * and a later run removes what a killed one left ({@link #removeStale()}); a shutdown hook tears down on SIGTERM/Ctrl-C,
+ * and a {@link TeardownGuard} outside the namespaces does it when this JVM is killed outright.
  */
 final class VethPair implements AutoCloseable {
     static final String NAME_PREFIX = "xferbench-";
@@ -39,10 +40,12 @@ final class VethPair implements AutoCloseable {
 
     final String serverNamespace;
     final String clientNamespace;
+    private final TeardownGuard guard;
 
-    private VethPair(String serverNamespace, String clientNamespace) {
+    private VethPair(String serverNamespace, String clientNamespace, TeardownGuard guard) {
         this.serverNamespace = serverNamespace;
         this.clientNamespace = clientNamespace;
+        this.guard = guard;
     }
 
     /**
@@ -53,7 +56,9 @@ final class VethPair implements AutoCloseable {
         removeStale();
         String base = NAME_PREFIX + ownerTag(ProcessHandle.current()).orElse(ProcessHandle.current().pid() + "-0")
                 + "-" + SEQUENCE.incrementAndGet();
-        VethPair pair = new VethPair(base + "-server", base + "-client");
+        // Guarded before they exist: a SIGKILL at any moment from here on leaves nothing once the guard has run.
+        TeardownGuard guard = TeardownGuard.start(List.of(base + "-server", base + "-client"));
+        VethPair pair = new VethPair(base + "-server", base + "-client", guard);
         LIVE.add(pair);
         try {
             ip("netns", "add", pair.serverNamespace);
@@ -103,6 +108,7 @@ final class VethPair implements AutoCloseable {
         LIVE.remove(this);
         delete(serverNamespace);
         delete(clientNamespace);
+        guard.close();
     }
 
     /** Removes the namespaces of runs whose owner is gone (killed by SIGKILL, say), and the processes left in them. */
