@@ -113,18 +113,18 @@ public final class VethBenchCommand implements Callable<Integer> {
 
     /**
      * The load bench starts its servers (xferbench models, nginx) itself: it runs in the client's namespace and starts
-     * them behind {@code ip netns exec SERVER-NS [taskset -c CPU]}, listening on the server's address. They die with it,
+     * them behind {@code nsenter --net=SERVER-NS [taskset -c CPU]}, listening on the server's address. They die with it,
      * and whatever is still in the server's namespace when this returns is stopped when the pair is closed.
      */
     private int loadBench(VethPair pair, Optional<CpuPinning> pinning, NamespacedProcesses processes)
             throws IOException, InterruptedException {
-        List<String> launcher = new ArrayList<>(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), List.of())));
+        List<String> launcher = new ArrayList<>(pair.enteringServer(pinned(pinning.map(CpuPinning::serverCpu), List.of())));
         launcher.set(0, HostCommand.locate(launcher.get(0)));  // the load bench's PATH may lack /usr/sbin
         List<String> client = new ArrayList<>(clientJvm());
         client.addAll(List.of("load-bench", "--server-jar", serverJar.toAbsolutePath().toString(),
                 "--server-address", VethPair.SERVER_ADDRESS, "--server-launcher", String.join(" ", launcher)));
         client.addAll(clientArgs);
-        return processes.runToEnd(pair.inClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
+        return processes.runToEnd(pair.enteringClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
     }
 
     private static List<String> pinned(Optional<Integer> cpu, List<String> command) {

@@ -1,6 +1,8 @@
 package io.xferbench.client.netpath;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +33,9 @@ final class VethPair implements AutoCloseable {
     /** xferbench-PID-STARTSECONDS-N-server|client. */
     private static final Pattern OWNED = Pattern.compile("^" + NAME_PREFIX + "(\\d+)-(\\d+)-\\d+-(server|client)$");
     private static final long GRACE_SECONDS = 5;
+    private static final Path NSENTER = Path.of("/usr/bin/nsenter");
+    /** Where ip netns keeps the namespaces it names. */
+    private static final Path NETNS_DIR = Path.of("/run/netns");
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Set<VethPair> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -94,6 +99,28 @@ final class VethPair implements AutoCloseable {
     /** {@code command} run in the client's namespace. */
     List<String> inClient(List<String> command) {
         return in(clientNamespace, command);
+    }
+
+    /**
+     * {@code command} in the server's (or client's) namespace by {@code nsenter --net}: unlike {@code ip netns exec} it
+     * leaves /sys as the host mounted it, cgroup hierarchies included, which the load bench's per-cgroup syscall counts
+     * (perf -G) need. Falls back to {@code ip netns exec} where util-linux's nsenter is missing.
+     */
+    List<String> enteringServer(List<String> command) {
+        return entering(serverNamespace, command);
+    }
+
+    List<String> enteringClient(List<String> command) {
+        return entering(clientNamespace, command);
+    }
+
+    private static List<String> entering(String namespace, List<String> command) {
+        if (!Files.isExecutable(NSENTER)) {
+            return in(namespace, command);
+        }
+        List<String> cmd = new ArrayList<>(List.of(NSENTER.toString(), "--net=" + NETNS_DIR.resolve(namespace)));
+        cmd.addAll(command);
+        return cmd;
     }
 
     private static List<String> in(String namespace, List<String> command) {

@@ -83,6 +83,10 @@ class VethBenchTest {
             assertThat(row.path("requests").asLong()).as(what).isPositive();
             assertThat(row.path("errors").asLong()).as(what).isZero();
             assertThat(row.path("verified").asBoolean()).as(what + " verified").isTrue();
+            if (io.xferbench.core.metrics.PerfCgroup.availability().isAvailable()) {
+                // The namespace is entered without remounting /sys: the host's cgroups stay visible for perf -G.
+                assertThat(row.path("serverSyscallsUnavailable").asText("")).as(what).doesNotContain("hierarchy is mounted");
+            }
         }
         assertThat(servers).contains("xferbench", "nginx");
         assertNothingLeftBy(ProcessHandle.current().pid());
