@@ -7,10 +7,10 @@ import io.xferbench.core.cli.Cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code java -jar xferbench-client.jar download|upload|proxy|render|compare|info|load|load-bench|veth ...} */
+/** {@code java -jar xferbench-client.jar download|upload|proxy|render|compare|merge|info|load|load-bench|veth ...} */
 @Command(name = "xferbench-client", mixinStandardHelpOptions = true, version = "xferbench-client 0.1.0",
         description = "Drives transfers against an xferbench server and reports throughput, latency, CPU and syscalls.",
-        subcommands = {DownloadCommand.class, UploadCommand.class, ProxyCommand.class, RenderCommand.class, CompareCommand.class, InfoCommand.class, LoadCommand.class, LoadBenchCommand.class,
+        subcommands = {DownloadCommand.class, UploadCommand.class, ProxyCommand.class, RenderCommand.class, CompareCommand.class, MergeCommand.class, InfoCommand.class, LoadCommand.class, LoadBenchCommand.class,
                 VethBenchCommand.class})
 public final class ClientMain implements Runnable {
 

@@ -46,6 +46,9 @@ final class DownloadCommand implements Callable<Integer> {
     BufferOptions buffer;
 
     @Mixin
+    CooperationOptions cooperation;
+
+    @Mixin
     OutputOptions output;
 
     @Spec
@@ -65,6 +68,7 @@ final class DownloadCommand implements Callable<Integer> {
                 | (cache == Cache.COLD ? Flags.CACHE_COLD : Flags.CACHE_WARM)
                 | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
+        cooperation.awaitStart();
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             for (String method : chosen) {
@@ -87,6 +91,7 @@ final class DownloadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
+        cooperation.describe(environment);
         environment.put("client", EnvironmentInfo.describe(null));
         environment.put("network", server.networkPath(info));
         environment.put("server", info.environment());

@@ -109,11 +109,36 @@ record MethodResult(@JsonUnwrapped Row row, @JsonUnwrapped Throughput throughput
      * @param mibPerSec       median over rounds of (bytes of the round / wall time of the round)
      * @param transfersPerSec median over rounds of (transfers of the round / wall time of the round): req/s; null in
      *                        reports older than this field
+     * @param startedAtEpochMicros wall clock (µs since the epoch) when the first measured round started, and
+     * @param endedAtEpochMicros   when the last one ended: what {@code client merge} lines cooperating clients' rows up
+     *                             by; null in reports older than these fields and in rows that moved nothing
      */
     record Throughput(long bytes, int transfers, double seconds, double mibPerSec, double mibPerSecMin, double mibPerSecMax,
-                      List<Double> repeatMibPerSec, Double transfersPerSec, Double transfersPerSecMin, Double transfersPerSecMax) {
+                      List<Double> repeatMibPerSec, Double transfersPerSec, Double transfersPerSecMin, Double transfersPerSecMax,
+                      Long startedAtEpochMicros, Long endedAtEpochMicros) {
         /** Nothing moved: skipped and failed rows, written as zeros as before. */
         static final Throughput NONE = new Throughput(0, 0, 0, 0, 0, 0, List.of(), null, null, null);
+
+        /** Without the wall-clock span (computed rows; the driver adds it with {@link #measuredBetween}). */
+        Throughput(long bytes, int transfers, double seconds, double mibPerSec, double mibPerSecMin, double mibPerSecMax,
+                   List<Double> repeatMibPerSec, Double transfersPerSec, Double transfersPerSecMin, Double transfersPerSecMax) {
+            this(bytes, transfers, seconds, mibPerSec, mibPerSecMin, mibPerSecMax, repeatMibPerSec, transfersPerSec, transfersPerSecMin,
+                    transfersPerSecMax, null, null);
+        }
+
+        Throughput measuredBetween(long startedAtEpochMicros, long endedAtEpochMicros) {
+            return new Throughput(bytes, transfers, seconds, mibPerSec, mibPerSecMin, mibPerSecMax, repeatMibPerSec, transfersPerSec,
+                    transfersPerSecMin, transfersPerSecMax, startedAtEpochMicros, endedAtEpochMicros);
+        }
+    }
+
+    /** This row with the wall-clock span of its measured rounds; a row that moved nothing stays as it is. */
+    MethodResult measuredBetween(long startedAtEpochMicros, long endedAtEpochMicros) {
+        if (skipped != null || error != null) {
+            return this;
+        }
+        return new MethodResult(row, throughput.measuredBetween(startedAtEpochMicros, endedAtEpochMicros), latencyMillis, clientCpu,
+                serverCpu, syscallCounts, residencyPermille, uploadPhasesMillis, sharing, serverThreadsPeak, verified, skipped, error);
     }
 
     /** Client-side latency of one transfer, request written → last byte read, in milliseconds. */

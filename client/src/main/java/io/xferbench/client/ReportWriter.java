@@ -127,8 +127,9 @@ final class ReportWriter {
             double gib = t.bytes() / (double) Sizes.GiB;
             String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
             String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8.2f %8.2f %15s %15s %12s %11s %8s  %-10s %s",
-                    r.label(), size, rate, t.transfers(), r.latencyMillis().p50(), r.latencyMillis().p99(),
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
+                    r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1, "%.2f"),
+                    latency(r, MethodResult.Latency::p99, 1, "%.2f"),
                     cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
                     threadsPeak(r), verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
         }
@@ -152,8 +153,9 @@ final class ReportWriter {
             String rate = t.transfersPerSec() == null ? "n/a"
                     : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
             String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8.1f %8.1f %15s %15s %12s %11s %8s  %-10s %s",
-                    r.label(), size, rate, t.transfers(), r.latencyMillis().p50() * 1000, r.latencyMillis().p99() * 1000,
+            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
+                    r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
+                    latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
                     switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), threadsPeak(r), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
         }
@@ -187,6 +189,11 @@ final class ReportWriter {
     private static String switches(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure, String format) {
         Double v = cpu == null ? null : figure.apply(cpu);
         return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
+    }
+
+    /** A latency percentile times {@code scale}; n/a for rows without one (merged clients' rows: percentiles do not add). */
+    static String latency(MethodResult r, java.util.function.ToDoubleFunction<MethodResult.Latency> percentile, double scale, String format) {
+        return r.latencyMillis() == null ? "n/a" : String.format(Locale.ROOT, format, percentile.applyAsDouble(r.latencyMillis()) * scale);
     }
 
     private static String millis(Double ms) {

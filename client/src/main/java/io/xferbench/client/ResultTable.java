@@ -46,9 +46,10 @@ final class ResultTable {
             if (!unmeasured(r, row, columns.size())) {
                 MethodResult.Throughput t = r.throughput();
                 row.addAll(List.of(String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax()),
-                        Integer.toString(t.transfers()), fixed(r.latencyMillis().p50()), fixed(r.latencyMillis().p99()),
-                        cpu(r.clientCpu().userSecondsPerGiB(), r.clientCpu().systemSecondsPerGiB()),
-                        cpu(r.serverCpu().userSecondsPerGiB(), r.serverCpu().systemSecondsPerGiB()),
+                        Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1, "%.2f"),
+                        ReportWriter.latency(r, MethodResult.Latency::p99, 1, "%.2f"),
+                        cpu(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
+                        cpu(r.serverCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
                         whole(r.syscallCounts().perGiB()), ReportWriter.threadsPeak(r), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
             }
             cells.add(row);
@@ -67,11 +68,11 @@ final class ResultTable {
                 MethodResult.Throughput t = r.throughput();
                 row.addAll(List.of(t.transfersPerSec() == null ? "n/a"
                                 : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax()),
-                        Integer.toString(t.transfers()), String.format(Locale.ROOT, "%.1f", r.latencyMillis().p50() * 1000),
-                        String.format(Locale.ROOT, "%.1f", r.latencyMillis().p99() * 1000),
-                        cpu(r.clientCpu().userMicrosPerTransfer(), r.clientCpu().systemMicrosPerTransfer()),
-                        cpu(r.serverCpu().userMicrosPerTransfer(), r.serverCpu().systemMicrosPerTransfer()),
-                        r.syscallCounts().perTransfer() == null ? "n/a" : fixed(r.syscallCounts().perTransfer()),
+                        Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
+                        ReportWriter.latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
+                        cpu(r.clientCpu(), MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer),
+                        cpu(r.serverCpu(), MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer),
+                        r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer()),
                         ReportWriter.threadsPeak(r), verified(r),
                         byName(r, t.transfers())));
             }
@@ -107,12 +108,10 @@ final class ResultTable {
                 .map(e -> e.getKey() + "=" + ReportCharts.number(e.getValue() / per)).collect(Collectors.joining(" "));
     }
 
-    private static String cpu(Double user, Double system) {
-        return user == null ? "n/a" : String.format(Locale.ROOT, "%.3f/%.3f", user, system);
-    }
-
-    private static String fixed(double v) {
-        return String.format(Locale.ROOT, "%.2f", v);
+    /** usr/sys of a CPU window; n/a when there is none (a merged row's server: the clients' windows overlap). */
+    private static String cpu(MethodResult.Cpu cpu, java.util.function.Function<MethodResult.Cpu, Double> user,
+                              java.util.function.Function<MethodResult.Cpu, Double> system) {
+        return cpu == null || user.apply(cpu) == null ? "n/a" : String.format(Locale.ROOT, "%.3f/%.3f", user.apply(cpu), system.apply(cpu));
     }
 
     private static String whole(Double v) {

@@ -29,7 +29,7 @@ final class RunSummary {
         }
         String direction = report.results().isEmpty() ? "" : DirectionJson.name(report.results().get(0).row().direction()) + " ";
         lines.add(direction + settings(env.get("settings")));
-        StringBuilder where = new StringBuilder("client " + machine(env.get("client")));
+        StringBuilder where = new StringBuilder(env.get("clients") != null ? clients(env.get("clients")) : "client " + machine(env.get("client")));
         if (env.get("proxy") instanceof Map<?, ?>) {
             where.append(" · proxy ").append(machine(env.get("proxy")));
         }
@@ -53,6 +53,15 @@ final class RunSummary {
             lines.add("tuning client " + tuning + (far.isEmpty() || far.equals(tuning) ? "" : " · server " + far));
         }
         return lines;
+    }
+
+    /** A merged run's clients: how many, on which hosts, how much of a row's span they measured at once. */
+    static String clients(Object clients) {
+        ReportMerge.Clients c = JSON.convertValue(clients, ReportMerge.Clients.class);
+        String hosts = c.members().stream().map(m -> (m.clientId() == null ? "" : m.clientId() + " ") + "host " + m.host())
+                .collect(Collectors.joining(", "));
+        return c.count() + " clients merged (" + hosts + ")" + (c.overlapMinimum() == null ? ""
+                : String.format(Locale.ROOT, ", measuring together >= %.0f%% of each row's span", 100 * c.overlapMinimum()));
     }
 
     /** The kernel settings (core.metrics.HostTuning) as one phrase; empty for reports older than them. */

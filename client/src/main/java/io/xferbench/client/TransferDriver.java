@@ -179,6 +179,8 @@ final class TransferDriver {
         List<Long> nanos = new ArrayList<>();
         ProcessMeasurement.Result client;
         MeasurementReport far;
+        long startedAt = 0;
+        long endedAt;
         try (Window window = job.window().open(connections)) {
             window.begin();
             boolean ended = false;
@@ -190,6 +192,9 @@ final class TransferDriver {
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
                         }
+                        if (r == 0) {
+                            startedAt = WallClock.epochMicros();
+                        }
                         progress.transferring(() -> bodyBytes(connections));
                         long start = System.nanoTime();
                         List<List<Outcome>> outcomes = round(pool, connections, job);
@@ -197,6 +202,7 @@ final class TransferDriver {
                         byRound.add(residencyBefore(outcomes, prepared));
                         progress.roundDone();
                     }
+                    endedAt = WallClock.epochMicros();
                     client = clientWindow.end();
                 }
                 ended = true;
@@ -213,7 +219,7 @@ final class TransferDriver {
         for (int r = 0; r < byRound.size(); r++) {
             measured.add(new Round(nanos.get(r), byRound.get(r).stream().flatMap(List::stream).toList()));
         }
-        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own(connections));
+        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own(connections)).measuredBetween(startedAt, endedAt);
     }
 
     /** The job's untimed preparation on every connection at once; null when it has none. */

@@ -50,6 +50,9 @@ final class UploadCommand implements Callable<Integer> {
     Path dataDir;
 
     @Mixin
+    CooperationOptions cooperation;
+
+    @Mixin
     OutputOptions output;
 
     @Spec
@@ -73,6 +76,7 @@ final class UploadCommand implements Callable<Integer> {
         TransferDriver driver = new TransferDriver(rounds.rounds(), progress);
         int flags = (fsync ? Flags.FSYNC : 0) | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
+        cooperation.awaitStart();
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {
             TestFile body = local.generated(size);
@@ -96,6 +100,7 @@ final class UploadCommand implements Callable<Integer> {
         Map<String, Object> environment = new LinkedHashMap<>();
         environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
         environment.put("settings", settings);
+        cooperation.describe(environment);
         environment.put("client", EnvironmentInfo.describe(bodies));
         environment.put("network", server.networkPath(info));
         environment.put("server", info.environment());

@@ -46,7 +46,7 @@ class UsageErrorsTest {
         "download --warmup -1", "download --verify md5", "download --port 70000", "upload --size abc",
         "proxy --relay-buffer 100MiB", "proxy --exchanges 0", "proxy --scenario small,foo", "load --concurrency 0",
         "load --duration forever", "load --format xml", "load --protocol ftp", "load --rate -1", "download --nonsense",
-        "frobnicate"})
+        "frobnicate", "download --client-id 3/2", "download --client-id 1", "upload --start-at tomorrow"})
     void usageErrorsAreOneLineAndExitTwoBeforeAnyWork(String args) throws Exception {
         Run r = run((args + " --port " + closedPort()).split(" "));
         if (args.contains("--port 70000")) {

@@ -109,6 +109,13 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also write the rows as JSON here (whatever --format says).")
     Path json;
 
+    // Set by 'client veth load-bench' (docs/two-hosts.md), not by hand: the servers go into the server's namespace.
+    @Option(names = "--server-launcher", hidden = true, description = "Prefix of the server commands, e.g. 'ip netns exec NS taskset -c 0'.")
+    String serverLauncher;
+
+    @Option(names = "--server-address", hidden = true, defaultValue = "127.0.0.1", description = "Where the servers listen.")
+    String serverAddress;
+
     @Override
     public Integer call() throws Exception {
         if (!Files.isRegularFile(serverJar)) {
@@ -122,10 +129,12 @@ public final class LoadBenchCommand implements Callable<Integer> {
         Path dataDir = OwnedTempDirs.create(DATA_DIR_PREFIX);
         List<LoadReport.Row> rows = new ArrayList<>();
         ConnectionDrain drain = ConnectionDrain.kernel(drainWait.toMillis());
+        ServerPlacement placement = serverLauncher == null && serverAddress.equals("127.0.0.1") ? ServerPlacement.LOOPBACK
+                : new ServerPlacement(serverLauncher == null ? List.of() : List.of(serverLauncher.strip().split("\\s+")), serverAddress);
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
-                try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model)) {
+                try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement)) {
                     // The first download makes the server generate the file (and its checksum record) nginx serves too.
                     LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
                     runRows(xfer, loops, crc, drain, rows);
@@ -142,7 +151,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
                     }
                     continue;
                 }
-                try (NginxProcess n = NginxProcess.start(nginx.get(), dataDir, design, maxConnections)) {
+                try (NginxProcess n = NginxProcess.start(nginx.get(), dataDir, design, maxConnections, placement)) {
                     runRows(n, loops, crc, drain, rows);
                 }
             }
@@ -162,6 +171,12 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("warmup", warmup.toMillis() + " ms");
         settings.put("loop", "closed");
         settings.put("cache", "warm (the file is read before the window)");
+        settings.put("serverAddress", placement.address());
+        // The client's end of the path the load took (loopback, or veth with its MTU, qdisc and offloads).
+        settings.put("network", io.xferbench.core.metrics.NetworkLinks.towards(java.net.InetAddress.getByName(placement.address())).summary());
+        if (!placement.launcher().isEmpty()) {
+            settings.put("serverLauncher", String.join(" ", placement.launcher()));
+        }
         if (json != null) {
             Files.writeString(json, LoadReport.render(environment, settings, rows, LoadCommand.Format.JSON), StandardCharsets.UTF_8);
         }

@@ -69,15 +69,21 @@ final class NginxProcess implements LoadTarget {
     }
 
     static NginxProcess start(Path nginx, Path root, Design design, int connections) throws IOException {
+        return start(nginx, root, design, connections, ServerPlacement.LOOPBACK);
+    }
+
+    /** The same, placed: behind a launcher (another network namespace, say) and listening on its address. */
+    static NginxProcess start(Path nginx, Path root, Design design, int connections, ServerPlacement placement) throws IOException {
         Path dir = OwnedTempDirs.create(DIR_PREFIX);
         try {
             Files.createDirectories(dir.resolve("tmp"));
             int port = freePort();
-            Files.writeString(dir.resolve("nginx.conf"), config(dir, root, port, design, connections), StandardCharsets.UTF_8);
-            Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(
-                    List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString())))
+            Files.writeString(dir.resolve("nginx.conf"), config(dir, root, placement.address(), port, design, connections),
+                    StandardCharsets.UTF_8);
+            Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(
+                    List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()))))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()));
-            InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
+            InetSocketAddress address = new InetSocketAddress(placement.address(), port);
             NginxProcess started = new NginxProcess(p, dir, address, design);
             started.awaitListening();
             return started;
@@ -88,6 +94,10 @@ final class NginxProcess implements LoadTarget {
     }
 
     static String config(Path dir, Path root, int port, Design design, int connections) {
+        return config(dir, root, "127.0.0.1", port, design, connections);
+    }
+
+    static String config(Path dir, Path root, String address, int port, Design design, int connections) {
         // Running as root, workers would drop to 'nobody'; the same user keeps the data directory readable (and
         // writable for PUT).
         String user = "root".equals(System.getProperty("user.name")) ? "user root;\n" : "";
@@ -110,7 +120,7 @@ final class NginxProcess implements LoadTarget {
                     uwsgi_temp_path %1$s/tmp;
                     scgi_temp_path %1$s/tmp;
                     server {
-                        listen 127.0.0.1:%2$d reuseport;
+                        listen %6$s:%2$d reuseport;
                         root %5$s;
                         # PUT and DELETE (the load's upload and delete rows): the body goes to a temp file in this
                         # directory, then is renamed over the target, as the xferbench server's uploads are.
@@ -121,7 +131,7 @@ final class NginxProcess implements LoadTarget {
                         client_max_body_size 0;
                     }
                 }
-                """.formatted(dir, port, Math.max(1024, connections * 2 + 64), design.directives, root);
+                """.formatted(dir, port, Math.max(1024, connections * 2 + 64), design.directives, root, address);
     }
 
     private void awaitListening() throws IOException {

@@ -36,9 +36,16 @@ final class XferServerProcess implements LoadTarget {
     /** Starts {@code java -jar serverJar} (its manifest carries the JVM flags) and waits for its port. */
     static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel)
             throws IOException {
+        return start(serverJar, dataDir, maxConnections, method, ioModel, ServerPlacement.LOOPBACK);
+    }
+
+    /** The same, placed: behind a launcher (another network namespace, say) and bound to its address. */
+    static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel,
+                                   ServerPlacement placement) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
-                "--port", "0", "--max-connections", Integer.toString(maxConnections), "--io-model", ioModel)))
+        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(List.of(java, "-jar",
+                serverJar.toString(), "--data-dir", dataDir.toString(), "--bind", placement.address(),
+                "--port", "0", "--max-connections", Integer.toString(maxConnections), "--io-model", ioModel))))
                 .redirectErrorStream(true));
         CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {

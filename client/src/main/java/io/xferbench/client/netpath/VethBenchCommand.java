@@ -16,19 +16,19 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code client veth download|upload|proxy [--mtu N] [--netem SPEC | --qdisc SPEC] --server-jar JAR [CLIENT ARGS]}:
+ * {@code client veth download|upload|proxy|load-bench [--mtu N] [--netem SPEC | --qdisc SPEC] --server-jar JAR [CLIENT ARGS]}:
  * the same benchmark over a veth pair between two network namespaces instead of loopback. The server (and proxy) run
  * in one namespace pinned to one CPU, the client in the other pinned to another; everything is torn down on exit.
  */
 @Command(name = "veth", mixinStandardHelpOptions = true,
-        description = "Run download, upload or proxy over a veth pair between two network namespaces (needs root). "
+        description = "Run download, upload, proxy or load-bench over a veth pair between two network namespaces (needs root). "
                 + "Options it does not know go to the client command.")
 public final class VethBenchCommand implements Callable<Integer> {
-    static final List<String> COMMANDS = List.of("download", "upload", "proxy");
+    static final List<String> COMMANDS = List.of("download", "upload", "proxy", "load-bench");
     /** By name: ClientMain lists this command, and a package cycle would be the price of the class literal. */
     private static final String CLIENT_MAIN = "io.xferbench.client.ClientMain";
 
-    @Parameters(index = "0", description = "download, upload or proxy.")
+    @Parameters(index = "0", description = "download, upload, proxy or load-bench.")
     String command;
 
     @Option(names = "--netns", description = "Accepted and ignored: the scripts' switch that chose this command.")
@@ -89,6 +89,9 @@ public final class VethBenchCommand implements Callable<Integer> {
                     + pinning.map(p -> " (cpu " + p.serverCpu() + ")").orElse("") + ", client " + VethPair.CLIENT_ADDRESS + " in "
                     + pair.clientNamespace + pinning.map(p -> " (cpu " + p.clientCpu() + ")").orElse("") + ", mtu " + mtu
                     + (rootQdisc == null ? "" : ", qdisc " + rootQdisc));
+            if (command.equals("load-bench")) {
+                return loadBench(pair, pinning, processes);
+            }
             List<String> server = new ArrayList<>(List.of(java(), "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
                     "--bind", VethPair.SERVER_ADDRESS, "--port", "0"));
             int port = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), server)), "server");
@@ -106,6 +109,22 @@ public final class VethBenchCommand implements Callable<Integer> {
             client.addAll(clientArgs);
             return processes.runToEnd(pair.inClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
         }
+    }
+
+    /**
+     * The load bench starts its servers (xferbench models, nginx) itself: it runs in the client's namespace and starts
+     * them behind {@code nsenter --net=SERVER-NS [taskset -c CPU]}, listening on the server's address. They die with it,
+     * and whatever is still in the server's namespace when this returns is stopped when the pair is closed.
+     */
+    private int loadBench(VethPair pair, Optional<CpuPinning> pinning, NamespacedProcesses processes)
+            throws IOException, InterruptedException {
+        List<String> launcher = new ArrayList<>(pair.enteringServer(pinned(pinning.map(CpuPinning::serverCpu), List.of())));
+        launcher.set(0, HostCommand.locate(launcher.get(0)));  // the load bench's PATH may lack /usr/sbin
+        List<String> client = new ArrayList<>(clientJvm());
+        client.addAll(List.of("load-bench", "--server-jar", serverJar.toAbsolutePath().toString(),
+                "--server-address", VethPair.SERVER_ADDRESS, "--server-launcher", String.join(" ", launcher)));
+        client.addAll(clientArgs);
+        return processes.runToEnd(pair.enteringClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
     }
 
     private static List<String> pinned(Optional<Integer> cpu, List<String> command) {

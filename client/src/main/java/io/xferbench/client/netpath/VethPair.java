@@ -1,6 +1,8 @@
 package io.xferbench.client.netpath;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +20,8 @@ import java.util.regex.Pattern;
  * server and a client on one machine. Addresses come from the benchmarking range 198.18.0.0/15 (RFC 2544) and exist
  * only inside the namespaces; the root namespace never holds a link of ours, and deleting a namespace takes its veth
  * end and qdisc with it. Namespaces are named after their owner (pid and start time), so parallel runs never clash
- * and a later run removes what a killed one left ({@link #removeStale()}); a shutdown hook tears down on SIGTERM/Ctrl-C.
+ * and a later run removes what a killed one left ({@link #removeStale()}); a shutdown hook tears down on SIGTERM/Ctrl-C,
+ * and a {@link TeardownGuard} outside the namespaces does it when this JVM is killed outright.
  */
 final class VethPair implements AutoCloseable {
     static final String NAME_PREFIX = "xferbench-";
@@ -30,6 +33,9 @@ final class VethPair implements AutoCloseable {
     /** xferbench-PID-STARTSECONDS-N-server|client. */
     private static final Pattern OWNED = Pattern.compile("^" + NAME_PREFIX + "(\\d+)-(\\d+)-\\d+-(server|client)$");
     private static final long GRACE_SECONDS = 5;
+    private static final Path NSENTER = Path.of("/usr/bin/nsenter");
+    /** Where ip netns keeps the namespaces it names. */
+    private static final Path NETNS_DIR = Path.of("/run/netns");
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     private static final Set<VethPair> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -39,10 +45,12 @@ final class VethPair implements AutoCloseable {
 
     final String serverNamespace;
     final String clientNamespace;
+    private final TeardownGuard guard;
 
-    private VethPair(String serverNamespace, String clientNamespace) {
+    private VethPair(String serverNamespace, String clientNamespace, TeardownGuard guard) {
         this.serverNamespace = serverNamespace;
         this.clientNamespace = clientNamespace;
+        this.guard = guard;
     }
 
     /**
@@ -53,7 +61,9 @@ final class VethPair implements AutoCloseable {
         removeStale();
         String base = NAME_PREFIX + ownerTag(ProcessHandle.current()).orElse(ProcessHandle.current().pid() + "-0")
                 + "-" + SEQUENCE.incrementAndGet();
-        VethPair pair = new VethPair(base + "-server", base + "-client");
+        // Guarded before they exist: a SIGKILL at any moment from here on leaves nothing once the guard has run.
+        TeardownGuard guard = TeardownGuard.start(List.of(base + "-server", base + "-client"));
+        VethPair pair = new VethPair(base + "-server", base + "-client", guard);
         LIVE.add(pair);
         try {
             ip("netns", "add", pair.serverNamespace);
@@ -91,6 +101,28 @@ final class VethPair implements AutoCloseable {
         return in(clientNamespace, command);
     }
 
+    /**
+     * {@code command} in the server's (or client's) namespace by {@code nsenter --net}: unlike {@code ip netns exec} it
+     * leaves /sys as the host mounted it, cgroup hierarchies included, which the load bench's per-cgroup syscall counts
+     * (perf -G) need. Falls back to {@code ip netns exec} where util-linux's nsenter is missing.
+     */
+    List<String> enteringServer(List<String> command) {
+        return entering(serverNamespace, command);
+    }
+
+    List<String> enteringClient(List<String> command) {
+        return entering(clientNamespace, command);
+    }
+
+    private static List<String> entering(String namespace, List<String> command) {
+        if (!Files.isExecutable(NSENTER)) {
+            return in(namespace, command);
+        }
+        List<String> cmd = new ArrayList<>(List.of(NSENTER.toString(), "--net=" + NETNS_DIR.resolve(namespace)));
+        cmd.addAll(command);
+        return cmd;
+    }
+
     private static List<String> in(String namespace, List<String> command) {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
         cmd.addAll(command);
@@ -103,6 +135,7 @@ final class VethPair implements AutoCloseable {
         LIVE.remove(this);
         delete(serverNamespace);
         delete(clientNamespace);
+        guard.close();
     }
 
     /** Removes the namespaces of runs whose owner is gone (killed by SIGKILL, say), and the processes left in them. */

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The benchmarks over a veth pair between two network namespaces: every registered download, upload and relay method
- * moves verified bytes across it, and no namespace or link outlives a run, whether it ends normally, by SIGTERM or by
- * SIGKILL (then the next run removes what was left). Needs root; skipped with the reason elsewhere, failed instead
- * under XFERBENCH_REQUIRE_ALL_METHODS=1.
+ * moves verified bytes across it (the load bench too), and no namespace, link, qdisc or process in them outlives a run,
+ * whether it ends normally, by SIGTERM or by SIGKILL (the teardown guard; if that is killed too, the next run removes
+ * what was left). Needs root; skipped with the reason elsewhere, failed instead under XFERBENCH_REQUIRE_ALL_METHODS=1.
  */
 @Timeout(600)
 class VethBenchTest {
@@ -64,21 +64,69 @@ class VethBenchTest {
     }
 
     @Test
-    void sigtermTearsDownAndSigkillLeavesWhatTheNextRunRemoves() throws Exception {
+    void theLoadBenchRunsItsServersAndNginxAcrossThePair() throws Exception {
+        Path report = dir.resolve("load.json");
+        int status = Cli.run(new io.xferbench.client.ClientMain(), "veth", "load-bench", "--server-jar", SERVER_JAR.toString(),
+                "--io-models", "platform", "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
+                "--no-wrk", "--format", "json", "--out", report.toString());
+        assertThat(status).as("load-bench over veth: exit status").isZero();
+        JsonNode doc = JSON.readTree(report.toFile());
+        assertThat(doc.at("/settings/serverAddress").asText()).isEqualTo(VethPair.SERVER_ADDRESS);
+        assertThat(doc.at("/settings/network").asText()).as("the client's end is the veth").startsWith(VethPair.CLIENT_DEVICE + " veth mtu ");
+        List<String> servers = new ArrayList<>();
+        for (JsonNode row : doc.path("rows")) {
+            String what = row.path("server").asText() + " " + row.path("model").asText() + " " + row.path("protocol").asText();
+            if (row.has("skipped")) {
+                MethodAssumptions.assumeAvailable(what, Availability.unavailable(row.path("skipped").asText()));
+            }
+            servers.add(row.path("server").asText());
+            assertThat(row.path("requests").asLong()).as(what).isPositive();
+            assertThat(row.path("errors").asLong()).as(what).isZero();
+            assertThat(row.path("verified").asBoolean()).as(what + " verified").isTrue();
+            if (io.xferbench.core.metrics.PerfCgroup.availability().isAvailable()) {
+                // The namespace is entered without remounting /sys: the host's cgroups stay visible for perf -G.
+                assertThat(row.path("serverSyscallsUnavailable").asText("")).as(what).doesNotContain("hierarchy is mounted");
+            }
+        }
+        assertThat(servers).contains("xferbench", "nginx");
+        assertNothingLeftBy(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void sigtermAndSigkillLeaveNoNamespaceLinkOrProcessBehind() throws Exception {
         Process terminated = startLongRun();
         List<Long> inside = awaitRunningInNamespaces(terminated);
+        List<String> namespaces = namespaceInodes(terminated.pid());
         terminated.destroy();
         assertThat(terminated.waitFor(60, TimeUnit.SECONDS)).as("SIGTERM ends the run").isTrue();
         awaitExit(inside);
-        assertNothingLeftBy(terminated.pid());
+        assertNothingLeftBy(terminated.pid(), namespaces);
 
+        // SIGKILL: no hook runs; the server and client die with the launcher (parent-death signal) and its guard,
+        // outside the namespaces, deletes them when the launcher's pipe closes. Nothing waits for a next run.
         Process killed = startLongRun();
         inside = awaitRunningInNamespaces(killed);
+        namespaces = namespaceInodes(killed.pid());
         killed.destroyForcibly().waitFor();
-        awaitExit(inside);  // the server and the client die with it (parent-death signal)
-        assertThat(ours(killed.pid())).as("SIGKILL leaves its namespaces: no hook runs").hasSize(2);
+        awaitExit(inside);
+        awaitNoNamespacesOf(killed.pid());
+        assertNothingLeftBy(killed.pid(), namespaces);
+    }
+
+    @Test
+    void whenTheGuardIsKilledTooTheNextRunRemovesWhatWasLeft() throws Exception {
+        Process killed = startLongRun();
+        List<Long> inside = awaitRunningInNamespaces(killed);
+        List<String> namespaces = namespaceInodes(killed.pid());
+        ProcessHandle guard = killed.descendants().filter(VethBenchTest::isGuard).findFirst().orElseThrow(
+                () -> new AssertionError("the run has no teardown guard"));
+        guard.destroyForcibly();  // a kill -9 of the whole process tree, say
+        guard.onExit().get(30, TimeUnit.SECONDS);
+        killed.destroyForcibly().waitFor();
+        awaitExit(inside);
+        assertThat(ours(killed.pid())).as("without hook and guard the namespaces stay").hasSize(2);
         VethPair.removeStale();  // what the next run does first
-        assertNothingLeftBy(killed.pid());
+        assertNothingLeftBy(killed.pid(), namespaces);
     }
 
     private JsonNode run(String command, String... args) throws IOException {
@@ -149,9 +197,53 @@ class VethBenchTest {
 
     private static void assertNothingLeftBy(long pid) throws IOException {
         assertThat(ours(pid)).as("ip netns list: no namespace of run " + pid).isEmpty();
-        // Our links only ever live inside the namespaces; none may appear in the root namespace either.
+        // Our links only ever live inside the namespaces; none may appear in the root namespace either, nor a qdisc on one.
         assertThat(HostCommand.run("ip", "-o", "link", "show")).as("ip link")
                 .doesNotContain(VethPair.SERVER_DEVICE).doesNotContain(VethPair.CLIENT_DEVICE);
+        assertThat(HostCommand.run("tc", "qdisc", "show")).as("tc qdisc show")
+                .doesNotContain(VethPair.SERVER_DEVICE).doesNotContain(VethPair.CLIENT_DEVICE);
+    }
+
+    /**
+     * Also no process still in one of the run's network namespaces ({@code net:[INODE]}): a deleted name whose namespace a
+     * process still holds keeps the veth pair and its qdiscs alive, invisible to {@code ip netns list}.
+     */
+    private static void assertNothingLeftBy(long pid, List<String> namespaceInodes) throws IOException {
+        assertNothingLeftBy(pid);
+        List<String> holders = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path proc : procs.filter(p -> p.getFileName().toString().matches("\\d+")).toList()) {
+                try {
+                    String ns = Files.readSymbolicLink(proc.resolve("ns/net")).toString();
+                    if (namespaceInodes.contains(ns)) {
+                        holders.add(proc.getFileName() + " " + ns);
+                    }
+                } catch (IOException e) {
+                    // Gone meanwhile, or not ours to read.
+                }
+            }
+        }
+        assertThat(holders).as("processes still in the run's network namespaces").isEmpty();
+    }
+
+    /** {@code net:[INODE]} of the run's namespaces, as /proc/PID/ns/net of a process inside would read. */
+    private static List<String> namespaceInodes(long pid) throws IOException {
+        List<String> inodes = new ArrayList<>();
+        for (String name : ours(pid)) {
+            inodes.add("net:[" + Files.getAttribute(Path.of("/run/netns", name), "unix:ino") + "]");
+        }
+        return inodes;
+    }
+
+    private static void awaitNoNamespacesOf(long pid) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!ours(pid).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+    }
+
+    private static boolean isGuard(ProcessHandle p) {
+        return p.info().arguments().map(args -> List.of(args).contains(TeardownGuard.NAME)).orElse(false);
     }
 
     private static List<String> ours(long pid) throws IOException {
