@@ -3,7 +3,6 @@ package io.xferbench.client.load;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
-import io.xferbench.core.protocol.Status;
 import java.nio.ByteBuffer;
 
 /** DELETE of a name, native protocol: verified on the empty OK frame; NOT_FOUND is an error like any status. */
@@ -21,27 +20,11 @@ final class NativeDeleteExchange implements NamedExchange {
 
     @Override
     public ResponseParser newParser() {
-        return new ResponseParser() {
-            private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();
-            private ExchangeOutcome outcome;
-
+        return new OneFrameAnswerParser() {
             @Override
-            public boolean feed(ByteBuffer in) throws LoadProtocolException {
-                if (!frame.feed(in)) {
-                    return false;
-                }
-                if (frame.status() != Status.OK) {
-                    outcome = ExchangeOutcome.failed(frame.status().name(), 0);
-                } else {
-                    frame.payload(0, "delete answer");
-                    outcome = ExchangeOutcome.verified(0);
-                }
-                return true;
-            }
-
-            @Override
-            public ExchangeOutcome outcome() {
-                return outcome;
+            ExchangeOutcome judge(NativeDownloadParser.FrameReader ok) throws LoadProtocolException {
+                ok.payload(0, "delete answer");
+                return ExchangeOutcome.verified(0);
             }
         };
     }

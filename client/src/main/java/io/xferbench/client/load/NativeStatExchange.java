@@ -3,7 +3,6 @@ package io.xferbench.client.load;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
-import io.xferbench.core.protocol.Status;
 import java.nio.ByteBuffer;
 
 /** STAT of one file (the "exist" operation), native protocol: verified when the server says it exists with its size. */
@@ -30,35 +29,19 @@ final class NativeStatExchange implements Exchange {
 
     @Override
     public ResponseParser newParser() {
-        return new ResponseParser() {
-            private final NativeDownloadParser.FrameReader frame = new NativeDownloadParser.FrameReader();
-            private ExchangeOutcome outcome;
-
+        return new OneFrameAnswerParser() {
             @Override
-            public boolean feed(ByteBuffer in) throws LoadProtocolException {
-                if (!frame.feed(in)) {
-                    return false;
-                }
-                if (frame.status() != Status.OK) {
-                    outcome = ExchangeOutcome.failed(frame.status().name(), 0);
-                    return true;
-                }
-                ByteBuffer p = frame.payload(PAYLOAD, "stat");
+            ExchangeOutcome judge(NativeDownloadParser.FrameReader ok) throws LoadProtocolException {
+                ByteBuffer p = ok.payload(PAYLOAD, "stat");
                 boolean exists = p.get() == 1;
                 long statSize = p.getLong();
-                outcome = !exists ? ExchangeOutcome.failed("absent", 0)
+                return !exists ? ExchangeOutcome.failed("absent", 0)
                         : statSize != size ? ExchangeOutcome.failed("size mismatch", 0) : ExchangeOutcome.verified(0);
-                return true;
-            }
-
-            @Override
-            public ExchangeOutcome outcome() {
-                return outcome;
             }
 
             @Override
             public boolean closesConnection() {
-                return outcome != null && !outcome.ok();
+                return outcome() != null && !outcome().ok();
             }
         };
     }
