@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.jmh.gate.WorkflowSteps.Step;
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -91,9 +91,7 @@ class PerfGateWorkflowTest {
         stub(ws.resolve("mvnw"), "echo \"mvnw $*\"\n");
         Files.createDirectories(ws.resolve("scripts"));
         String java = ProcessHandle.current().info().command().orElse("java");
-        String flags = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens") || a.startsWith("--enable-native-access") || a.startsWith("--sun-misc"))
-                .map(a -> "'" + a + "'").collect(Collectors.joining(" "));
+        String flags = JvmFlags.required().stream().map(a -> "'" + a + "'").collect(Collectors.joining(" "));
         stub(ws.resolve("scripts/perf-gate"), PerfGate.DRY_RUN_ENV + "=1 exec '" + java + "' " + flags + " -cp '"
                 + System.getProperty("java.class.path") + "' " + PerfGate.class.getName() + " \"$@\"\n");
 
