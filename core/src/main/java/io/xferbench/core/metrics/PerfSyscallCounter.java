@@ -32,6 +32,7 @@ public final class PerfSyscallCounter implements AutoCloseable {
             "pipe2", "fcntl", "ioctl", "getrusage", "sched_yield", "clock_nanosleep", "statx", "ftruncate", "rename");
 
     private static final long ACK_TIMEOUT_MS = 10_000;
+    private static final int ATTACH_ATTEMPTS = 10;
     private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
     private static volatile Availability availability;
 
@@ -111,7 +112,8 @@ public final class PerfSyscallCounter implements AutoCloseable {
     }
 
     /**
-     * Attaches to {@code pid} with events disabled. perf is driven through its standard streams: commands on
+     * Attaches to {@code pid} with events disabled and returns once perf has its events open on every thread (again
+     * when a thread exited while perf attached). perf is driven through its standard streams: commands on
      * stdin, acks on stdout, counts on stderr ({@code --control fd:0,1}), so no file or fifo is ever created and
      * nothing is left behind, however this JVM ends (perf exits when its target does).
      */
@@ -122,7 +124,20 @@ public final class PerfSyscallCounter implements AutoCloseable {
     public static PerfSyscallCounter attach(long pid, List<String> syscalls) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
                 "-e", String.join(",", events(syscalls)), "-p", Long.toString(pid)));
-        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+        for (int attempt = 1; ; attempt++) {
+            PerfSyscallCounter counter = new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+            try {
+                counter.awaitAttached();
+                return counter;
+            } catch (IOException e) {
+                counter.close();
+                // perf -p opens its events thread by thread and gives up when one exits on the way (ESRCH): an io-wq
+                // worker retiring, a short-lived JVM thread. The next attempt lists the threads again.
+                if (attempt == ATTACH_ATTEMPTS || !String.valueOf(e.getMessage()).contains("No such process")) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +34,40 @@ class PerfSyscallCounterTest {
             assertThat(c.of("read")).isBetween(1300L, 1400L);
             assertThat(c.total()).isGreaterThanOrEqualTo(c.of("read"));
             assertThat(c.of("sendfile64")).isZero();
+        }
+    }
+
+    /**
+     * perf -p opens its events thread by thread and gives up ("No such process") when one exits on the way, as io-wq
+     * workers and short-lived JVM threads do: attach must still give a working counter, every time.
+     */
+    @Test
+    void attachesWhileTheTargetsThreadsComeAndGo() throws Exception {
+        MethodAssumptions.assumeAvailable("perf syscall counting", PerfSyscallCounter.availability());
+        java.util.concurrent.atomic.AtomicBoolean churn = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<Thread> churners = new java.util.ArrayList<>();
+        for (int i = 0; i < 1; i++) {
+            churners.add(Thread.ofPlatform().daemon().start(() -> {
+                while (churn.get()) {
+                    // A thread that lives 100 ms, every 100 ms: some 10 exits a second, io-wq workers retiring after a burst.
+                    Thread.ofPlatform().start(() -> LockSupport.parkNanos(100_000_000));
+                    LockSupport.parkNanos(100_000_000);
+                }
+            }));
+        }
+        try {
+            for (int i = 0; i < 15; i++) {
+                try (PerfSyscallCounter perf = PerfSyscallCounter.attach(ProcessHandle.current().pid())) {
+                    perf.enable();
+                    perf.disable();
+                    assertThat(perf.stop().total()).isGreaterThanOrEqualTo(0);
+                }
+            }
+        } finally {
+            churn.set(false);
+            for (Thread t : churners) {
+                t.join();
+            }
         }
     }
 
