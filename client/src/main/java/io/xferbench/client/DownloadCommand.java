@@ -78,7 +78,7 @@ final class DownloadCommand implements Callable<Integer> {
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.DOWNLOAD, method, size), 1,
                         () -> XferConnection.open(server.host, server.port, server.token),
                         (c, index) -> Outcome.of(c.download(timed)),
-                        connections -> Windows.server(connections.get(0)),
+                        connections -> Windows.server(connections.get(0), driver.rounds().countSyscalls()),
                         (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
             }
         }

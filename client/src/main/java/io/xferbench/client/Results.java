@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
 
 /** Turns measured rounds and the two measurement windows into a {@link MethodResult} row. No I/O. */
 final class Results {
-    static final String NOT_REQUESTED = "not requested (--no-syscalls); the far side counted anyway, the protocol has no way to ask it not to";
+    static final String NOT_REQUESTED = "not requested (--no-syscalls)";
 
     private Results() {
     }

@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.ProtocolJson;
@@ -12,12 +13,15 @@ final class Windows {
     private Windows() {
     }
 
-    /** The server's MEASURE_BEGIN/END, sent on {@code connection} between rounds (it is idle then). */
-    static TransferDriver.Window server(XferConnection connection) {
+    /**
+     * The server's MEASURE_BEGIN/END, sent on {@code connection} between rounds (it is idle then); without
+     * {@code countSyscalls} the server starts no perf, so none of its work is perf's.
+     */
+    static TransferDriver.Window server(XferConnection connection, boolean countSyscalls) {
         return new TransferDriver.Window() {
             @Override
             public void begin() throws IOException {
-                connection.control(Op.MEASURE_BEGIN);
+                connection.control(Op.MEASURE_BEGIN, countSyscalls ? 0 : Flags.NO_SYSCALL_COUNT);
             }
 
             @Override

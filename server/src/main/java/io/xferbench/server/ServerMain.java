@@ -90,7 +90,8 @@ public final class ServerMain implements Callable<Integer> {
     static final class ModelIds implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return ServerModels.ids().iterator();
+            // The pooled model takes its pool size: virtual+pool:N.
+            return ServerModels.ids().stream().map(id -> id.equals(ServerModels.POOL) ? id + ":N" : id).iterator();
         }
     }
 

@@ -49,7 +49,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
     List<String> ioModels;
 
     @Option(names = "--file-size", defaultValue = "50KiB", converter = Converters.Size.class,
-            description = "Size of the file every request downloads (default: ${DEFAULT-VALUE}).")
+            description = "Size of the files downloaded, uploaded and deleted (default: ${DEFAULT-VALUE}).")
     long fileSize;
 
     @Option(names = "--concurrency", split = ",", defaultValue = "50,500", converter = Converters.PositiveInt.class,

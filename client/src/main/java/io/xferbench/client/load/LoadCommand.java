@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * protocol to an xferbench server or HTTP/1.1 to any file server (nginx), and verifies every body.
  */
 @Command(name = "load", mixinStandardHelpOptions = true, subcommands = LoadCleanCommand.class,
-        description = "Many connections downloading a small file: requests/s, latency percentiles, errors, client CPU.")
+        description = "Many connections downloading, uploading, checking and deleting small files: requests/s, latency percentiles, errors, client CPU.")
 public final class LoadCommand implements Callable<Integer> {
     /** Wire dialects the generator speaks. */
     public enum Protocol { NATIVE, HTTP }
@@ -68,7 +68,7 @@ public final class LoadCommand implements Callable<Integer> {
     String method;
 
     @Option(names = "--file-size", defaultValue = "50KiB", converter = Converters.Size.class,
-            description = "Size of the generated file every request downloads (default: ${DEFAULT-VALUE}).")
+            description = "Size of the files downloaded, uploaded, checked and deleted (default: ${DEFAULT-VALUE}).")
     long fileSize;
 
     @Option(names = "--path", description = "http: the file's URL path (default: /xferbench-<bytes>.dat, the xferbench "

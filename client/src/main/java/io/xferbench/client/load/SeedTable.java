@@ -30,7 +30,7 @@ final class SeedTable {
             return "No measured row at " + concurrency + " connections for the summary (--seed-concurrency).\n";
         }
         return "Summary at " + concurrency + " connections (this client; threads peak: live threads of all the server's "
-                + "processes, sampled every 10 ms; started: platform threads the xferbench server started in the window):\n"
+                + "processes, sampled every 10 ms; started: platform threads the xferbench server started from the run's start, warm-up included):\n"
                 + LoadReport.align(cells, 4);
     }
 }

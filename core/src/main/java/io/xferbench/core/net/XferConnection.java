@@ -180,7 +180,12 @@ public final class XferConnection implements AutoCloseable {
 
     /** INFO, MEASURE_BEGIN, MEASURE_END: a JSON answer. */
     public byte[] control(Op op) throws IOException {
-        send(Request.control(op));
+        return control(op, 0);
+    }
+
+    /** The same with request flags (MEASURE_BEGIN's {@code NO_SYSCALL_COUNT}). */
+    public byte[] control(Op op, int flags) throws IOException {
+        send(Request.control(op, flags));
         return ResponseCodec.readJson(channel);
     }
 
