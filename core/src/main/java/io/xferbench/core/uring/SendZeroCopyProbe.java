@@ -46,6 +46,8 @@ public final class SendZeroCopyProbe {
                  SocketChannel accepted = listener.accept();
                  FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
                  UringFileSender sender = new UringFileSender(4096, false, true)) {
+                // Unlinked while open: a process killed during the probe leaves no file behind.
+                Files.delete(file);
                 sender.send(new SourceFile(file, ch, 1), 0, 1, accepted);
                 ByteBuffer one = ByteBuffer.allocate(1);
                 while (one.hasRemaining() && client.read(one) >= 0) {
