@@ -1,7 +1,8 @@
 /*
  * What every C twin shares (xfer_twin.c, xfer_uring_twin.c): argument parsing, the connection and the wire
  * (blocking TCP, TCP_NODELAY, an 8-byte big-endian body length, then the body), and the one result line
- * "xfer_twin mode=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I" that TwinBench parses.
+ * "xfer_twin mode=M bytes=N seconds=S mibs=X user=U sys=Y vcsw=V ivcsw=I" that TwinBench parses (a receiving mode
+ * appends " crc32c=HEX").
  * Header-only (static functions) so that each twin stays one gcc call.
  */
 #ifndef XFERBENCH_TWIN_COMMON_H
@@ -107,14 +108,19 @@ static struct twin_span span_start(void) {
     return s;
 }
 
-static void span_report(const struct twin_span *s, const char *mode, long long len) {
+/* The result line; extra (e.g. " crc32c=..."), when not empty, is appended to it. */
+static void span_report_with(const struct twin_span *s, const char *mode, long long len, const char *extra) {
     double seconds = now() - s->t0;
     struct rusage ru1;
     getrusage(RUSAGE_SELF, &ru1);
     double user = (ru1.ru_utime.tv_sec - s->ru0.ru_utime.tv_sec) + (ru1.ru_utime.tv_usec - s->ru0.ru_utime.tv_usec) / 1e6;
     double sys = (ru1.ru_stime.tv_sec - s->ru0.ru_stime.tv_sec) + (ru1.ru_stime.tv_usec - s->ru0.ru_stime.tv_usec) / 1e6;
-    printf("xfer_twin mode=%s bytes=%lld seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%ld ivcsw=%ld\n", mode, len, seconds,
-           len / 1048576.0 / seconds, user, sys, ru1.ru_nvcsw - s->ru0.ru_nvcsw, ru1.ru_nivcsw - s->ru0.ru_nivcsw);
+    printf("xfer_twin mode=%s bytes=%lld seconds=%.6f mibs=%.1f user=%.6f sys=%.6f vcsw=%ld ivcsw=%ld%s\n", mode, len, seconds,
+           len / 1048576.0 / seconds, user, sys, ru1.ru_nvcsw - s->ru0.ru_nvcsw, ru1.ru_nivcsw - s->ru0.ru_nivcsw, extra);
+}
+
+static void span_report(const struct twin_span *s, const char *mode, long long len) {
+    span_report_with(s, mode, len, "");
 }
 
 #endif

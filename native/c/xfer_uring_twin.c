@@ -26,6 +26,21 @@
  *                    goes out by another socket splice before the next round
  *                    (core.uring.LinkedSplicePipeline)
  *
+ * and the one receiving mode, the twin of the upload method io-uring-recv-write (core.uring.SocketToFilePipeline):
+ *
+ *   xfer_uring_twin uring-recv-write TARGET HOST PORT [bufsize] [length] [depth]
+ *
+ *   creates TARGET (O_CREAT|O_EXCL|O_RDWR, as the server's upload temp file) and listens on HOST:PORT (PORT 0: any
+ *   free one), prints "xfer_uring_twin accepting port=P" once both are ready, accepts ONE connection, reads the
+ *   8-byte big-endian length (must equal length when that is given), then: one IORING_OP_RECV (MSG_WAITALL) at a
+ *   time into the next free buffer (a FIFO, as the Java side's ArrayDeque), never asked for more than the body still
+ *   owes; the CRC32C of the bytes is taken as each RECV completes (the Java receiver returns it; SSE4.2, three
+ *   lanes, as HotSpot's intrinsic); each full buffer is an IORING_OP_WRITE at its 64-bit file offset, so up to
+ *   depth - 1 writes are in flight behind the receive; a short write is resubmitted for the rest and a buffer is
+ *   reused only after its write completed in full. The span (and the result line, with " crc32c=HEX" appended) runs
+ *   from accept() returning to the last write's CQE; no fsync and no re-read, as the receiver itself does neither
+ *   (the server's optional verify comes after it). Then it expects EOF. Killed with its parent (PR_SET_PDEATHSIG).
+ *
  * depth (default 4) and bufsize (default 64 KiB) must be the Java side's (TwinBench passes both); uring-splice
  * ignores both, uring-splice-linked takes bufsize as its pipe size. The loop is the event loop's: queue SQEs, io_uring_submit_and_wait(1), handle every
  * CQE, repeat. The ring is set up like Netty 4.2.18's (SUBMIT_ALL, SINGLE_ISSUER, DEFER_TASKRUN where the kernel
@@ -39,6 +54,8 @@
 #include <limits.h>
 #include <liburing.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 
@@ -60,11 +77,13 @@
 #define KIND_SPLICE_OUT 4ULL
 #define KIND_LINKED_IN 5ULL
 #define KIND_LINKED_OUT 6ULL
+#define KIND_RECV 7ULL
+#define KIND_WRITE 8ULL
 #define USER_DATA(kind, n) ((kind) << 32 | (uint32_t) (n))
 
 static void usage(void) {
     fprintf(stderr, "usage: xfer_uring_twin uring-read-send|uring-send-zc|uring-direct|uring-splice|uring-splice-linked FILE HOST PORT"
-                    " [bufsize] [length] [depth]\n");
+                    " [bufsize] [length] [depth] | uring-recv-write TARGET HOST PORT [bufsize] [length] [depth]\n");
     exit(2);
 }
 
@@ -370,6 +389,266 @@ static void send_splice_linked(struct io_uring *ring, int file, int sock, long l
     }
 }
 
+/* ---- uring-recv-write: core.uring.SocketToFilePipeline in C ---- */
+
+/*
+ * CRC32C as java.util.zip.CRC32C computes it (HotSpot's intrinsic: the SSE4.2 crc32 instruction over three
+ * independent lanes, joined by shifting), so the C receiver does the same checksum work as the Java one. The
+ * register is kept raw (no inversion) between calls: start at ~0, invert at the end.
+ */
+#define CRC_LANE 8192
+
+#if defined(__x86_64__)
+#include <nmmintrin.h>
+
+static uint32_t crc_lane_shift[4][256]; /* register -> register after CRC_LANE zero bytes, a table per byte */
+
+__attribute__((target("sse4.2"))) static uint32_t crc_over_zeros(uint32_t crc, size_t n) {
+    uint64_t c = crc;
+    for (size_t i = 0; i < n / 8; i++) c = _mm_crc32_u64(c, 0);
+    return (uint32_t) c;
+}
+
+/* The shift over zeros is linear in the register, so four byte tables compose it. */
+static void crc32c_init(void) {
+    for (int k = 0; k < 4; k++)
+        for (uint32_t b = 0; b < 256; b++) crc_lane_shift[k][b] = crc_over_zeros(b << (8 * k), CRC_LANE);
+}
+
+static uint32_t crc_shift(uint32_t c) {
+    return crc_lane_shift[0][c & 0xff] ^ crc_lane_shift[1][(c >> 8) & 0xff] ^ crc_lane_shift[2][(c >> 16) & 0xff]
+           ^ crc_lane_shift[3][c >> 24];
+}
+
+static uint64_t load64(const unsigned char *p) {
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+__attribute__((target("sse4.2"))) static uint32_t crc32c_update(uint32_t crc, const unsigned char *p, size_t n) {
+    uint64_t c0 = crc;
+    while (n > 0 && ((uintptr_t) p & 7)) { c0 = _mm_crc32_u8((uint32_t) c0, *p++); n--; }
+    while (n >= 3 * CRC_LANE) { /* crc(c, A B C) = shift(shift(crc(c, A)) ^ crc(0, B)) ^ crc(0, C) */
+        uint64_t c1 = 0, c2 = 0;
+        for (size_t i = 0; i < CRC_LANE; i += 8) {
+            c0 = _mm_crc32_u64(c0, load64(p + i));
+            c1 = _mm_crc32_u64(c1, load64(p + CRC_LANE + i));
+            c2 = _mm_crc32_u64(c2, load64(p + 2 * CRC_LANE + i));
+        }
+        c0 = crc_shift((uint32_t) c0) ^ (uint32_t) c1;
+        c0 = crc_shift((uint32_t) c0) ^ (uint32_t) c2;
+        p += 3 * CRC_LANE;
+        n -= 3 * CRC_LANE;
+    }
+    for (; n >= 8; p += 8, n -= 8) c0 = _mm_crc32_u64(c0, load64(p));
+    while (n-- > 0) c0 = _mm_crc32_u8((uint32_t) c0, *p++);
+    return (uint32_t) c0;
+}
+#else
+static void crc32c_init(void) {
+}
+
+/* Bitwise, elsewhere: correct, and far slower than the JVM's intrinsic (the ratio then flatters C's rival). */
+static uint32_t crc32c_update(uint32_t crc, const unsigned char *p, size_t n) {
+    while (n-- > 0) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1)));
+    }
+    return crc;
+}
+#endif
+
+/* One buffer and the chunk it holds: file offset off, len bytes, done received (while receiving) or written. */
+struct rslot {
+    unsigned char *buf;
+    long long off;
+    int len, done;
+};
+
+struct receiver {
+    struct io_uring *ring;
+    int sock, file, depth, capacity;
+    struct rslot *slots;
+    int *free_q, free_head, free_len;    /* free slots, first in first out */
+    int receiving, ops_in_flight;
+    long long len, received, written;
+    uint32_t crc;
+};
+
+static void submit_recv(struct receiver *r, int i) {
+    struct rslot *s = &r->slots[i];
+    struct io_uring_sqe *sqe = sqe_of(r->ring);
+    io_uring_prep_recv(sqe, r->sock, s->buf + s->done, (size_t) (s->len - s->done), MSG_WAITALL);
+    io_uring_sqe_set_data64(sqe, USER_DATA(KIND_RECV, i));
+    r->ops_in_flight++;
+}
+
+static void submit_write(struct receiver *r, int i) {
+    struct rslot *s = &r->slots[i];
+    struct io_uring_sqe *sqe = sqe_of(r->ring);
+    io_uring_prep_write(sqe, r->file, s->buf + s->done, (unsigned) (s->len - s->done), (unsigned long long) (s->off + s->done));
+    io_uring_sqe_set_data64(sqe, USER_DATA(KIND_WRITE, i));
+    r->ops_in_flight++;
+}
+
+/* The next chunk's RECV unless one is in flight, the body is all in, or every buffer is being written. */
+static void receive_next(struct receiver *r) {
+    if (r->receiving >= 0 || r->received == r->len || r->free_len == 0) return;
+    int i = r->free_q[r->free_head];
+    r->free_head = (r->free_head + 1) % r->depth;
+    r->free_len--;
+    struct rslot *s = &r->slots[i];
+    s->off = r->received;
+    s->len = r->len - r->received < r->capacity ? (int) (r->len - r->received) : r->capacity;
+    s->done = 0;
+    r->receiving = i;
+    submit_recv(r, i);
+}
+
+static void on_recv(struct receiver *r, int i, int res) {
+    struct rslot *s = &r->slots[i];
+    if (res < 0) die_res("io_uring recv", res);
+    if (res == 0) { errno = 0; die("io_uring recv: connection closed inside the body"); }
+    r->crc = crc32c_update(r->crc, s->buf + s->done, (size_t) res);
+    s->done += res;
+    r->received += res;
+    if (s->done < s->len) { /* short without MSG_WAITALL's help: the rest of the chunk */
+        submit_recv(r, i);
+        return;
+    }
+    r->receiving = -1;
+    s->done = 0;
+    submit_write(r, i);
+    receive_next(r);
+}
+
+static void on_write(struct receiver *r, int i, int res) {
+    struct rslot *s = &r->slots[i];
+    if (res < 0) die_res("io_uring write", res);
+    if (res == 0) { errno = 0; die("io_uring write wrote nothing"); }
+    s->done += res;
+    if (s->done < s->len) {
+        submit_write(r, i);
+        return;
+    }
+    r->written += s->len;
+    r->free_q[(r->free_head + r->free_len++) % r->depth] = i;
+    receive_next(r);
+}
+
+/* Receives len bytes from sock into file at [0, len); returns the CRC32C of the bytes. */
+static uint32_t receive_pipeline(struct io_uring *ring, int sock, int file, long long len, size_t bufsize, int depth) {
+    struct receiver r = {.ring = ring, .sock = sock, .file = file, .depth = depth, .capacity = (int) bufsize, .len = len,
+                         .receiving = -1, .crc = 0xffffffffu};
+    r.slots = calloc((size_t) depth, sizeof *r.slots);
+    r.free_q = calloc((size_t) depth, sizeof *r.free_q);
+    if (!r.slots || !r.free_q) die("calloc");
+    size_t page = (size_t) sysconf(_SC_PAGESIZE); /* UringBuffers: page-aligned */
+    for (int i = 0; i < depth; i++) {
+        r.slots[i].buf = aligned_alloc(page, (bufsize + page - 1) / page * page);
+        if (!r.slots[i].buf) die("aligned_alloc");
+        r.free_q[r.free_len++] = i;
+    }
+    receive_next(&r);
+    while (r.ops_in_flight > 0) {
+        int rc = io_uring_submit_and_wait(ring, 1);
+        if (rc < 0 && rc != -EINTR) die_res("io_uring_submit_and_wait", rc);
+        struct io_uring_cqe *cqe;
+        unsigned head, seen = 0;
+        io_uring_for_each_cqe(ring, head, cqe) {
+            seen++;
+            r.ops_in_flight--;
+            uint64_t data = io_uring_cqe_get_data64(cqe);
+            if (data >> 32 == KIND_RECV) on_recv(&r, (int) (uint32_t) data, cqe->res);
+            else on_write(&r, (int) (uint32_t) data, cqe->res);
+        }
+        io_uring_cq_advance(ring, seen);
+    }
+    if (r.written != len) { errno = 0; die("wrote fewer bytes than announced"); }
+    for (int i = 0; i < depth; i++) free(r.slots[i].buf);
+    free(r.slots);
+    free(r.free_q);
+    return ~r.crc;
+}
+
+static int listen_on(const char *host, const char *port) {
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+    int rc = getaddrinfo(host, port, &hints, &res);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %s:%s: %s\n", twin_name, host, port, gai_strerror(rc));
+        exit(1);
+    }
+    int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
+    if (fd < 0) die("socket");
+    int one = 1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0) die("setsockopt(SO_REUSEADDR)");
+    if (bind(fd, res->ai_addr, res->ai_addrlen) < 0) die("bind");
+    freeaddrinfo(res);
+    if (listen(fd, 1) < 0) die("listen");
+    return fd;
+}
+
+static int bound_port(int fd) {
+    struct sockaddr_storage a;
+    socklen_t n = sizeof a;
+    if (getsockname(fd, (struct sockaddr *) &a, &n) < 0) die("getsockname");
+    return ntohs(a.ss_family == AF_INET6 ? ((struct sockaddr_in6 *) &a)->sin6_port : ((struct sockaddr_in *) &a)->sin_port);
+}
+
+static void read_all(int sock, unsigned char *p, size_t n) {
+    while (n > 0) {
+        ssize_t r = read(sock, p, n);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            die("read(socket)");
+        }
+        if (r == 0) { errno = 0; die("connection closed inside the 8-byte length header"); }
+        p += r;
+        n -= (size_t) r;
+    }
+}
+
+static int receive_main(const char *target, const char *host, const char *port, size_t bufsize, long long expect, int depth) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl(PR_SET_PDEATHSIG)"); /* never left waiting in accept */
+    crc32c_init();
+    int file = open(target, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (file < 0) die(target);
+    struct io_uring ring;
+    ring_init(&ring, (unsigned) (2 * depth + 8)); /* one RECV and depth WRITEs fit */
+    int server = listen_on(host, port);
+    printf("xfer_uring_twin accepting port=%d\n", bound_port(server));
+    fflush(stdout);
+    int sock = accept4(server, NULL, NULL, SOCK_CLOEXEC);
+    if (sock < 0) die("accept");
+    struct twin_span span = span_start();
+    int one = 1;
+    if (setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) < 0) die("setsockopt(TCP_NODELAY)");
+    unsigned char header[8];
+    read_all(sock, header, sizeof header);
+    long long len = 0;
+    for (int i = 0; i < 8; i++) len = (long long) ((unsigned long long) len << 8 | header[i]);
+    if (len < 0 || (expect >= 0 && len != expect)) {
+        fprintf(stderr, "xfer_uring_twin: announced length %lld, expected %lld\n", len, expect);
+        return 1;
+    }
+    uint32_t crc = len == 0 ? 0 : receive_pipeline(&ring, sock, file, len, bufsize, depth);
+    char extra[32];
+    snprintf(extra, sizeof extra, " crc32c=%08x", crc);
+    span_report_with(&span, "uring-recv-write", len, extra);
+    fflush(stdout);
+    char probe;
+    ssize_t tail;
+    while ((tail = read(sock, &probe, 1)) < 0 && errno == EINTR) {
+    }
+    if (tail != 0) { errno = tail < 0 ? errno : 0; die("bytes after the announced length"); }
+    close(sock);
+    close(server);
+    io_uring_queue_exit(&ring);
+    if (close(file) < 0) die("close(target)");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     twin_name = "xfer_uring_twin";
     if (argc < 5 || argc > 8) usage();
@@ -377,6 +656,9 @@ int main(int argc, char **argv) {
     size_t bufsize = argc > 5 ? (size_t) parse_size(argv[5]) : 64 * 1024;
     long long depth = argc > 7 ? parse_size(argv[7]) : 4;
     if (bufsize == 0 || bufsize > INT_MAX || depth < 1 || depth > 4096) usage();
+    if (strcmp(mode, "uring-recv-write") == 0) {
+        return receive_main(path, argv[3], argv[4], bufsize, argc > 6 ? parse_size(argv[6]) : -1, (int) depth);
+    }
     int read_send = strcmp(mode, "uring-read-send") == 0, send_zc = strcmp(mode, "uring-send-zc") == 0;
     int direct = strcmp(mode, "uring-direct") == 0, splice_mode = strcmp(mode, "uring-splice") == 0;
     int linked = strcmp(mode, "uring-splice-linked") == 0;
