@@ -131,6 +131,8 @@ final class Libc {
 
     static native int fdatasync(int fd) throws LastErrorException;
 
+    static native int syncfs(int fd) throws LastErrorException;
+
     static native int ftruncate(int fd, long length) throws LastErrorException;
 
     static native int statx(int dirfd, byte[] path, int flags, int mask, byte[] statx) throws LastErrorException;

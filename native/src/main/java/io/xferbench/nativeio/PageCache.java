@@ -88,6 +88,22 @@ public final class PageCache {
         }
     }
 
+    /**
+     * Writes back every dirty page of the file system holding {@code path} and waits for it (syncfs(2)), so what
+     * was written before is not written back during what is measured next.
+     */
+    public static void syncFileSystem(Path path) throws NativeException {
+        NativeSupport.check();
+        int fd = open(path);
+        try {
+            Libc.syncfs(fd);
+        } catch (LastErrorException e) {
+            throw NativeException.of("syncfs(" + path + ")", e);
+        } finally {
+            closeQuietly(fd);
+        }
+    }
+
     /** Pulls the whole file into the page cache: POSIX_FADV_WILLNEED (starts readahead), then a buffered read of every byte. */
     public static void warm(Path path) throws NativeException {
         NativeSupport.check();

@@ -9,7 +9,8 @@ import java.util.List;
  * @param socketPaced  its syscall counts follow the socket's pace (non-blocking writes split as the socket fills),
  *                     so the gate gives them a wider band
  * @param twinMode     the mode of the C twin that makes the same syscalls ({@code native/c/xfer_twin.c}; the
- *                     {@code uring-*} modes are {@code native/c/xfer_uring_twin.c}'s), or null
+ *                     {@code uring-*} modes are {@code native/c/xfer_uring_twin.c}'s, the receiving one
+ *                     {@code uring-recv-write} among them), or null
  * @param noTwinReason why there is no C twin, when {@code twinMode} is null
  * @param jmhExclusion why the method is not in its default JMH benchmark, or null when it is
  * @param definingSyscalls the syscalls (perf names) that make the method what it is, e.g. {@code sendfile64}: reports
@@ -17,8 +18,14 @@ import java.util.List;
  */
 public record MethodTraits(boolean socketPaced, String twinMode, String noTwinReason, String jmhExclusion,
                            List<String> definingSyscalls) {
-    /** No C twin (the twins cover downloads; a download must say why it has none), in the default JMH set, not paced. */
+    /** No C twin, in the default JMH set, not paced. A download or upload method must not use it: each says why it has no twin. */
     public static final MethodTraits PLAIN = new MethodTraits(false, null, null, null, List.of());
+
+    /**
+     * Why an upload method has no C twin: the upload harness ({@code scripts/twin --direction upload}, a C feeder into
+     * the receiver under test) exists, but only io-uring-recv-write has a receiving C mode so far.
+     */
+    public static final String NO_UPLOAD_TWIN_YET = "no receiving C twin yet (scripts/twin --direction upload pairs io-uring-recv-write only)";
 
     /** The syscall an io_uring method enters by; its SQE counts mean something only for such methods. */
     public static final String IO_URING_ENTER = "io_uring_enter";
@@ -31,7 +38,7 @@ public record MethodTraits(boolean socketPaced, String twinMode, String noTwinRe
         return new MethodTraits(false, mode, null, null, List.of());
     }
 
-    /** A download without a C twin, and why. */
+    /** A method without a C twin, and why. */
     public static MethodTraits noTwin(String reason) {
         return new MethodTraits(false, null, reason, null, List.of());
     }

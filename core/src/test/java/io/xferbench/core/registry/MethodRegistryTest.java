@@ -3,6 +3,7 @@ package io.xferbench.core.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferMethod;
 import io.xferbench.core.metrics.PerfSyscallCounter;
@@ -59,6 +60,15 @@ class MethodRegistryTest {
         for (SenderMethod m : DownloadMethods.all()) {
             assertThat(m.traits().twinMode() != null || m.traits().noTwinReason() != null).as(m.id()).isTrue();
         }
+    }
+
+    /** Likewise for uploads (scripts/twin --direction upload), and a receiving twin mode is an io_uring one's. */
+    @Test
+    void everyUploadHasACTwinOrSaysWhyNot() {
+        for (ReceiverMethod m : UploadMethods.all()) {
+            assertThat(m.traits().twinMode() != null || m.traits().noTwinReason() != null).as(m.id()).isTrue();
+        }
+        assertThat(UploadMethods.byId("io-uring-recv-write").orElseThrow().traits().twinMode()).isEqualTo("uring-recv-write");
     }
 
     @Test

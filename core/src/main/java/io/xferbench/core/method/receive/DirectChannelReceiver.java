@@ -22,7 +22,7 @@ import java.util.zip.CRC32C;
 public final class DirectChannelReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("channel-direct",
             "SocketChannel.read(direct ByteBuffer, page-aligned or page+16) -> FileChannel.write: read(2) + pwrite64(2)",
-            MethodTraits.PLAIN.definedBy("read", "pwrite64"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("read", "pwrite64"),
             DirectChannelReceiver::new);
 
     static final int MISALIGNMENT = 16;

@@ -53,7 +53,7 @@ public final class EpollSpliceReceiver implements FileReceiver {
             "Netty epoll spliceTo(FileDescriptor, int offset, int len): per EPOLLIN pipe2(2), splice(2) socket -> pipe -> file, close pipe; < 2 GiB in Netty 4.2.18",
             NettyTransport.EPOLL::availability, MAX_LENGTH,
             "Netty 4.2.18 AbstractEpollStreamChannel.spliceTo(FileDescriptor, int offset, int len) keeps the file offset in an int",
-            MethodTraits.PLAIN.definedBy("splice"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("splice"),
             options -> new EpollSpliceReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;

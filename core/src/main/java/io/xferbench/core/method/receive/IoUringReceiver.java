@@ -36,7 +36,7 @@ public final class IoUringReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = new DefinedReceiverMethod("io-uring",
             "Netty io_uring ByteBuf reads: IORING_OP_RECV via io_uring_enter(2) into a pooled direct buffer, then pwrite64(2) on the event loop",
             NettyTransport.IO_URING::availability, Long.MAX_VALUE, "",
-            MethodTraits.PLAIN.definedBy(MethodTraits.IO_URING_ENTER, "pwrite64"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy(MethodTraits.IO_URING_ENTER, "pwrite64"),
             options -> new IoUringReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;

@@ -17,7 +17,7 @@ public final class IoUringRecvWriteReceiver {
             "io_uring IORING_OP_RECV (MSG_WAITALL) into one of --io-uring-depth buffers at a time + IORING_OP_WRITE of each full "
                     + "buffer at its 64-bit offset, writes in flight behind the receive (Netty IoUringIoHandle)",
             UringAvailability::withDuplicatedFds, Long.MAX_VALUE, "",
-            MethodTraits.PLAIN.definedBy(MethodTraits.IO_URING_ENTER),
+            MethodTraits.twin("uring-recv-write").definedBy(MethodTraits.IO_URING_ENTER),
             options -> new UringFileReceiver(options.bufferSize()),
             UringDepth::bufferBytes);
 

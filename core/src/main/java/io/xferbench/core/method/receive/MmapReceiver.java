@@ -32,7 +32,7 @@ public final class MmapReceiver implements FileReceiver {
 
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("mmap",
             "extend to length (1-byte pwrite64(2)), MappedByteBuffer windows (<= 1 GiB) filled by SocketChannel.read: mmap(2), read(2) into the mapping, munmap(2)",
-            MethodTraits.PLAIN.definedBy("mmap", "read"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("mmap", "read"),
             options -> new MmapReceiver(DEFAULT_WINDOW));
 
     private final long window;

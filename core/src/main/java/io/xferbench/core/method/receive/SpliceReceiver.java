@@ -29,11 +29,11 @@ import java.nio.file.Path;
 public final class SpliceReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = new DefinedReceiverMethod("splice",
             "raw splice(2) via the native shim: socket -> pipe (F_SETPIPE_SZ = bufferSize) -> file at a 64-bit offset, no user-space copy",
-            RawSplice::availability, Long.MAX_VALUE, "", MethodTraits.PLAIN.definedBy("splice"), options -> new SpliceReceiver(PipeSource.fresh(options.bufferSize())));
+            RawSplice::availability, Long.MAX_VALUE, "", MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("splice"), options -> new SpliceReceiver(PipeSource.fresh(options.bufferSize())));
 
     public static final ReceiverMethod POOLED = new DefinedReceiverMethod("splice-pooled",
             "splice, with the connection's pipe taken from and given back to a process-wide pipe pool (thread-local first) instead of pipe2/close",
-            RawSplice::availability, Long.MAX_VALUE, "", MethodTraits.PLAIN.definedBy("splice").notInJmh("PipeSetupBenchmark measures what the pool saves; its transfers are splice's"), options -> new SpliceReceiver(PipePool.shared(options.bufferSize())));
+            RawSplice::availability, Long.MAX_VALUE, "", MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("splice").notInJmh("PipeSetupBenchmark measures what the pool saves; its transfers are splice's"), options -> new SpliceReceiver(PipePool.shared(options.bufferSize())));
 
     private final PipeSource pipes;
     private Splice.Pipe pipe;

@@ -23,7 +23,7 @@ import java.util.zip.CRC32C;
 public final class StreamReceiver implements FileReceiver {
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("stream",
             "socket InputStream -> FileOutputStream through a byte[] buffer: read(2) + write(2) per buffer",
-            MethodTraits.PLAIN.definedBy("read", "write"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("read", "write"),
             StreamReceiver::new);
 
     private final byte[] buffer;

@@ -23,7 +23,7 @@ public final class TransferFromReceiver implements FileReceiver {
 
     public static final ReceiverMethod METHOD = DefinedReceiverMethod.alwaysAvailable("transfer-from",
             "FileChannel.transferFrom(SocketChannel) loop, <= 1 GiB per call: the JDK's read(2) into an internal 8 KiB buffer + pwrite64(2)",
-            MethodTraits.PLAIN.definedBy("read", "pwrite64"),
+            MethodTraits.noTwin(MethodTraits.NO_UPLOAD_TWIN_YET).definedBy("read", "pwrite64"),
             options -> new TransferFromReceiver(CHUNK));
 
     private final long chunk;
