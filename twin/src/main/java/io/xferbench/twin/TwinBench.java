@@ -3,8 +3,11 @@ package io.xferbench.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.nativeio.PageCache;
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -12,13 +15,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Java-vs-C-twin comparison ({@code scripts/twin}): one {@link TwinDrain} process receives every transfer; per
- * method, one {@link TwinSend} JVM alternates with its C twin ({@code native/c/xfer_twin}, or {@code xfer_uring_twin}
- * for the io_uring modes) round by round ({@link InterleavedRounds}); then the header and the table. Each sender also
- * reports its process CPU (getrusage) over its send, printed per GiB to show where the time goes.
+ * The Java-vs-C-twin comparison ({@code scripts/twin}). Downloads: one {@link TwinDrain} process receives every
+ * transfer; per method, one {@link TwinSend} JVM alternates with its C twin ({@code native/c/xfer_twin}, or
+ * {@code xfer_uring_twin} for the io_uring modes) round by round ({@link InterleavedRounds}). Uploads
+ * ({@code --direction upload}): one C sendfile feeder sends to a {@link TwinReceive} JVM or to the receiving C twin,
+ * alternately, into a fresh target file ({@link UploadRounds}). Then the header and the table. Each side also reports
+ * its process CPU (getrusage) over its transfer, printed per GiB to show where the time goes.
  * <pre>
- * TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1] [--buffer 64KiB]
- *           [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]
+ * TwinBench --twin PATH [--uring-twin PATH] [--direction download|upload] [--size 4GiB] [--rounds 3] [--warmup 1]
+ *           [--buffer 64KiB] [--io-uring-depth 8] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]
  * </pre>
  */
 public final class TwinBench {
@@ -46,6 +51,16 @@ public final class TwinBench {
         long startResident = PageCache.residency(file).permille();
         ChildJvm jvm = new ChildJvm();
         ResidencyGuard cache = new ResidencyGuard(file);
+        List<TwinRow> rows = options.direction() == Direction.UPLOAD
+                ? uploads(options, file, jvm, cache)
+                : downloads(options, file, jvm, cache);
+        new RunHeader(options, file, startResident, cache.minResidentPermille(), cache.rewarms(), loadBefore, LoadAverage.now())
+                .print(System.out);
+        TwinTable.print(System.out, rows, options.direction());
+    }
+
+    private static List<TwinRow> downloads(TwinOptions options, Path file, ChildJvm jvm, ResidencyGuard cache)
+            throws IOException, InterruptedException {
         CTwin cTwin = new CTwin(options.twin(), options.uringTwin(), options.buffer(), options.uringDepth(), file);
         List<TwinRow> rows = new ArrayList<>();
         try (DrainProcess drain = DrainProcess.start(jvm)) {
@@ -54,8 +69,18 @@ public final class TwinBench {
                 rows.add(rounds.measure(DownloadMethods.byId(id).orElseThrow()));
             }
         }
-        new RunHeader(options, file, startResident, cache.minResidentPermille(), cache.rewarms(), loadBefore, LoadAverage.now())
-                .print(System.out);
-        TwinTable.print(System.out, rows);
+        return rows;
+    }
+
+    private static List<TwinRow> uploads(TwinOptions options, Path file, ChildJvm jvm, ResidencyGuard cache)
+            throws IOException, InterruptedException {
+        List<TwinRow> rows = new ArrayList<>();
+        try (UploadTarget target = new UploadTarget(options.dataDir())) {
+            UploadRounds rounds = new UploadRounds(options, file, jvm, target, cache);
+            for (String id : options.methods()) {
+                rows.add(rounds.measure(UploadMethods.byId(id).orElseThrow()));
+            }
+        }
+        return rows;
     }
 }

@@ -1,30 +1,35 @@
 package io.xferbench.twin;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.method.Direction;
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.uring.UringDepth;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The command line of {@link TwinBench}.
  *
- * @param twin       the xfer_twin binary
+ * @param direction  download (Java senders against C senders, into one drain) or upload (Java receivers against C
+ *                   receivers, fed by one C sendfile sender)
+ * @param twin       the xfer_twin binary (the upload pairs' feeder too)
  * @param uringTwin  the xfer_uring_twin binary, or null when liburing was missing (the io_uring rows are then skipped)
  * @param uringDepth buffers in flight of the io_uring engine, Java and C alike
  * @param buffer     the methods' buffer size, Java and C alike
  * @param twinBuild  how the C twins were built, for the table's header (empty: the binary's path is shown)
  */
-record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int rounds, int warmup, int buffer, Path dataDir,
+record TwinOptions(Direction direction, String twin, String uringTwin, int uringDepth, long size, int rounds, int warmup, int buffer, Path dataDir,
                    List<String> methods, String twinBuild) {
 
-    static final String USAGE = "usage: TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1]"
-            + " [--buffer 64KiB] [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]";
+    static final String USAGE = "usage: TwinBench --twin PATH [--uring-twin PATH] [--direction download|upload] [--size 4GiB]"
+            + " [--rounds 3] [--warmup 1] [--buffer 64KiB] [--io-uring-depth 8] [--data-dir DIR] [--methods id,id,...]"
+            + " [--twin-build TEXT]";
 
     /** @throws IllegalArgumentException with a one-line reason when the arguments are not usable */
     static TwinOptions parse(String[] args) {
+        Direction direction = Direction.DOWNLOAD;
         String twin = null;
         String uringTwin = null;
         int uringDepth = UringDepth.DEFAULT;
@@ -33,7 +38,7 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
         int warmup = 1;
         int buffer = TransferOptions.DEFAULT_BUFFER_SIZE;
         Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
-        List<String> methods = DownloadMethods.ids();
+        List<String> methods = null; // every method of the direction that has a twin
         String twinBuild = "";
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
@@ -42,6 +47,11 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
             }
             String value = args[++i];
             switch (option) {
+                case "--direction" -> direction = switch (value) {
+                    case "download" -> Direction.DOWNLOAD;
+                    case "upload" -> Direction.UPLOAD;
+                    default -> throw new IllegalArgumentException("--direction is download or upload, not " + value);
+                };
                 case "--twin" -> twin = value;
                 case "--uring-twin" -> uringTwin = value;
                 case "--io-uring-depth" -> uringDepth = Integer.parseInt(value);
@@ -61,11 +71,15 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
         if (rounds < 1 || warmup < 0 || uringDepth < 1 || uringDepth > 4096) {
             throw new IllegalArgumentException("need --rounds >= 1, --warmup >= 0, --io-uring-depth in [1, 4096]");
         }
+        if (methods == null) {
+            methods = List.copyOf(TwinModes.of(direction).keySet());
+        }
         for (String m : methods) {
-            if (!TwinModes.BY_METHOD.containsKey(m)) {
-                throw new IllegalArgumentException("no C twin for method " + m + "; known: " + TwinModes.BY_METHOD.keySet());
+            if (!TwinModes.of(direction).containsKey(m)) {
+                throw new IllegalArgumentException("no C twin for " + direction.name().toLowerCase(Locale.ROOT) + " method " + m
+                        + "; known: " + TwinModes.of(direction).keySet());
             }
         }
-        return new TwinOptions(twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild);
+        return new TwinOptions(direction, twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild);
     }
 }

@@ -1,5 +1,6 @@
 package io.xferbench.twin;
 
+import io.xferbench.core.method.Direction;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,11 @@ final class TwinTable {
     }
 
     static void print(PrintStream out, List<TwinRow> rows) {
+        print(out, rows, Direction.DOWNLOAD);
+    }
+
+    /** The CPU columns are the senders' for downloads, the receivers' for uploads. */
+    static void print(PrintStream out, List<TwinRow> rows, Direction direction) {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEAD);
         for (TwinRow r : rows) {
@@ -48,8 +54,9 @@ final class TwinTable {
             }
         }
         out.println("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
-        out.println("CPU ms/GiB = sender process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB sent, median;"
-                + " csw = context switches (voluntary + involuntary) per GiB.");
+        String side = direction == Direction.UPLOAD ? "receiver" : "sender";
+        out.println("CPU ms/GiB = " + side + " process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB "
+                + (direction == Direction.UPLOAD ? "received" : "sent") + ", median; csw = context switches (voluntary + involuntary) per GiB.");
     }
 
     private static String[] cells(TwinRow r) {

@@ -3,6 +3,7 @@ package io.xferbench.twin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.method.Direction;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,8 @@ class TwinTableTest {
         assertThat(TwinModes.BY_METHOD).containsEntry("transfer-to", "sendfile").containsEntry("io-uring", "uring-splice")
                 .containsEntry("io-uring-read-send", "uring-read-send").containsEntry("io-uring-send-zc", "uring-send-zc")
                 .containsEntry("io-uring-direct", "uring-direct").containsEntry("io-uring-splice-linked", "uring-splice-linked");
+        assertThat(TwinModes.UPLOAD_BY_METHOD).containsEntry("io-uring-recv-write", "uring-recv-write").doesNotContainKey("stream");
+        assertThat(TwinModes.isUring("uring-recv-write")).isTrue();
         assertThat(TwinModes.isUring("uring-splice")).isTrue();
         assertThat(TwinModes.isUring("splice")).isFalse();
     }
@@ -50,8 +53,17 @@ class TwinTableTest {
         assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--size", "1GiB"})).hasMessage("--twin PATH is required");
         assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--rounds"})).hasMessage("--rounds needs a value");
         assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--methods", "nope"}))
-                .hasMessageStartingWith("no C twin for method nope; known: [");
+                .hasMessageStartingWith("no C twin for download method nope; known: [");
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--direction", "sideways"}))
+                .hasMessage("--direction is download or upload, not sideways");
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--methods", "io-uring-recv-write"}))
+                .hasMessageStartingWith("no C twin for download method io-uring-recv-write");
+        TwinOptions up = TwinOptions.parse(new String[] {"--methods", "io-uring-recv-write", "--twin", "x", "--direction", "upload"});
+        assertThat(up.direction()).isEqualTo(Direction.UPLOAD);
+        assertThat(TwinOptions.parse(new String[] {"--twin", "x", "--direction", "upload"}).methods())
+                .isEqualTo(List.copyOf(TwinModes.UPLOAD_BY_METHOD.keySet()));
         TwinOptions o = TwinOptions.parse(new String[] {"--twin", "x", "--io-uring-depth", "8", "--methods", "io-uring"});
+        assertThat(o.direction()).isEqualTo(Direction.DOWNLOAD);
         assertThat(o.uringDepth()).isEqualTo(8);
         assertThat(o.uringTwin()).isNull();
         assertThat(o.methods()).containsExactly("io-uring");
