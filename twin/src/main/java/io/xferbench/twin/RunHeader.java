@@ -28,12 +28,15 @@ record RunHeader(TwinOptions options, Path file, long startResidentPermille, lon
                 env.get("kernel"), env.get("cpus"), env.get("cpuModel"));
         out.printf(Locale.ROOT, "  file: %s (%s), %s on %s %s%n", file.getFileName(), Sizes.format(options.size()),
                 env.get("fileSystem"), env.get("fileSystemDevice"), options.dataDir());
-        out.printf(Locale.ROOT, "  cache: warm (resident %.1f%% at start, min %.1f%% before a measured send, %d re-warm(s));"
-                + " O_DIRECT methods read the device regardless%n", startResidentPermille / 10.0, minResidentPermille / 10.0, rewarms);
+        out.printf(Locale.ROOT, "  cache: %s warm (resident %.1f%% at start, min %.1f%% before a measured transfer, %d re-warm(s)); %s%n",
+                upload ? "source" : "file", startResidentPermille / 10.0, minResidentPermille / 10.0, rewarms,
+                upload ? "the target is written to the page cache (the receivers neither fsync nor read back)"
+                        : "O_DIRECT methods read the device regardless");
         out.printf(Locale.ROOT, "  rounds: %d interleaved (Java, C, Java, C...); warm-up: %d unmeasured transfer(s) per side per method,"
                 + " all Java %s of a method in one JVM%n", options.rounds(), options.warmup(), upload ? "receives" : "sends");
-        out.printf(Locale.ROOT, "  buffer: %s (stream, channel-*, direct-io*, io-uring-*, readwrite/preadwrite/odirect/uring-*);"
-                        + " io_uring depth: %d; C: %s%n", Sizes.format(options.buffer()), options.uringDepth(),
+        out.printf(Locale.ROOT, "  buffer: %s (%s); io_uring depth: %d; C: %s%n", Sizes.format(options.buffer()),
+                upload ? "each of the receivers' depth buffers: the most one RECV or WRITE moves; the feeder's sendfile ignores it"
+                        : "stream, channel-*, direct-io*, io-uring-*, readwrite/preadwrite/odirect/uring-*", options.uringDepth(),
                 options.twinBuild().isEmpty() ? options.twin() : options.twinBuild());
         out.printf(Locale.ROOT, upload
                 ? "  MiB/s = bytes / receiver's own time (accept -> last write completed; CRC32C and target size checked);"
