@@ -97,5 +97,16 @@ class PageCacheTest {
                 .isInstanceOf(NativeException.class).hasMessageContaining("ENOENT");
         assertThatThrownBy(() -> PageCache.evict(dir.resolve("missing")))
                 .isInstanceOf(NativeException.class).hasMessageContaining("ENOENT");
+        assertThatThrownBy(() -> PageCache.syncFileSystem(dir.resolve("missing")))
+                .isInstanceOf(NativeException.class).hasMessageContaining("ENOENT");
+    }
+
+    /** syncfs(2) through a directory or a file of the file system; the upload twin calls it between receives. */
+    @Test
+    void syncFileSystemTakesADirectoryOrAFile() throws Exception {
+        Path file = dir.resolve("dirty.bin");
+        Files.write(file, new byte[1 << 20]);
+        PageCache.syncFileSystem(dir);
+        PageCache.syncFileSystem(file);
     }
 }
