@@ -38,6 +38,15 @@ class TwinTableTest {
     }
 
     @Test
+    void anUploadTableSaysItsCpuIsTheReceivers() {
+        TwinRow skipped = TwinRow.skipped("io-uring-recv-write", "uring-recv-write", "no io_uring");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TwinTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(skipped), Direction.UPLOAD);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("receiver process user+sys CPU", "per GiB received")
+                .doesNotContain("sender process");
+    }
+
+    @Test
     void everyTwinModeComesFromTheRegistryAndUringModesGoToTheLiburingTwin() {
         assertThat(TwinModes.BY_METHOD).containsEntry("transfer-to", "sendfile").containsEntry("io-uring", "uring-splice")
                 .containsEntry("io-uring-read-send", "uring-read-send").containsEntry("io-uring-send-zc", "uring-send-zc")
