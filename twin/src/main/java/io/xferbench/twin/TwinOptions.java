@@ -16,12 +16,14 @@ import java.util.List;
  * @param uringDepth buffers in flight of the io_uring engine, Java and C alike
  * @param buffer     the methods' buffer size, Java and C alike
  * @param twinBuild  how the C twins were built, for the table's header (empty: the binary's path is shown)
+ * @param versus     a plain C twin mode sent a third time in every round as the reference (e.g. sendfile), or null
  */
 record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int rounds, int warmup, int buffer, Path dataDir,
-                   List<String> methods, String twinBuild) {
+                   List<String> methods, String twinBuild, String versus) {
 
     static final String USAGE = "usage: TwinBench --twin PATH [--uring-twin PATH] [--size 4GiB] [--rounds 3] [--warmup 1]"
-            + " [--buffer 64KiB] [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]";
+            + " [--buffer 64KiB] [--io-uring-depth 4] [--data-dir DIR] [--methods id,id,...] [--twin-build TEXT]"
+            + " [--versus sendfile]";
 
     /** @throws IllegalArgumentException with a one-line reason when the arguments are not usable */
     static TwinOptions parse(String[] args) {
@@ -35,6 +37,7 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
         Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
         List<String> methods = DownloadMethods.ids();
         String twinBuild = "";
+        String versus = null;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (i + 1 == args.length) {
@@ -52,6 +55,7 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
                 case "--data-dir" -> dataDir = Path.of(value);
                 case "--methods" -> methods = Arrays.asList(value.split(","));
                 case "--twin-build" -> twinBuild = value;
+                case "--versus" -> versus = value;
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
@@ -66,6 +70,14 @@ record TwinOptions(String twin, String uringTwin, int uringDepth, long size, int
                 throw new IllegalArgumentException("no C twin for method " + m + "; known: " + TwinModes.BY_METHOD.keySet());
             }
         }
-        return new TwinOptions(twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild);
+        if (versus != null && (TwinModes.isUring(versus) || !TwinModes.BY_METHOD.containsValue(versus))) {
+            throw new IllegalArgumentException("--versus takes a plain C twin mode, one of " + plainModes() + "; not " + versus);
+        }
+        return new TwinOptions(twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild,
+                versus);
+    }
+
+    private static List<String> plainModes() {
+        return TwinModes.BY_METHOD.values().stream().filter(m -> !TwinModes.isUring(m)).distinct().toList();
     }
 }
