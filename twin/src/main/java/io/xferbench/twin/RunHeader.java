@@ -24,8 +24,9 @@ record RunHeader(TwinOptions options, Path file, long startResidentPermille, lon
                 env.get("fileSystem"), env.get("fileSystemDevice"), options.dataDir());
         out.printf(Locale.ROOT, "  cache: warm (resident %.1f%% at start, min %.1f%% before a measured send, %d re-warm(s));"
                 + " O_DIRECT methods read the device regardless%n", startResidentPermille / 10.0, minResidentPermille / 10.0, rewarms);
-        out.printf(Locale.ROOT, "  rounds: %d interleaved (Java, C, Java, C...); warm-up: %d unmeasured send(s) per side per method,"
-                + " all Java sends of a method in one JVM%n", options.rounds(), options.warmup());
+        String order = options.versus() == null ? "Java, C, Java, C..." : "Java, C, C " + options.versus() + ", Java...";
+        out.printf(Locale.ROOT, "  rounds: %d interleaved (%s); warm-up: %d unmeasured send(s) per side per method,"
+                + " all Java sends of a method in one JVM%n", options.rounds(), order, options.warmup());
         out.printf(Locale.ROOT, "  buffer: %s (stream, channel-*, direct-io*, io-uring-*, readwrite/preadwrite/odirect/uring-*);"
                         + " io_uring depth: %d; C: %s%n", Sizes.format(options.buffer()), options.uringDepth(),
                 options.twinBuild().isEmpty() ? options.twin() : options.twinBuild());
