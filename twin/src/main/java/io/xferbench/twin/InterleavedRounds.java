@@ -73,6 +73,9 @@ final class InterleavedRounds {
         List<Double> pairs = new ArrayList<>();
         List<Map<String, String>> javaLines = new ArrayList<>();
         List<Map<String, String>> cLines = new ArrayList<>();
+        String versus = options.versus() == null || options.versus().equals(mode) ? null : options.versus();
+        List<Double> versusMibs = new ArrayList<>();
+        List<Double> versusPairs = new ArrayList<>();
         try (JavaSenderProcess java = JavaSenderProcess.start(jvm, method.id(), file, drain.port(), options.buffer(), length,
                 options.warmup(), options.uringDepth())) {
             for (int i = 0; i < options.warmup(); i++) {
@@ -94,10 +97,20 @@ final class InterleavedRounds {
                 javaMibs.add(j);
                 cMibs.add(c);
                 pairs.add(j / c);
-                System.out.printf(Locale.ROOT, "twin:   round %d  java %8.1f MiB/s   C %8.1f MiB/s   ratio %.3f%n", r, j, c, j / c);
+                String third = "";
+                if (versus != null) {
+                    cache.ensureResident();
+                    cTwin.send(versus, length, drain.port());
+                    double v = drain.nextMibPerSecond(length);
+                    versusMibs.add(v);
+                    versusPairs.add(j / v);
+                    third = String.format(Locale.ROOT, "   C %s %8.1f MiB/s   java/%s %.3f", versus, v, versus, j / v);
+                }
+                System.out.printf(Locale.ROOT, "twin:   round %d  java %8.1f MiB/s   C %8.1f MiB/s   ratio %.3f%s%n", r, j, c, j / c, third);
             }
         }
         return new TwinRow(method.id(), mode, length, note, Stats.of(javaMibs), Stats.of(cMibs), pairs,
-                SenderCpu.of(javaLines), SenderCpu.of(cLines));
+                SenderCpu.of(javaLines), SenderCpu.of(cLines),
+                versus == null ? null : new TwinRow.Versus(versus, Stats.of(versusMibs), versusPairs));
     }
 }

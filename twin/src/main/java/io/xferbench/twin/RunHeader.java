@@ -32,8 +32,9 @@ record RunHeader(TwinOptions options, Path file, long startResidentPermille, lon
                 upload ? "source" : "file", startResidentPermille / 10.0, minResidentPermille / 10.0, rewarms,
                 upload ? "the target is written to the page cache (the receivers neither fsync nor read back)"
                         : "O_DIRECT methods read the device regardless");
-        out.printf(Locale.ROOT, "  rounds: %d interleaved (Java, C, Java, C...); warm-up: %d unmeasured transfer(s) per side per method,"
-                + " all Java %s of a method in one JVM%n", options.rounds(), options.warmup(), upload ? "receives" : "sends");
+        String order = options.versus() == null ? "Java, C, Java, C..." : "Java, C, C " + options.versus() + ", Java...";
+        out.printf(Locale.ROOT, "  rounds: %d interleaved (%s); warm-up: %d unmeasured transfer(s) per side per method,"
+                + " all Java %s of a method in one JVM%n", options.rounds(), order, options.warmup(), upload ? "receives" : "sends");
         out.printf(Locale.ROOT, "  buffer: %s (%s); io_uring depth: %d; C: %s%n", Sizes.format(options.buffer()),
                 upload ? "each of the receivers' depth buffers: the most one RECV or WRITE moves; the feeder's sendfile ignores it"
                         : "stream, channel-*, direct-io*, io-uring-*, readwrite/preadwrite/odirect/uring-*", options.uringDepth(),

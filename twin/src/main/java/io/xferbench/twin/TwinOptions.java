@@ -19,13 +19,14 @@ import java.util.Locale;
  * @param uringDepth buffers in flight of the io_uring engine, Java and C alike
  * @param buffer     the methods' buffer size, Java and C alike
  * @param twinBuild  how the C twins were built, for the table's header (empty: the binary's path is shown)
+ * @param versus     a plain C twin mode sent a third time in every round as the reference (e.g. sendfile), or null
  */
 record TwinOptions(Direction direction, String twin, String uringTwin, int uringDepth, long size, int rounds, int warmup, int buffer, Path dataDir,
-                   List<String> methods, String twinBuild) {
+                   List<String> methods, String twinBuild, String versus) {
 
     static final String USAGE = "usage: TwinBench --twin PATH [--uring-twin PATH] [--direction download|upload] [--size 4GiB]"
             + " [--rounds 3] [--warmup 1] [--buffer 64KiB] [--io-uring-depth 8] [--data-dir DIR] [--methods id,id,...]"
-            + " [--twin-build TEXT]";
+            + " [--twin-build TEXT] [--versus sendfile]";
 
     /** @throws IllegalArgumentException with a one-line reason when the arguments are not usable */
     static TwinOptions parse(String[] args) {
@@ -40,6 +41,7 @@ record TwinOptions(Direction direction, String twin, String uringTwin, int uring
         Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
         List<String> methods = null; // every method of the direction that has a twin
         String twinBuild = "";
+        String versus = null;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (i + 1 == args.length) {
@@ -62,6 +64,7 @@ record TwinOptions(Direction direction, String twin, String uringTwin, int uring
                 case "--data-dir" -> dataDir = Path.of(value);
                 case "--methods" -> methods = Arrays.asList(value.split(","));
                 case "--twin-build" -> twinBuild = value;
+                case "--versus" -> versus = value;
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
@@ -80,6 +83,17 @@ record TwinOptions(Direction direction, String twin, String uringTwin, int uring
                         + "; known: " + TwinModes.of(direction).keySet());
             }
         }
-        return new TwinOptions(direction, twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild);
+        if (versus != null && (TwinModes.isUring(versus) || !TwinModes.BY_METHOD.containsValue(versus))) {
+            throw new IllegalArgumentException("--versus takes a plain C twin mode, one of " + plainModes() + "; not " + versus);
+        }
+        if (versus != null && direction == Direction.UPLOAD) {
+            throw new IllegalArgumentException("--versus compares download senders; the upload table has one feeder");
+        }
+        return new TwinOptions(direction, twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild,
+                versus);
+    }
+
+    private static List<String> plainModes() {
+        return TwinModes.BY_METHOD.values().stream().filter(m -> !TwinModes.isUring(m)).distinct().toList();
     }
 }

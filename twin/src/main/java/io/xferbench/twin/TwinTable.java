@@ -3,6 +3,7 @@ package io.xferbench.twin;
 import io.xferbench.core.method.Direction;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,12 +24,15 @@ final class TwinTable {
 
     /** The CPU columns are the senders' for downloads, the receivers' for uploads. */
     static void print(PrintStream out, List<TwinRow> rows, Direction direction) {
+        String versus = rows.stream().filter(r -> r.versus() != null).map(r -> r.versus().mode()).findFirst().orElse(null);
+        String[] head = versus == null ? HEAD : withVersus(HEAD, "C " + versus + " MiB/s, same rounds", "Java/" + versus + " (pairs)");
         List<String[]> cells = new ArrayList<>();
-        cells.add(HEAD);
+        cells.add(head);
         for (TwinRow r : rows) {
-            cells.add(cells(r));
+            String[] row = cells(r);
+            cells.add(versus == null ? row : withVersus(row, versusCells(r)));
         }
-        int[] width = new int[HEAD.length];
+        int[] width = new int[head.length];
         for (String[] row : cells) {
             for (int i = 0; i < row.length; i++) {
                 width[i] = Math.max(width[i], row[i].length());
@@ -36,7 +40,7 @@ final class TwinTable {
         }
         for (int k = 0; k < cells.size(); k++) {
             StringBuilder sb = new StringBuilder("|");
-            for (int i = 0; i < HEAD.length; i++) {
+            for (int i = 0; i < head.length; i++) {
                 sb.append(' ').append(String.format("%-" + width[i] + "s", cells.get(k)[i])).append(" |");
             }
             out.println(sb);
@@ -54,9 +58,28 @@ final class TwinTable {
             }
         }
         out.println("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
+        if (versus != null) {
+            out.println("C " + versus + ": a third send in every round of the row (Java, C twin, C " + versus + "), same length;"
+                    + " Java/" + versus + " = Java median / its median (range of the per-round ratios).");
+        }
         String side = direction == Direction.UPLOAD ? "receiver" : "sender";
         out.println("CPU ms/GiB = " + side + " process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB "
                 + (direction == Direction.UPLOAD ? "received" : "sent") + ", median; csw = context switches (voluntary + involuntary) per GiB.");
+    }
+
+    private static String[] withVersus(String[] row, String... extra) {
+        String[] all = Arrays.copyOf(row, row.length + extra.length);
+        System.arraycopy(extra, 0, all, row.length, extra.length);
+        return all;
+    }
+
+    private static String[] versusCells(TwinRow r) {
+        if (r.versus() == null || !r.measured()) {
+            return new String[] {"-", "-"};
+        }
+        Stats pr = Stats.of(r.versus().pairRatios());
+        return new String[] {r.versus().mibPerSecond().format(), String.format(Locale.ROOT, "%.2f (%.2f..%.2f)",
+                r.java().median() / r.versus().mibPerSecond().median(), pr.min(), pr.max())};
     }
 
     private static String[] cells(TwinRow r) {

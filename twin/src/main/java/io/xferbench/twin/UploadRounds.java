@@ -93,7 +93,7 @@ final class UploadRounds {
             }
         }
         return new TwinRow(method.id(), mode, length, "", Stats.of(javaMibs), Stats.of(cMibs), pairs,
-                SenderCpu.of(javaLines), SenderCpu.of(cLines));
+                SenderCpu.of(javaLines), SenderCpu.of(cLines), null);
     }
 
     /** One receive from the feeder into a fresh target, on a settled file system; the receiver's result fields. */

@@ -23,7 +23,7 @@ class TwinTableTest {
         long gib = 1L << 30;
         TwinRow measured = new TwinRow("io-uring-read-send", "uring-read-send", gib, "", Stats.of(List.of(900.0, 1000.0, 950.0)),
                 Stats.of(List.of(1000.0, 1000.0, 1000.0)), List.of(0.9, 1.0, 0.95),
-                SenderCpu.of(List.of(line(gib, 0.2, 0.4, 3000))), SenderCpu.of(List.of(line(gib, 0.0, 0.2, 2000))));
+                SenderCpu.of(List.of(line(gib, 0.2, 0.4, 3000))), SenderCpu.of(List.of(line(gib, 0.0, 0.2, 2000))), null);
         TwinRow skipped = TwinRow.skipped("io-uring-send-zc", "uring-send-zc", "no SENDMSG_ZC");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         TwinTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(measured, skipped));
@@ -44,6 +44,25 @@ class TwinTableTest {
         TwinTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(skipped), Direction.UPLOAD);
         assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("receiver process user+sys CPU", "per GiB received")
                 .doesNotContain("sender process");
+    }
+
+    @Test
+    void aReferenceModeSentInTheSameRoundsGetsItsOwnColumns() {
+        long gib = 1L << 30;
+        SenderCpu cpu = SenderCpu.of(List.of(line(gib, 0.1, 0.1, 10)));
+        TwinRow withVersus = new TwinRow("io-uring-splice-linked", "uring-splice-linked", gib, "", Stats.of(List.of(600.0, 800.0)),
+                Stats.of(List.of(700.0, 700.0)), List.of(0.8, 1.2), cpu, cpu,
+                new TwinRow.Versus("sendfile", Stats.of(List.of(1000.0, 1000.0)), List.of(0.6, 0.8)));
+        TwinRow plain = new TwinRow("transfer-to", "sendfile", gib, "", Stats.of(List.of(900.0)), Stats.of(List.of(1000.0)),
+                List.of(0.9), cpu, cpu, null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TwinTable.print(new PrintStream(bytes, true, StandardCharsets.UTF_8), List.of(withVersus, plain));
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+
+        assertThat(lines.get(0)).endsWith("| C sendfile MiB/s, same rounds | Java/sendfile (pairs) |");
+        assertThat(lines.get(2)).endsWith("| 1000 [1000..1000]             | 0.70 (0.60..0.80)     |");
+        assertThat(lines.get(3)).startsWith("| transfer-to").endsWith("| -                             | -                     |");
+        assertThat(lines).anyMatch(l -> l.startsWith("C sendfile: a third send in every round of the row"));
     }
 
     @Test
@@ -76,5 +95,9 @@ class TwinTableTest {
         assertThat(o.uringDepth()).isEqualTo(8);
         assertThat(o.uringTwin()).isNull();
         assertThat(o.methods()).containsExactly("io-uring");
+        assertThat(o.versus()).isNull();
+        assertThat(TwinOptions.parse(new String[] {"--twin", "x", "--versus", "sendfile"}).versus()).isEqualTo("sendfile");
+        assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--twin", "x", "--versus", "uring-splice"}))
+                .hasMessageStartingWith("--versus takes a plain C twin mode, one of [");
     }
 }

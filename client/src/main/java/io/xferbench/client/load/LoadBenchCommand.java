@@ -92,6 +92,11 @@ public final class LoadBenchCommand implements Callable<Integer> {
             description = "The concurrency of the summary table (the seed's: time, qps, threads, p99) (default: ${DEFAULT-VALUE}).")
     int seedConcurrency;
 
+    @Option(names = "--data-parent", description = "Where the bench makes the servers' data directory, and nginx's beside it "
+            + "(default: the JVM's temporary directory). A tmpfs such as /dev/shm takes the disk out of the upload and delete "
+            + "rows, so they compare the servers' CPU rather than the device.")
+    Path dataParent;
+
     @Option(names = "--chart", description = "Write the sweep chart here (PNG: requests/s and server threads against concurrency, "
             + "a line per server design).")
     Path chart;
@@ -124,9 +129,14 @@ public final class LoadBenchCommand implements Callable<Integer> {
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         int maxConnections = concurrency.stream().mapToInt(Integer::intValue).max().orElse(1) + 64;
-        NginxProcess.removeStale();
-        OwnedTempDirs.removeStale(DATA_DIR_PREFIX);
-        Path dataDir = OwnedTempDirs.create(DATA_DIR_PREFIX);
+        Path parent = dataParent != null ? dataParent : OwnedTempDirs.defaultParent();
+        if (!Files.isDirectory(parent)) {
+            throw new ParameterException(spec.commandLine(), "--data-parent " + parent + " is not a directory");
+        }
+        NginxProcess.removeStale(parent);
+        OwnedTempDirs.removeStale(parent, DATA_DIR_PREFIX);
+        Path dataDir = OwnedTempDirs.create(parent, DATA_DIR_PREFIX);
+        Map<String, Object> environment = LoadEnvironment.describe(dataDir);
         List<LoadReport.Row> rows = new ArrayList<>();
         ConnectionDrain drain = ConnectionDrain.kernel(drainWait.toMillis());
         ServerPlacement placement = serverLauncher == null && serverAddress.equals("127.0.0.1") ? ServerPlacement.LOOPBACK
@@ -158,7 +168,6 @@ public final class LoadBenchCommand implements Callable<Integer> {
         } finally {
             OwnedTempDirs.delete(dataDir);
         }
-        Map<String, Object> environment = LoadEnvironment.describe();
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
         settings.put("xferbenchMethod", method);

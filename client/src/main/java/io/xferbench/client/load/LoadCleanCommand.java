@@ -30,13 +30,24 @@ public final class LoadCleanCommand implements Callable<Integer> {
             + "files in it (and their checksum records). Safe while no load runs against it.")
     Path dataDir;
 
+    @Option(names = "--data-parent", description = "Also look here for killed benches' directories (what load-bench "
+            + "--data-parent named); the JVM's temporary directory is always looked at.")
+    Path dataParent;
+
     @Override
     public Integer call() throws Exception {
         if (dataDir != null && !Files.isDirectory(dataDir)) {
             throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + " is not a directory");
         }
+        if (dataParent != null && !Files.isDirectory(dataParent)) {
+            throw new ParameterException(spec.commandLine(), "--data-parent " + dataParent + " is not a directory");
+        }
         OwnedTempDirs.removeStale(LoadBenchCommand.DATA_DIR_PREFIX);
         NginxProcess.removeStale();
+        if (dataParent != null) {
+            OwnedTempDirs.removeStale(dataParent, LoadBenchCommand.DATA_DIR_PREFIX);
+            NginxProcess.removeStale(dataParent);
+        }
         if (dataDir != null) {
             int removed = removeUploads(new DataDirectory(dataDir));
             System.err.println("xferbench: removed " + removed + " load upload file(s) from " + dataDir);

@@ -14,7 +14,12 @@ final class LoadEnvironment {
     }
 
     static Map<String, Object> describe() {
-        Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(null));
+        return describe(null);
+    }
+
+    /** The same, with the file system of the servers' data directory ({@code dataDir}, nullable). */
+    static Map<String, Object> describe(Path dataDir) {
+        Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(dataDir));
         NginxProcess.binary().ifPresent(n -> env.put("nginx", version(n, "-v")));
         WrkRun.binary().ifPresent(w -> env.put("wrk", version(w, "-v")));
         return env;

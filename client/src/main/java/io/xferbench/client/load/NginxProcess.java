@@ -61,7 +61,12 @@ final class NginxProcess implements LoadTarget {
 
     /** Removes what a bench killed by SIGKILL left: its nginx, if still running, and its directory. */
     static void removeStale() {
-        OwnedTempDirs.removeStale(DIR_PREFIX);
+        removeStale(OwnedTempDirs.defaultParent());
+    }
+
+    /** The same for benches that made their directories in {@code parent}. */
+    static void removeStale(Path parent) {
+        OwnedTempDirs.removeStale(parent, DIR_PREFIX);
     }
 
     static String missingReason() {
@@ -72,9 +77,14 @@ final class NginxProcess implements LoadTarget {
         return start(nginx, root, design, connections, ServerPlacement.LOOPBACK);
     }
 
-    /** The same, placed: behind a launcher (another network namespace, say) and listening on its address. */
+    /**
+     * The same, placed: behind a launcher (another network namespace, say) and listening on its address. nginx's own
+     * directory (configuration, logs, the temp files of PUT bodies) is made beside {@code root}, on its file system,
+     * so a PUT ends in a rename as the xferbench server's uploads do, never in a copy across file systems.
+     */
     static NginxProcess start(Path nginx, Path root, Design design, int connections, ServerPlacement placement) throws IOException {
-        Path dir = OwnedTempDirs.create(DIR_PREFIX);
+        Path parent = root.toAbsolutePath().getParent();
+        Path dir = OwnedTempDirs.create(parent == null ? OwnedTempDirs.defaultParent() : parent, DIR_PREFIX);
         try {
             Files.createDirectories(dir.resolve("tmp"));
             int port = freePort();

@@ -31,8 +31,17 @@ final class OwnedTempDirs {
         }, "xferbench-cleanup"));
     }
 
+    /** The JVM's temporary directory, where benches make their directories unless told otherwise. */
+    static Path defaultParent() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
     static Path create(String prefix) throws IOException {
-        Path dir = Files.createTempDirectory(prefix);
+        return create(defaultParent(), prefix);
+    }
+
+    static Path create(Path parent, String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(parent, prefix);
         LIVE.add(dir);
         try {
             Files.writeString(dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
@@ -45,8 +54,12 @@ final class OwnedTempDirs {
 
     /** Removes directories of this prefix whose owner is gone, killing processes that still name them. */
     static void removeStale(String prefix) {
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        try (Stream<Path> dirs = Files.list(tmp)) {
+        removeStale(defaultParent(), prefix);
+    }
+
+    /** The same in {@code parent}. */
+    static void removeStale(Path parent, String prefix) {
+        try (Stream<Path> dirs = Files.list(parent)) {
             for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(prefix)).toList()) {
                 if (ownerAlive(d)) {
                     continue;

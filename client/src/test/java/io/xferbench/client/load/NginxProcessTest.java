@@ -45,6 +45,8 @@ class NginxProcessTest {
         NginxProcess n = NginxProcess.start(nginx, dataDir, design, 64);
         List<Long> pids;
         Path dir = n.dir();
+        // Beside the data directory, on its file system: a PUT's temp file is renamed into it, not copied.
+        assertThat(dir.getParent()).isEqualTo(dataDir.toAbsolutePath().getParent());
         try {
             pids = n.processes().pids();
             assertThat(pids).hasSizeGreaterThan(1); // master and its workers
@@ -72,22 +74,30 @@ class NginxProcessTest {
     }
 
     @Test
-    void aDirectoryLeftByAKilledBenchIsRemovedAndALiveOnesIsKept(@TempDir Path unused) throws Exception {
+    void aDirectoryLeftByAKilledBenchIsRemovedAndALiveOnesIsKept(@TempDir Path otherParent) throws Exception {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         Path stale = Files.createTempDirectory(tmp, "xferbench-nginx-");
         Path live = Files.createTempDirectory(tmp, "xferbench-nginx-");
+        // A bench run with --data-parent made its nginx directory there.
+        Path staleElsewhere = Files.createTempDirectory(otherParent, "xferbench-nginx-");
         try {
             Process dead = new ProcessBuilder("true").start();
             dead.waitFor();
-            Files.writeString(stale.resolve("owner.pid"), Long.toString(dead.pid()));
-            Files.writeString(stale.resolve("nginx.conf"), "left behind");
+            for (Path d : List.of(stale, staleElsewhere)) {
+                Files.writeString(d.resolve("owner.pid"), Long.toString(dead.pid()));
+                Files.writeString(d.resolve("nginx.conf"), "left behind");
+            }
             Files.writeString(live.resolve("owner.pid"), Long.toString(ProcessHandle.current().pid()));
             NginxProcess.removeStale();
             assertThat(stale).doesNotExist();
             assertThat(live).exists();
+            assertThat(staleElsewhere).exists();
+            NginxProcess.removeStale(otherParent);
+            assertThat(staleElsewhere).doesNotExist();
         } finally {
             OwnedTempDirs.delete(stale);
             OwnedTempDirs.delete(live);
+            OwnedTempDirs.delete(staleElsewhere);
         }
     }
 }
