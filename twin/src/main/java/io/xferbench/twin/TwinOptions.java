@@ -1,11 +1,13 @@
 package io.xferbench.twin;
 
-import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.uring.UringDepth;
 import java.nio.file.Path;
-import java.util.Arrays;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,69 +30,73 @@ record TwinOptions(Direction direction, String twin, String uringTwin, int uring
             + " [--rounds 3] [--warmup 1] [--buffer 64KiB] [--io-uring-depth 8] [--data-dir DIR] [--methods id,id,...]"
             + " [--twin-build TEXT] [--versus sendfile]";
 
+    /** The command line as picocli reads it; {@link #parse} checks what one option cannot check alone. */
+    @Command(name = "twin")
+    static final class Line {
+        @Option(names = "--direction", defaultValue = "download", converter = DirectionConverter.class)
+        Direction direction;
+        @Option(names = "--twin", required = true)
+        String twin;
+        @Option(names = "--uring-twin")
+        String uringTwin;
+        @Option(names = "--io-uring-depth", converter = Converters.PositiveInt.class)
+        int uringDepth = UringDepth.DEFAULT;
+        @Option(names = "--size", defaultValue = "4GiB", converter = Converters.Size.class)
+        long size;
+        @Option(names = "--rounds", defaultValue = "3", converter = Converters.PositiveInt.class)
+        int rounds;
+        @Option(names = "--warmup", defaultValue = "1", converter = Converters.NonNegativeInt.class)
+        int warmup;
+        @Option(names = "--buffer", converter = Converters.BufferSize.class)
+        int buffer = TransferOptions.DEFAULT_BUFFER_SIZE;
+        @Option(names = "--data-dir")
+        Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
+        @Option(names = "--methods", split = ",")
+        List<String> methods; // null: every method of the direction that has a twin
+        @Option(names = "--twin-build", defaultValue = "")
+        String twinBuild;
+        @Option(names = "--versus")
+        String versus;
+    }
+
+    /** {@code download} or {@code upload}. */
+    static final class DirectionConverter implements CommandLine.ITypeConverter<Direction> {
+        @Override
+        public Direction convert(String value) {
+            return switch (value) {
+                case "download" -> Direction.DOWNLOAD;
+                case "upload" -> Direction.UPLOAD;
+                default -> throw new CommandLine.TypeConversionException("download or upload, not " + value);
+            };
+        }
+    }
+
     /** @throws IllegalArgumentException with a one-line reason when the arguments are not usable */
     static TwinOptions parse(String[] args) {
-        Direction direction = Direction.DOWNLOAD;
-        String twin = null;
-        String uringTwin = null;
-        int uringDepth = UringDepth.DEFAULT;
-        long size = 4 * Sizes.GiB;
-        int rounds = 3;
-        int warmup = 1;
-        int buffer = TransferOptions.DEFAULT_BUFFER_SIZE;
-        Path dataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-twin-data");
-        List<String> methods = null; // every method of the direction that has a twin
-        String twinBuild = "";
-        String versus = null;
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
-            if (i + 1 == args.length) {
-                throw new IllegalArgumentException(option.startsWith("--") ? option + " needs a value" : "unexpected " + option);
-            }
-            String value = args[++i];
-            switch (option) {
-                case "--direction" -> direction = switch (value) {
-                    case "download" -> Direction.DOWNLOAD;
-                    case "upload" -> Direction.UPLOAD;
-                    default -> throw new IllegalArgumentException("--direction is download or upload, not " + value);
-                };
-                case "--twin" -> twin = value;
-                case "--uring-twin" -> uringTwin = value;
-                case "--io-uring-depth" -> uringDepth = Integer.parseInt(value);
-                case "--size" -> size = Sizes.parse(value);
-                case "--rounds" -> rounds = Integer.parseInt(value);
-                case "--warmup" -> warmup = Integer.parseInt(value);
-                case "--buffer" -> buffer = Math.toIntExact(Sizes.parse(value));
-                case "--data-dir" -> dataDir = Path.of(value);
-                case "--methods" -> methods = Arrays.asList(value.split(","));
-                case "--twin-build" -> twinBuild = value;
-                case "--versus" -> versus = value;
-                default -> throw new IllegalArgumentException("unknown option " + option);
-            }
+        Line l = new Line();
+        try {
+            new CommandLine(l).setOverwrittenOptionsAllowed(true).parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage().lines().findFirst().orElse("bad command line"));
         }
-        if (twin == null) {
-            throw new IllegalArgumentException("--twin PATH is required");
+        if (l.uringDepth > 4096) {
+            throw new IllegalArgumentException("--io-uring-depth is at most 4096, not " + l.uringDepth);
         }
-        if (rounds < 1 || warmup < 0 || uringDepth < 1 || uringDepth > 4096) {
-            throw new IllegalArgumentException("need --rounds >= 1, --warmup >= 0, --io-uring-depth in [1, 4096]");
-        }
-        if (methods == null) {
-            methods = List.copyOf(TwinModes.of(direction).keySet());
-        }
+        List<String> methods = l.methods == null ? List.copyOf(TwinModes.of(l.direction).keySet()) : l.methods;
         for (String m : methods) {
-            if (!TwinModes.of(direction).containsKey(m)) {
-                throw new IllegalArgumentException("no C twin for " + direction.name().toLowerCase(Locale.ROOT) + " method " + m
-                        + "; known: " + TwinModes.of(direction).keySet());
+            if (!TwinModes.of(l.direction).containsKey(m)) {
+                throw new IllegalArgumentException("no C twin for " + l.direction.name().toLowerCase(Locale.ROOT) + " method " + m
+                        + "; known: " + TwinModes.of(l.direction).keySet());
             }
         }
-        if (versus != null && (TwinModes.isUring(versus) || !TwinModes.BY_METHOD.containsValue(versus))) {
-            throw new IllegalArgumentException("--versus takes a plain C twin mode, one of " + plainModes() + "; not " + versus);
+        if (l.versus != null && (TwinModes.isUring(l.versus) || !TwinModes.BY_METHOD.containsValue(l.versus))) {
+            throw new IllegalArgumentException("--versus takes a plain C twin mode, one of " + plainModes() + "; not " + l.versus);
         }
-        if (versus != null && direction == Direction.UPLOAD) {
+        if (l.versus != null && l.direction == Direction.UPLOAD) {
             throw new IllegalArgumentException("--versus compares download senders; the upload table has one feeder");
         }
-        return new TwinOptions(direction, twin, uringTwin, uringDepth, size, rounds, warmup, buffer, dataDir, List.copyOf(methods), twinBuild,
-                versus);
+        return new TwinOptions(l.direction, l.twin, l.uringTwin, l.uringDepth, l.size, l.rounds, l.warmup, l.buffer, l.dataDir,
+                List.copyOf(methods), l.twinBuild, l.versus);
     }
 
     private static List<String> plainModes() {
