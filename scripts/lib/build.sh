@@ -18,10 +18,7 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   done
   if [ "$stale" = 1 ]; then
     echo "xferbench: building $* (./mvnw -pl $modules -am package -DskipTests) ..." >&2
-    local commit
-    commit=$(git -C "$xferbench_root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-    git -C "$xferbench_root" diff --quiet HEAD 2>/dev/null || commit+=-modified
-    (cd "$xferbench_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests "-Dxferbench.gitCommit=$commit") >&2
+    (cd "$xferbench_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests) >&2  # mvnw records the git commit
   fi
 }
 

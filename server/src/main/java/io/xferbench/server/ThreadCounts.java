@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.metrics.LiveThreads;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import javax.management.JMException;
@@ -14,7 +15,7 @@ final class ThreadCounts {
     /** JDK 24+ ({@code jdk.management.VirtualThreadSchedulerMXBean}); looked up by name so JDK 21 still runs. */
     private static final String SCHEDULER = "jdk.management:type=VirtualThreadScheduler";
 
-    private static final LiveThreads LIVE = LiveThreads.open();
+    private static final LiveThreads LIVE = LiveThreads.self();
 
     private ThreadCounts() {
     }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.xferbench.core.protocol.MeasurementReport;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,14 +14,6 @@ import org.junit.jupiter.api.Test;
 /** The peak of live threads a measurement window reports: procfs' count, sampled as transfers start and finish. */
 class ThreadsPeakTest {
     private static final int EXTRA = 40;
-
-    @Test
-    void theThreadsLineIsParsedFromProcStatus() {
-        ByteBuffer text = ByteBuffer.wrap("Name:\tjava\nUmask:\t0022\nThreads:\t137\nSigQ:\t0/7823\n".getBytes(StandardCharsets.US_ASCII));
-        assertThat(LiveThreads.parse(text)).isEqualTo(137);
-        assertThat(LiveThreads.parse(ByteBuffer.wrap("Name:\tjava\nThreadsX: 3\n".getBytes(StandardCharsets.US_ASCII)))).isEqualTo(-1);
-        assertThat(LiveThreads.parse(ByteBuffer.wrap("Name:\tjava\n".getBytes(StandardCharsets.US_ASCII)))).isEqualTo(-1);
-    }
 
     /**
      * Threads alive while a transfer starts and gone when the window ends: the report keeps the peak, not the count

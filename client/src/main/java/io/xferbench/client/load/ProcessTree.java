@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.metrics.LiveThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,15 +47,7 @@ final class ProcessTree {
     int threads() {
         int threads = 0;
         for (long pid : pids()) {
-            String status = read(Path.of("/proc", Long.toString(pid), "status"));
-            if (status == null) {
-                continue;
-            }
-            for (String line : status.split("\n")) {
-                if (line.startsWith("Threads:")) {
-                    threads += Integer.parseInt(line.substring(8).trim());
-                }
-            }
+            threads += Math.max(0, LiveThreads.countOf(pid)); // -1: exited since the listing, not counted
         }
         return threads;
     }

@@ -20,8 +20,7 @@ public final class NettyFileRegionSender implements FileSender {
     private final long maxRegion;
     private final long maxEndOffset;
     private final String limitReason;
-    private Channel channel;
-    private SocketChannel adoptedFrom;
+    private final AdoptedChannel adopted;
 
     /**
      * @param maxRegion    largest region handed to Netty in one write
@@ -33,6 +32,8 @@ public final class NettyFileRegionSender implements FileSender {
         this.maxRegion = maxRegion;
         this.maxEndOffset = maxEndOffset;
         this.limitReason = limitReason;
+        this.adopted = new AdoptedChannel(transport, channel -> {
+        });
     }
 
     @Override
@@ -49,11 +50,7 @@ public final class NettyFileRegionSender implements FileSender {
         if (length == 0) {
             return;
         }
-        if (channel == null || adoptedFrom != socket) {
-            closeChannel();
-            channel = transport.adopt(socket);
-            adoptedFrom = socket;
-        }
+        Channel channel = adopted.on(socket);
         // Netty expects the non-blocking socket its own accept would have made; the JDK side wants its own mode back
         // for the trailer and the next request: blocking on a platform thread, non-blocking on a virtual thread (the
         // JDK parks it on its poller; a blocking fd there would hold a carrier in read(2) and starve the others).
@@ -76,7 +73,7 @@ public final class NettyFileRegionSender implements FileSender {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while Netty " + transport + " was sending");
         } catch (Exception e) {
-            closeChannel();
+            adopted.close();
             throw e instanceof IOException io ? io : new IOException("Netty " + transport + " send failed: " + e, e);
         } finally {
             if (socket.isOpen()) {
@@ -87,14 +84,6 @@ public final class NettyFileRegionSender implements FileSender {
 
     @Override
     public void close() {
-        closeChannel();
-    }
-
-    private void closeChannel() {
-        if (channel != null) {
-            channel.close().syncUninterruptibly();
-            channel = null;
-            adoptedFrom = null;
-        }
+        adopted.close();
     }
 }

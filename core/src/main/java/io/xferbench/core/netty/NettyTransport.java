@@ -113,18 +113,11 @@ public enum NettyTransport {
     }
 
     /**
-     * Registers a duplicate of the socket's fd with this transport. Auto-read is off: the JDK side reads the
-     * next request, so Netty must never consume it.
-     */
-    public Channel adopt(SocketChannel socket) throws IOException {
-        return adopt(socket, group().next(), channel -> {
-        });
-    }
-
-    /**
-     * Like {@link #adopt(SocketChannel)}, on a chosen event loop of {@link #group()}, after {@code setup} configured
-     * the channel: options that Netty only accepts before registration (such as epoll's {@code EpollMode}) and the
-     * handlers go there, so none misses an event that is ready at registration.
+     * Registers a duplicate of the socket's fd with this transport, on a chosen event loop of {@link #group()}, after
+     * {@code setup} configured the channel: options that Netty only accepts before registration (such as epoll's
+     * {@code EpollMode}) and the handlers go there, so none misses an event that is ready at registration. Auto-read
+     * is off: the JDK side reads the next request, so Netty must never consume it. {@link AdoptedChannel} keeps one
+     * per connection.
      */
     public Channel adopt(SocketChannel socket, EventLoop loop, Consumer<Channel> setup) throws IOException {
         Channel channel = wrap(socket, setup);

@@ -64,7 +64,8 @@ public final class JmhResults {
         return new Metric(score, error, lo, hi, m.has("scoreUnit") ? m.get("scoreUnit").asText() : "");
     }
 
-    private static double number(JsonNode n) {
+    /** A score as JMH writes it: a JSON number, or the string "NaN"; missing or unreadable is NaN too. */
+    public static double number(JsonNode n) {
         if (n == null || n.isNull()) {
             return Double.NaN;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
+import io.xferbench.jmh.gate.JmhResults;
 import io.xferbench.jmh.profile.SyscallResults;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -92,24 +93,12 @@ public final class JmhReport {
             Map<String, Double> secondary = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = run.path("secondaryMetrics").fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                secondary.put(e.getKey(), number(e.getValue().path("score")));
+                secondary.put(e.getKey(), JmhResults.number(e.getValue().path("score")));
             }
-            rows.add(new Row(benchmark, params, number(primary.path("score")), number(primary.path("scoreError")),
-                    primary.path("scoreUnit").asText(), secondary));
+            rows.add(new Row(benchmark, params, JmhResults.number(primary.path("score")),
+                    JmhResults.number(primary.path("scoreError")), primary.path("scoreUnit").asText(), secondary));
         }
         return rows;
-    }
-
-    /** JMH writes "NaN" as a string. */
-    private static double number(JsonNode n) {
-        if (n.isNumber()) {
-            return n.asDouble();
-        }
-        try {
-            return Double.parseDouble(n.asText());
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     static void render(JsonNode root, double min, PrintStream out) {

@@ -1,6 +1,5 @@
 package io.xferbench.core.method.receive;
 
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
@@ -11,6 +10,7 @@ import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.netty.AdoptedChannel;
 import io.xferbench.core.netty.NettyFutures;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.Fds;
@@ -57,8 +57,11 @@ public final class EpollSpliceReceiver implements FileReceiver {
             options -> new EpollSpliceReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;
-    private Channel channel;
-    private SocketChannel adoptedFrom;
+    private final AdoptedChannel channel = new AdoptedChannel(NettyTransport.EPOLL, c -> {
+        ((EpollChannelConfig) c.config()).setEpollMode(EpollMode.LEVEL_TRIGGERED);
+        // A peer that closes mid-body closes our duplicate, which fails the queued chunks.
+        c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
+    });
 
     EpollSpliceReceiver(Duration stall) {
         this.stall = stall;
@@ -70,7 +73,7 @@ public final class EpollSpliceReceiver implements FileReceiver {
         if (length == 0) {
             return NOT_CHECKSUMMED;
         }
-        AbstractEpollStreamChannel ch = channel(socket);
+        AbstractEpollStreamChannel ch = (AbstractEpollStreamChannel) channel.on(socket);
         FileDescriptor target = new FileDescriptor(Fds.of(file)); // not closed by Netty; the FileChannel owns it
         ChannelFuture last = null;
         // The JDK keeps its socket blocking, and the dup shares that flag: Netty's epoll loop expects EAGAIN, and
@@ -100,25 +103,12 @@ public final class EpollSpliceReceiver implements FileReceiver {
             // EPOLLIN is off and Netty reads nothing more.
             NettyFutures.onLoop(ch, () -> ch.config().setAutoRead(false));
         } catch (IOException | RuntimeException e) {
-            closeChannel();
+            channel.close();
             throw e;
         } finally {
             socket.configureBlocking(true);
         }
         return NOT_CHECKSUMMED;
-    }
-
-    private AbstractEpollStreamChannel channel(SocketChannel socket) throws IOException {
-        if (channel == null || adoptedFrom != socket || !channel.isOpen()) {
-            closeChannel();
-            channel = NettyTransport.EPOLL.adopt(socket, NettyTransport.EPOLL.group().next(), c -> {
-                ((EpollChannelConfig) c.config()).setEpollMode(EpollMode.LEVEL_TRIGGERED);
-                // A peer that closes mid-body closes our duplicate, which fails the queued chunks.
-                c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
-            });
-            adoptedFrom = socket;
-        }
-        return (AbstractEpollStreamChannel) channel;
     }
 
     private static long sizeOf(FileChannel file) {
@@ -131,12 +121,6 @@ public final class EpollSpliceReceiver implements FileReceiver {
 
     @Override
     public void close() {
-        closeChannel();
-    }
-
-    private void closeChannel() {
-        NettyFutures.closeQuietly(channel);
-        channel = null;
-        adoptedFrom = null;
+        channel.close();
     }
 }

@@ -12,6 +12,7 @@ import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.DefinedReceiverMethod;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.netty.AdoptedChannel;
 import io.xferbench.core.netty.NettyFutures;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.Fds;
@@ -40,8 +41,8 @@ public final class IoUringReceiver implements FileReceiver {
             options -> new IoUringReceiver(NettyFutures.DEFAULT_STALL));
 
     private final Duration stall;
-    private Channel channel;
-    private SocketChannel adoptedFrom;
+    private final AdoptedChannel channel = new AdoptedChannel(NettyTransport.IO_URING,
+            c -> c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false));
 
     IoUringReceiver(Duration stall) {
         this.stall = stall;
@@ -52,7 +53,7 @@ public final class IoUringReceiver implements FileReceiver {
         if (length == 0) {
             return new CRC32C().getValue();
         }
-        Channel ch = channel(socket);
+        Channel ch = channel.on(socket);
         FileSink sink = new FileSink(file, length, ch.newPromise());
         try {
             ch.pipeline().addLast(sink);
@@ -60,31 +61,15 @@ public final class IoUringReceiver implements FileReceiver {
             NettyFutures.await(sink.done, () -> sink.written, stall, "io-uring upload", Fds.of(socket));
             NettyFutures.onLoop(ch, () -> ch.pipeline().remove(sink));
         } catch (IOException | RuntimeException e) {
-            closeChannel();
+            channel.close();
             throw e;
         }
         return sink.crc.getValue();
     }
 
-    private Channel channel(SocketChannel socket) throws IOException {
-        if (channel == null || adoptedFrom != socket || !channel.isOpen()) {
-            closeChannel();
-            channel = NettyTransport.IO_URING.adopt(socket, NettyTransport.IO_URING.group().next(),
-                    c -> c.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false));
-            adoptedFrom = socket;
-        }
-        return channel;
-    }
-
     @Override
     public void close() {
-        closeChannel();
-    }
-
-    private void closeChannel() {
-        NettyFutures.closeQuietly(channel);
-        channel = null;
-        adoptedFrom = null;
+        channel.close();
     }
 
     /** Writes what arrives at consecutive file offsets until {@code length} bytes are in; runs on the event loop. */
