@@ -1,7 +1,8 @@
 package io.xferbench.twin;
 
 import com.sun.nio.file.ExtendedOpenOption;
-import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
 import java.io.IOException;
@@ -11,6 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Sequential O_DIRECT read throughput of a whole file in fixed blocks, one {@code pread64(2)} per block, the Java
@@ -23,44 +28,38 @@ import java.util.Locale;
  * The buffer is page-aligned direct memory. Only the read loop is timed (not JVM start, not open), as fio times
  * only its I/O. Prints {@code direct-read api=A block=B bytes=N seconds=S mibs=X alignment=...} per round.
  */
-public final class DirectReadThroughput {
-    private DirectReadThroughput() {
+@Command(name = "direct-read", mixinStandardHelpOptions = true,
+        description = "Sequential O_DIRECT read throughput of FILE, one pread64 per block; only the read loop is timed.")
+public final class DirectReadThroughput implements Callable<Integer> {
+    /** Which O_DIRECT reader: the JNA shim or the JDK's {@code ExtendedOpenOption.DIRECT}. */
+    enum Api {
+        JNA, JDK
     }
 
-    public static void main(String[] args) throws IOException {
-        Path file = null;
-        String api = "jna";
-        int block = (int) Sizes.MiB;
-        int rounds = 1;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--api" -> api = args[++i];
-                case "--block" -> block = Math.toIntExact(Sizes.parse(args[++i]));
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                default -> {
-                    if (file != null || args[i].startsWith("--")) {
-                        usage();
-                    }
-                    file = Path.of(args[i]);
-                }
-            }
-        }
-        if (file == null || !(api.equals("jna") || api.equals("jdk")) || rounds < 1) {
-            usage();
-        }
+    @Parameters(index = "0", paramLabel = "FILE")
+    Path file;
+    @Option(names = "--api", defaultValue = "jna", description = "jna (DirectIoFile) or jdk (FileChannel with ExtendedOpenOption.DIRECT) (default: ${DEFAULT-VALUE}).")
+    Api api;
+    @Option(names = "--block", defaultValue = "1MiB", converter = Converters.BufferSize.class, description = "Bytes per pread64 (default: ${DEFAULT-VALUE}).")
+    int block;
+    @Option(names = "--rounds", defaultValue = "1", converter = Converters.PositiveInt.class, description = "Reads of the whole file (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new DirectReadThroughput(), args));
+    }
+
+    @Override
+    public Integer call() throws IOException {
         ByteBuffer buffer = AlignedBuffers.allocate(block, Math.max(AlignedBuffers.pageSize(), 4096));
         for (int r = 0; r < rounds; r++) {
-            if (api.equals("jna")) {
+            if (api == Api.JNA) {
                 readJna(file, buffer);
             } else {
                 readJdk(file, buffer);
             }
         }
-    }
-
-    private static void usage() {
-        System.err.println("usage: DirectReadThroughput FILE [--api jna|jdk] [--block 1MiB] [--rounds 1]");
-        System.exit(2);
+        return 0;
     }
 
     private static void readJna(Path file, ByteBuffer buffer) throws IOException {

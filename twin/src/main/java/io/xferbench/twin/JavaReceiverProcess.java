@@ -26,10 +26,14 @@ final class JavaReceiverProcess implements ReceiverSide, AutoCloseable {
         this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
     }
 
+    /** {@link TwinReceive}'s command line (its picocli spec reads it; TwinChildrenUsageTest parses it). */
+    static String[] arguments(String method, Path target, int buffer, int uringDepth) {
+        return new String[] {method, target.toString(), Integer.toString(buffer), "--io-uring-depth", Integer.toString(uringDepth)};
+    }
+
     /** Starts the receiver and waits until it listens. */
     static JavaReceiverProcess start(ChildJvm jvm, String method, Path target, int buffer, int uringDepth) throws IOException {
-        List<String> cmd = jvm.command(TwinReceive.class, method, target.toString(), Integer.toString(buffer),
-                "--io-uring-depth", Integer.toString(uringDepth));
+        List<String> cmd = jvm.command(TwinReceive.class, arguments(method, target, buffer, uringDepth));
         JavaReceiverProcess p = new JavaReceiverProcess(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start());
         try {
             p.expect("twin-receive listening on ");

@@ -26,12 +26,17 @@ final class JavaSenderProcess implements AutoCloseable {
         this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
     }
 
+    /** {@link TwinSend}'s command line (its picocli spec reads it; TwinChildrenUsageTest parses it). */
+    static String[] arguments(String method, Path file, int port, int buffer, long length, int warmup, int uringDepth) {
+        return new String[] {method, file.toString(), "127.0.0.1", Integer.toString(port), Integer.toString(buffer),
+            "--length", Long.toString(length), "--warmup", Integer.toString(warmup), "--io-uring-depth", Integer.toString(uringDepth),
+            "--on-stdin"};
+    }
+
     /** Starts the sender; it begins its {@code warmup} sends to the drain at once. */
     static JavaSenderProcess start(ChildJvm jvm, String method, Path file, int port, int buffer, long length, int warmup,
                                    int uringDepth) throws IOException {
-        List<String> cmd = jvm.command(TwinSend.class, method, file.toString(), "127.0.0.1", Integer.toString(port),
-                Integer.toString(buffer), "--length", Long.toString(length), "--warmup", Integer.toString(warmup),
-                "--io-uring-depth", Integer.toString(uringDepth), "--on-stdin");
+        List<String> cmd = jvm.command(TwinSend.class, arguments(method, file, port, buffer, length, warmup, uringDepth));
         return new JavaSenderProcess(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start());
     }
 

@@ -1,5 +1,7 @@
 package io.xferbench.twin;
 
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.net.BodyReceiver;
 import java.io.EOFException;
 import java.io.IOException;
@@ -9,6 +11,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The one receiver of the twin benchmark, for Java and C senders alike: accepts connections one at a time, reads
@@ -22,25 +27,23 @@ import java.util.Locale;
  * TwinDrain [--bind 127.0.0.1] [--port 0] [--connections N]   (N = 0: until killed)
  * </pre>
  */
-public final class TwinDrain {
-    private TwinDrain() {
+@Command(name = "twin-drain", mixinStandardHelpOptions = true,
+        description = "The twin benchmark's receiver: drains length-prefixed bodies, one connection at a time.")
+public final class TwinDrain implements Callable<Integer> {
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind;
+    @Option(names = "--port", defaultValue = "0", converter = Converters.Port.class, description = "Port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+    @Option(names = "--connections", defaultValue = "0", converter = Converters.NonNegativeLong.class,
+            description = "Connections to drain before exiting; 0: until killed (default: ${DEFAULT-VALUE}).")
+    long connections;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new TwinDrain(), args));
     }
 
-    public static void main(String[] args) throws IOException {
-        String bind = "127.0.0.1";
-        int port = 0;
-        long connections = 0;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--bind" -> bind = args[++i];
-                case "--port" -> port = Integer.parseInt(args[++i]);
-                case "--connections" -> connections = Long.parseLong(args[++i]);
-                default -> {
-                    System.err.println("usage: TwinDrain [--bind 127.0.0.1] [--port 0] [--connections N]");
-                    System.exit(2);
-                }
-            }
-        }
+    @Override
+    public Integer call() throws IOException {
         BodyReceiver receiver = new BodyReceiver();
         ByteBuffer header = ByteBuffer.allocate(Long.BYTES);
         ByteBuffer probe = ByteBuffer.allocate(1);
@@ -82,5 +85,6 @@ public final class TwinDrain {
                 }
             }
         }
+        return 0;
     }
 }

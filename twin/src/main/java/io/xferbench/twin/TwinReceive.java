@@ -1,6 +1,7 @@
 package io.xferbench.twin;
 
-import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.TransferOptions;
@@ -21,6 +22,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The Java side of an upload twin pair: receives one body per command into a target file with core's
@@ -39,35 +45,43 @@ import java.util.Locale;
  * {@code twin-receive error=...}. The driver removes TARGET between receives. No fsync, no re-read: the receiver does
  * neither (the server's optional verify follows it), nor does the C twin.
  */
-public final class TwinReceive {
-    private TwinReceive() {
+@Command(name = "twin-receive", mixinStandardHelpOptions = true,
+        description = "The Java side of an upload twin pair: receives one body per 'receive' line on stdin into TARGET.")
+public final class TwinReceive implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "METHOD", converter = MethodId.class, description = "An upload method id.")
+    ReceiverMethod method;
+    @Parameters(index = "1", paramLabel = "TARGET", description = "Created for each receive; the driver removes it between receives.")
+    Path target;
+    @Parameters(index = "2", paramLabel = "bufsize", arity = "0..1", converter = Converters.BufferSizeOrDefault.class,
+            description = "The method's buffer; 0 or absent: the default.")
+    int buffer; // 0: TransferOptions' default
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind;
+    @Option(names = "--io-uring-depth", defaultValue = "" + UringDepth.DEFAULT, converter = Converters.PositiveInt.class,
+            description = "As the server's option (at most " + UringDepth.MAX + ").")
+    int uringDepth;
+
+    /** An upload method id, checked while the command line is parsed. */
+    static final class MethodId implements CommandLine.ITypeConverter<ReceiverMethod> {
+        @Override
+        public ReceiverMethod convert(String id) {
+            return UploadMethods.byId(id).orElseThrow(
+                    () -> new CommandLine.TypeConversionException("unknown method " + id + "; known: " + UploadMethods.ids()));
+        }
     }
 
-    public static void main(String[] args) throws Exception {
-        java.util.List<String> positional = new java.util.ArrayList<>();
-        String bind = "127.0.0.1";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--bind" -> bind = args[++i];
-                case "--io-uring-depth" -> UringDepth.set(Integer.parseInt(args[++i])); // as the server's option
-                default -> positional.add(args[i]);
-            }
-        }
-        if (positional.size() < 2 || positional.size() > 3) {
-            System.err.println("usage: TwinReceive METHOD TARGET [bufsize] [--bind 127.0.0.1] [--io-uring-depth N]");
-            System.err.println("methods: " + UploadMethods.ids());
-            System.exit(2);
-        }
-        ReceiverMethod method = UploadMethods.byId(positional.get(0)).orElseThrow(
-                () -> new IllegalArgumentException("unknown method " + positional.get(0) + "; known: " + UploadMethods.ids()));
+    public static void main(String[] args) {
+        System.exit(Cli.run(new TwinReceive(), args)); // Netty event loops are daemon threads, but do not wait for their shutdown
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        UringDepth.set(uringDepth); // as the server's option; out of range: a usage error
         if (!method.availability().isAvailable()) {
             System.err.println("twin-receive: " + method.id() + " unavailable: " + method.availability().unavailableReason());
-            System.exit(3);
+            return 3;
         }
-        Path target = Path.of(positional.get(1));
-        TransferOptions options = positional.size() == 3
-                ? new TransferOptions(Math.toIntExact(Sizes.parse(positional.get(2))), false)
-                : TransferOptions.DEFAULT;
+        TransferOptions options = new TransferOptions(buffer, false);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(new InetSocketAddress(bind, 0), 1);
@@ -86,7 +100,7 @@ public final class TwinReceive {
                 System.out.flush();
             }
         }
-        System.exit(0); // Netty event loops are daemon threads, but do not wait for their shutdown
+        return 0;
     }
 
     /** Bytes, wall time and process CPU of one receive, and the receiver's CRC32C of the bytes. */

@@ -1,6 +1,7 @@
 package io.xferbench.twin;
 
-import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SenderMethod;
@@ -21,6 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The Java side of a twin pair: sends a file to {@link TwinDrain} with core's {@link FileSender} for a method
@@ -36,45 +42,56 @@ import java.util.Locale;
  * {@code --on-stdin} each measured send waits for a line {@code send} on stdin ({@code quit} or EOF ends), after
  * printing {@code twin-send ready} once, so a driver can interleave this JVM's sends with another sender's.
  */
-public final class TwinSend {
-    private TwinSend() {
+@Command(name = "twin-send", mixinStandardHelpOptions = true,
+        description = "The Java side of a twin pair: sends FILE to a twin-drain with a download method's sender.")
+public final class TwinSend implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "METHOD", converter = MethodId.class, description = "A download method id.")
+    SenderMethod method;
+    @Parameters(index = "1", paramLabel = "FILE")
+    Path path;
+    @Parameters(index = "2", paramLabel = "HOST")
+    String host;
+    @Parameters(index = "3", paramLabel = "PORT", converter = Converters.Port.class)
+    int port;
+    @Parameters(index = "4", paramLabel = "bufsize", arity = "0..1", converter = Converters.BufferSizeOrDefault.class,
+            description = "The method's buffer; 0 or absent: the default.")
+    int buffer; // 0: TransferOptions' default
+    @Option(names = "--length", converter = Converters.Size.class, description = "Bytes to send (default: the whole file).")
+    Long length;
+    @Option(names = "--warmup", defaultValue = "0", converter = Converters.NonNegativeInt.class)
+    int warmup;
+    @Option(names = "--rounds", defaultValue = "1", converter = Converters.PositiveInt.class)
+    int rounds;
+    @Option(names = "--io-uring-depth", defaultValue = "" + UringDepth.DEFAULT, converter = Converters.PositiveInt.class,
+            description = "As the server's option (at most " + UringDepth.MAX + ").")
+    int uringDepth;
+    @Option(names = "--on-stdin", description = "Each measured send waits for a line 'send' on stdin, after 'twin-send ready'.")
+    boolean onStdin;
+
+    /** A download method id, checked while the command line is parsed. */
+    static final class MethodId implements CommandLine.ITypeConverter<SenderMethod> {
+        @Override
+        public SenderMethod convert(String id) {
+            return DownloadMethods.byId(id).orElseThrow(
+                    () -> new CommandLine.TypeConversionException("unknown method " + id + "; known: " + DownloadMethods.ids()));
+        }
     }
 
-    public static void main(String[] args) throws Exception {
-        java.util.List<String> positional = new java.util.ArrayList<>();
-        long length = -1;
-        int warmup = 0;
-        int rounds = 1;
-        boolean onStdin = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--length" -> length = Sizes.parse(args[++i]);
-                case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-                case "--io-uring-depth" -> UringDepth.set(Integer.parseInt(args[++i])); // as the server's option
-                case "--on-stdin" -> onStdin = true;
-                default -> positional.add(args[i]);
-            }
-        }
-        if (positional.size() < 4 || positional.size() > 5) {
-            System.err.println("usage: TwinSend METHOD FILE HOST PORT [bufsize] [--length N] [--warmup N] [--rounds N]"
-                    + " [--io-uring-depth N] [--on-stdin]");
-            System.err.println("methods: " + DownloadMethods.ids());
-            System.exit(2);
-        }
-        SenderMethod method = DownloadMethods.byId(positional.get(0)).orElseThrow(
-                () -> new IllegalArgumentException("unknown method " + positional.get(0) + "; known: " + DownloadMethods.ids()));
+    public static void main(String[] args) {
+        System.exit(Cli.run(new TwinSend(), args)); // Netty event loops are daemon threads, but do not wait for their shutdown
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        UringDepth.set(uringDepth); // as the server's option; out of range: a usage error
         if (!method.availability().isAvailable()) {
             System.err.println("twin-send: " + method.id() + " unavailable: " + method.availability().unavailableReason());
-            System.exit(3);
+            return 3;
         }
-        Path path = Path.of(positional.get(1));
-        InetSocketAddress peer = new InetSocketAddress(positional.get(2), Integer.parseInt(positional.get(3)));
-        TransferOptions options = positional.size() == 5
-                ? new TransferOptions(Math.toIntExact(Sizes.parse(positional.get(4))), false)
-                : TransferOptions.DEFAULT;
+        InetSocketAddress peer = new InetSocketAddress(host, port);
+        TransferOptions options = new TransferOptions(buffer, false);
         long size = Files.size(path);
-        long bytes = length < 0 ? size : length;
+        long bytes = length == null ? size : length;
         if (bytes > size) {
             throw new IllegalArgumentException("--length " + bytes + " > file size " + size);
         }
@@ -97,7 +114,7 @@ public final class TwinSend {
                 }
             }
         }
-        System.exit(0); // Netty event loops are daemon threads, but do not wait for their shutdown
+        return 0;
     }
 
     /** Wall time and process CPU of one send. */
