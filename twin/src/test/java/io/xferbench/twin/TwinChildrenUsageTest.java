@@ -29,7 +29,13 @@ class TwinChildrenUsageTest {
         Supplier<Object> drain = TwinDrain::new;
         Supplier<Object> send = TwinSend::new;
         Supplier<Object> receive = TwinReceive::new;
+        Supplier<Object> file = TwinFile::new;
         return Stream.of(
+                Arguments.of("twin-file", file, ""),
+                Arguments.of("twin-file", file, "d"),
+                Arguments.of("twin-file", file, "d lots"),
+                Arguments.of("twin-file", file, "d 1MiB --warm --evict"),
+                Arguments.of("twin-file", file, "d 1MiB --cold"),
                 Arguments.of("direct-read", read, ""),
                 Arguments.of("direct-read", read, "f --rounds x"),
                 Arguments.of("direct-read", read, "f --rounds 0"),
