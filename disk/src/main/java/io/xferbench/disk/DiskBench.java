@@ -169,7 +169,7 @@ public final class DiskBench {
     @Command(name = "bench-disk", mixinStandardHelpOptions = true, version = "bench-disk 0.1.0", sortOptions = false,
             description = "Every Java file-read engine cold, each next to its fio twin, and random reads beyond RAM "
                     + "inside a memory cgroup. See docs/disk.md.")
-    static final class Options implements Callable<Integer> {
+    public static final class Options implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
