@@ -38,7 +38,7 @@ final class BeyondRam {
         }
         long limit = o.cgroupLimit != null ? o.cgroupLimit : Math.max(o.size / 4, MIN_LIMIT);
         Set<Long> spans = new LinkedHashSet<>(List.of(Math.min(o.size, limit / 2) / BLOCK * BLOCK, o.size / BLOCK * BLOCK));
-        String reason = MemoryCgroup.unavailableReason(Path.of("/sys/fs/cgroup"));
+        String reason = MemoryCgroup.unavailableReason();
         if (reason != null) {
             for (long span : spans) {
                 for (String engine : List.of("sync-filechannel", "odirect-jna")) {
@@ -51,6 +51,9 @@ final class BeyondRam {
         try (MemoryCgroup group = MemoryCgroup.create(limit)) {
             log.printf("bench-disk: beyond RAM inside %s (%s = %s)%n", group.dir(), group.version(),
                     Sizes.format(limit));
+            if (group.hierarchy().note() != null) {
+                log.println("bench-disk: " + group.hierarchy().note());
+            }
             for (long span : spans) {
                 long ops = Math.min(2 * (span / BLOCK), 10 * o.randomOps);
                 ReadSpec spec = new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, DEPTH, ops, 42);
