@@ -74,11 +74,6 @@ public final class DiskBench {
         });
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            generate(file, o.size);
-            BlockDevice device = BlockDevice.of(file);
-            log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
-                    device.majorMinor(), device.scheduler());
-            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED));
             String fio = o.fio() ? Fio.path() : null;
             String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
             List<ReadSpec> specs = new ArrayList<>();
@@ -98,6 +93,11 @@ public final class DiskBench {
             BeyondRam.specs(o, file).forEach(spec -> plan.add(spec, 2 * (fioSkip == null ? 2 : 1)));
             RunEstimate estimate = plan.build();
             log.println("bench-disk: plan: " + estimate.plan());
+            generate(file, o.size);
+            BlockDevice device = BlockDevice.of(file);
+            log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
+                    device.majorMinor(), device.scheduler());
+            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED));
             long started = System.nanoTime();
             List<DiskRow> rows = new ArrayList<>();
             for (ReadSpec spec : specs) {
