@@ -55,10 +55,10 @@ final class RunEstimate {
         }
     }
 
-    /** The plan up front, e.g. "96 rows, 38.5GiB in 1,200,000 reads: roughly 1 h 10 min". */
+    /** The plan up front, e.g. "200 rows, 153.8 GiB in 15,241,216 reads: roughly 58 min 40 s ...". */
     String plan() {
-        return String.format("%d rows, %s in %,d reads: roughly %s at %s/s and %,d reads/s per row (a guide, "
-                + "corrected as rows finish)", rows, Sizes.format(bytes), reads, format(totalSeconds),
+        return String.format("%d rows, %.1f GiB in %,d reads: roughly %s at %s/s and %,d reads/s per row (a guide, "
+                + "corrected as rows finish)", rows, bytes / (double) Sizes.GiB, reads, format(totalSeconds),
                 Sizes.format((long) BYTES_PER_SECOND), (long) READS_PER_SECOND);
     }
 

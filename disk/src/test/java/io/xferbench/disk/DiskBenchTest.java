@@ -125,7 +125,7 @@ class DiskBenchTest {
         assertEquals(5.12, RunEstimate.seconds(big), 1e-9);
         assertEquals(4.0, RunEstimate.seconds(small), 1e-9);
         RunEstimate e = new RunEstimate.Builder().add(big, 2).add(small, 2).build();
-        assertTrue(e.plan().startsWith("4 rows, ") && e.plan().contains(" in 42,048 reads: "), e.plan());
+        assertTrue(e.plan().startsWith("4 rows, 2.2 GiB in 42,048 reads: "), e.plan());
         assertTrue(e.plan().contains("roughly 18 s"), e.plan());
         // The first pair took twice its estimate: the 8 s left are reported as 16.
         assertEquals("2 of 4 rows after 20 s, about 16 s left",
