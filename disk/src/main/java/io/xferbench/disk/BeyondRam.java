@@ -36,9 +36,9 @@ final class BeyondRam {
         if (o.cgroupLimit != null && o.cgroupLimit == 0) {
             return rows;
         }
-        long limit = o.cgroupLimit != null ? o.cgroupLimit : Math.max(o.size / 4, MIN_LIMIT);
-        Set<Long> spans = new LinkedHashSet<>(List.of(Math.min(o.size, limit / 2) / BLOCK * BLOCK, o.size / BLOCK * BLOCK));
-        String reason = MemoryCgroup.unavailableReason(Path.of("/sys/fs/cgroup"));
+        long limit = limit(o);
+        Set<Long> spans = spans(o);
+        String reason = MemoryCgroup.unavailableReason();
         if (reason != null) {
             for (long span : spans) {
                 for (String engine : List.of("sync-filechannel", "odirect-jna")) {
@@ -51,9 +51,11 @@ final class BeyondRam {
         try (MemoryCgroup group = MemoryCgroup.create(limit)) {
             log.printf("bench-disk: beyond RAM inside %s (%s = %s)%n", group.dir(), group.version(),
                     Sizes.format(limit));
+            if (group.hierarchy().note() != null) {
+                log.println("bench-disk: " + group.hierarchy().note());
+            }
             for (long span : spans) {
-                long ops = Math.min(2 * (span / BLOCK), 10 * o.randomOps);
-                ReadSpec spec = new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, DEPTH, ops, 42);
+                ReadSpec spec = spec(o, file, span);
                 for (String engine : List.of("sync-filechannel", "odirect-jna")) {
                     boolean direct = engine.startsWith("odirect");
                     DiskRow java = child(group, spec, engine).withCgroupLimit(limit);
@@ -67,6 +69,29 @@ final class BeyondRam {
             }
         }
         return rows;
+    }
+
+    private static long limit(DiskBench.Options o) {
+        return o.cgroupLimit != null ? o.cgroupLimit : Math.max(o.size / 4, MIN_LIMIT);
+    }
+
+    /** Half the limit (fits) and the whole file. */
+    private static Set<Long> spans(DiskBench.Options o) {
+        return new LinkedHashSet<>(List.of(Math.min(o.size, limit(o) / 2) / BLOCK * BLOCK, o.size / BLOCK * BLOCK));
+    }
+
+    /** Each run reads twice the blocks its span holds (capped), so a span that fits gets hits on its second pass. */
+    private static ReadSpec spec(DiskBench.Options o, Path file, long span) {
+        return new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, DEPTH, Math.min(2 * (span / BLOCK), 10 * o.randomOps),
+                42);
+    }
+
+    /** What the section will read, for the run's estimate: one spec per span, each run by both engines. */
+    static List<ReadSpec> specs(DiskBench.Options o, Path file) {
+        if (o.cgroupLimit != null && o.cgroupLimit == 0 || MemoryCgroup.unavailableReason() != null) {
+            return List.of();
+        }
+        return spans(o).stream().map(span -> spec(o, file, span)).toList();
     }
 
     private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine) throws IOException {

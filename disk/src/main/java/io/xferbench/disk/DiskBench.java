@@ -74,24 +74,40 @@ public final class DiskBench {
         });
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
+            String fio = o.fio() ? Fio.path() : null;
+            String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
+            List<ReadSpec> specs = new ArrayList<>();
+            for (ReadPattern pattern : ReadPattern.values()) {
+                for (long blockSize : o.blockSizes) {
+                    for (int depth : o.depths) {
+                        specs.add(rowSpec(o, file, pattern, (int) blockSize, depth));
+                    }
+                }
+            }
+            RunEstimate.Builder plan = new RunEstimate.Builder();
+            for (ReadSpec spec : specs) {
+                for (int c = 0; c < o.caches.size(); c++) {
+                    engines(o).forEach(e -> plan.add(spec, runs(e, fioSkip)));
+                }
+            }
+            BeyondRam.specs(o, file).forEach(spec -> plan.add(spec, 2 * (fioSkip == null ? 2 : 1)));
+            RunEstimate estimate = plan.build();
+            log.println("bench-disk: plan: " + estimate.plan());
             generate(file, o.size);
             BlockDevice device = BlockDevice.of(file);
             log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
                     device.majorMinor(), device.scheduler());
             RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED));
-            String fio = o.fio() ? Fio.path() : null;
-            String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
+            long started = System.nanoTime();
             List<DiskRow> rows = new ArrayList<>();
-            for (ReadPattern pattern : ReadPattern.values()) {
-                for (long blockSize : o.blockSizes) {
-                    int bs = (int) blockSize;
-                    for (int depth : o.depths) {
-                        ReadSpec spec = new ReadSpec(file, o.size / bs * bs, pattern, bs, depth, o.randomOps, 42);
-                        for (String cache : o.caches) {
-                            for (ReadEngine engine : engines(o)) {
-                                rows.addAll(engineAndTwin(m, engine, spec, cache, fio, fioSkip, log));
-                            }
-                        }
+            for (ReadSpec spec : specs) {
+                for (String cache : o.caches) {
+                    for (ReadEngine engine : engines(o)) {
+                        List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, log);
+                        rows.addAll(pair);
+                        log.println("bench-disk: " + estimate.progress(pair.size(),
+                                runs(engine, fioSkip) * RunEstimate.seconds(spec),
+                                java.time.Duration.ofNanos(System.nanoTime() - started)));
                     }
                 }
             }
@@ -102,6 +118,22 @@ public final class DiskBench {
             Files.deleteIfExists(dir);
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+    }
+
+    /**
+     * One row's reads: a sequential row reads the first {@code --row-bytes} of the file (all of it when smaller),
+     * a random row {@code --random-ops} blocks, at most {@code --row-bytes} of them, anywhere in the file.
+     */
+    static ReadSpec rowSpec(Options o, Path file, ReadPattern pattern, int bs, int depth) {
+        long whole = o.size / bs * bs;
+        long span = pattern == ReadPattern.SEQUENTIAL ? Math.max(bs, Math.min(whole, o.rowBytes) / bs * bs) : whole;
+        long ops = Math.min(o.randomOps, Math.max(1, o.rowBytes / bs));
+        return new ReadSpec(file, span, pattern, bs, depth, ops, 42);
+    }
+
+    /** Rows an engine costs: its Java row, and its fio twin's when fio runs. */
+    private static int runs(ReadEngine engine, String fioSkip) {
+        return engine.fioEngine() != null && fioSkip == null ? 2 : 1;
     }
 
     /** The Java row of {@code engine}, then its fio twin's (if it has one), in one cache state; ratio on the Java row. */
@@ -169,7 +201,7 @@ public final class DiskBench {
     @Command(name = "bench-disk", mixinStandardHelpOptions = true, version = "bench-disk 0.1.0", sortOptions = false,
             description = "Every Java file-read engine cold, each next to its fio twin, and random reads beyond RAM "
                     + "inside a memory cgroup. See docs/disk.md.")
-    static final class Options implements Callable<Integer> {
+    public static final class Options implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
@@ -198,6 +230,11 @@ public final class DiskBench {
         @Option(names = "--random-ops", defaultValue = "20000", converter = Converters.NonNegativeLong.class,
                 description = "Reads per random row (default: ${DEFAULT-VALUE}).")
         long randomOps;
+
+        @Option(names = "--row-bytes", defaultValue = "1GiB", converter = Converters.Size.class,
+                description = "Most bytes one row reads: a sequential row reads the first this much of the file, a "
+                        + "random row at most this much in --random-ops blocks (default: ${DEFAULT-VALUE}).")
+        long rowBytes;
 
         @Option(names = "--engines", split = ",", description = "Java engines to run (default: all of them).")
         List<String> engines;
@@ -243,8 +280,8 @@ public final class DiskBench {
             if (caches.isEmpty() || !List.of("cold", "warm").containsAll(caches)) {
                 throw usage("--cache takes cold, warm or cold,warm, not " + String.join(",", caches));
             }
-            if (size <= 0 || randomOps <= 0) {
-                throw usage("--size and --random-ops must be positive");
+            if (size <= 0 || randomOps <= 0 || rowBytes <= 0) {
+                throw usage("--size, --random-ops and --row-bytes must be positive");
             }
             for (long bs : blockSizes) {
                 if (bs <= 0 || bs > Integer.MAX_VALUE) {
@@ -252,6 +289,9 @@ public final class DiskBench {
                 }
                 if (size < bs) {
                     throw usage("--size must be at least the largest block size");
+                }
+                if (rowBytes < bs) {
+                    throw usage("--row-bytes must be at least the largest block size");
                 }
             }
             if (engines != null) {

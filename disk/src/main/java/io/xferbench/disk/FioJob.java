@@ -23,7 +23,10 @@ public record FioJob(String ioengine, Path file, ReadPattern pattern, int blockS
                 "--filename=" + file, "--ioengine=" + ioengine, "--bs=" + blockSize, "--direct=" + (direct ? 1 : 0),
                 "--numjobs=" + numjobs, "--iodepth=" + iodepth, "--group_reporting", "--thread",
                 // The rig evicts the file itself before a cold row; fio must not touch the cache state.
-                "--invalidate=0"));
+                "--invalidate=0",
+                // fio's default fadvise_hint=1 calls posix_fadvise(SEQUENTIAL or RANDOM) (madvise for its mmap
+                // engine), which doubles or switches off read-ahead; the Java engines give the kernel no hint.
+                "--fadvise_hint=0"));
         if (pattern == ReadPattern.SEQUENTIAL) {
             long stripe = span / numjobs / blockSize * blockSize;
             c.addAll(List.of("--rw=read", "--size=" + stripe, "--offset_increment=" + stripe));

@@ -8,60 +8,73 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A memory cgroup of our own for one run: {@code xferbench-<ownerPid>-<n>} with {@code memory.max} (cgroup v2,
- * /sys/fs/cgroup is cgroup2) or {@code memory.limit_in_bytes} (v1, /sys/fs/cgroup/memory). Children join it
- * through {@link #wrap} (a shell writes its own pid to cgroup.procs, then execs the command, so nothing runs
- * outside the limit). {@link #close} removes it; groups of our naming whose owner pid is dead (a killed run)
- * are removed by {@link #removeStale} before a new one is made. Page cache a member reads is charged to the
+ * A memory cgroup of our own for one run: {@code xferbench-<ownerPid>-<n>} right under the hierarchy that holds the
+ * memory controller ({@link MemoryHierarchy}: cgroup v2 {@code memory.max}, or v1 {@code memory.limit_in_bytes}).
+ * Children join it through {@link #wrap} (a shell writes its own pid to cgroup.procs, then execs the command, so
+ * nothing runs outside the limit). {@link #close} removes it; groups of our naming whose owner pid is dead (a killed
+ * run) are removed by {@link #removeStale} before a new one is made. Page cache a member reads is charged to the
  * group, so the limit bounds the cache the reader may use.
  */
 public final class MemoryCgroup implements AutoCloseable {
     static final String PREFIX = "xferbench-";
     private static int counter;
 
+    private final CgroupHost host;
+    private final MemoryHierarchy hierarchy;
     private final Path dir;
     private final long limitBytes;
-    private final String version;
-    private final boolean v2;
 
-    private MemoryCgroup(Path dir, long limitBytes, String version, boolean v2) {
+    private MemoryCgroup(CgroupHost host, Path dir, long limitBytes) {
+        this.host = host;
+        this.hierarchy = host.detection().hierarchy();
         this.dir = dir;
         this.limitBytes = limitBytes;
-        this.version = version;
-        this.v2 = v2;
     }
 
-    /** Null when a memory cgroup can be made under {@code root} here, else why not. */
-    public static String unavailableReason(Path root) {
-        Path parent = parent(root);
-        if (parent == null) {
-            return "no memory cgroup hierarchy under " + root + " (neither cgroup2 memory.max nor v1 memory/)";
+    /** Null when a memory cgroup can be made on this machine, else why not. */
+    public static String unavailableReason() {
+        return unavailableReason(CgroupHost.system());
+    }
+
+    /** Null when a memory cgroup can be made on {@code host}, else why not. */
+    public static String unavailableReason(CgroupHost host) {
+        MemoryHierarchy h = host.detection().hierarchy();
+        if (h == null) {
+            return host.detection().reason();
         }
-        if (!Files.isWritable(parent)) {
-            return parent + " is not writable (run as root or delegate a cgroup to this user)";
+        if (h.readOnly()) {
+            return h.root() + " is mounted read-only (a container without a delegated cgroup?)";
+        }
+        if (!Files.isWritable(h.root())) {
+            return h.root() + " is not writable (run as root or delegate a cgroup to this user)";
         }
         return null;
     }
 
-    /** Default root /sys/fs/cgroup. */
+    /** A group on this machine. */
     public static MemoryCgroup create(long limitBytes) throws IOException {
-        return create(Path.of("/sys/fs/cgroup"), limitBytes);
+        return create(CgroupHost.system(), limitBytes);
     }
 
-    public static synchronized MemoryCgroup create(Path root, long limitBytes) throws IOException {
-        String reason = unavailableReason(root);
+    public static synchronized MemoryCgroup create(CgroupHost host, long limitBytes) throws IOException {
+        String reason = unavailableReason(host);
         if (reason != null) {
             throw new IOException("cannot create a memory cgroup: " + reason);
         }
-        Path parent = parent(root);
-        removeStale(root);
-        boolean v2 = isV2(root);
-        Path dir = parent.resolve(PREFIX + ProcessHandle.current().pid() + "-" + (counter++));
-        Files.createDirectory(dir);
+        MemoryHierarchy h = host.detection().hierarchy();
+        removeStale(host);
+        if (h.v2()) {
+            enableMemoryForChildren(h.root());
+        }
+        Path dir = h.root().resolve(PREFIX + ProcessHandle.current().pid() + "-" + (counter++));
+        host.directories().make(dir);
         try {
-            Path limitFile = dir.resolve(v2 ? "memory.max" : "memory.limit_in_bytes");
+            Path limitFile = dir.resolve(h.limitFile());
+            if (!Files.exists(limitFile)) {
+                throw new IOException(dir + " has no " + h.limitFile() + " (memory controller not enabled for it)");
+            }
             Files.writeString(limitFile, Long.toString(limitBytes));
-            if (v2 && Files.exists(dir.resolve("memory.swap.max"))) {
+            if (h.v2() && Files.exists(dir.resolve("memory.swap.max"))) {
                 Files.writeString(dir.resolve("memory.swap.max"), "0");
             }
             // The kernel rounds the limit down to whole pages; anything else means it was not applied.
@@ -69,21 +82,39 @@ public final class MemoryCgroup implements AutoCloseable {
             if (enforced != limitBytes / 4096 * 4096) {
                 throw new IOException(limitFile + " reads " + enforced + " after writing " + limitBytes);
             }
-            return new MemoryCgroup(dir, limitBytes, v2 ? "v2 memory.max" : "v1 memory.limit_in_bytes", v2);
+            return new MemoryCgroup(host, dir, limitBytes);
         } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(dir);
+            host.directories().remove(dir);
             throw e;
         }
     }
 
+    /**
+     * v2 gives a child group memory.* files only when its parent lists memory in cgroup.subtree_control; the root
+     * group may enable it at any time (the no-internal-process rule exempts the root), a delegated non-root group
+     * only while it has no processes of its own, which then fails here with the kernel's reason.
+     */
+    private static void enableMemoryForChildren(Path root) throws IOException {
+        Path subtree = root.resolve("cgroup.subtree_control");
+        if (List.of(Files.readString(subtree).trim().split("\\s+")).contains("memory")) {
+            return;
+        }
+        try {
+            Files.writeString(subtree, "+memory");
+        } catch (IOException e) {
+            throw new IOException("cannot enable the memory controller for groups under " + root + " (" + subtree
+                    + "): " + e.getMessage(), e);
+        }
+    }
+
     /** Removes groups named xferbench-PID-N under the memory hierarchy whose PID is no longer alive. */
-    public static List<Path> removeStale(Path root) throws IOException {
-        Path parent = parent(root);
+    public static List<Path> removeStale(CgroupHost host) throws IOException {
+        MemoryHierarchy h = host.detection().hierarchy();
         List<Path> removed = new ArrayList<>();
-        if (parent == null) {
+        if (h == null) {
             return removed;
         }
-        try (DirectoryStream<Path> groups = Files.newDirectoryStream(parent, PREFIX + "*")) {
+        try (DirectoryStream<Path> groups = Files.newDirectoryStream(h.root(), PREFIX + "*")) {
             for (Path group : groups) {
                 String[] parts = group.getFileName().toString().substring(PREFIX.length()).split("-");
                 long pid;
@@ -95,23 +126,11 @@ public final class MemoryCgroup implements AutoCloseable {
                 if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                     continue;
                 }
-                rmdir(group);
+                host.directories().remove(group);
                 removed.add(group);
             }
         }
         return removed;
-    }
-
-    static boolean isV2(Path root) {
-        return Files.exists(root.resolve("cgroup.controllers"));
-    }
-
-    private static Path parent(Path root) {
-        if (isV2(root)) {
-            return root;
-        }
-        Path v1 = root.resolve("memory");
-        return Files.exists(v1.resolve("memory.limit_in_bytes")) ? v1 : null;
     }
 
     public Path dir() {
@@ -122,13 +141,23 @@ public final class MemoryCgroup implements AutoCloseable {
         return limitBytes;
     }
 
+    public MemoryHierarchy hierarchy() {
+        return hierarchy;
+    }
+
+    /** E.g. "v1 memory.limit_in_bytes". */
     public String version() {
-        return version;
+        return hierarchy.version();
     }
 
     /** The limit as the kernel holds it (memory.max or memory.limit_in_bytes), in bytes. */
     public long enforcedLimitBytes() throws IOException {
-        return readLong(dir.resolve(v2 ? "memory.max" : "memory.limit_in_bytes"));
+        return readLong(dir.resolve(hierarchy.limitFile()));
+    }
+
+    /** The group's memory use now (memory.current, v1 memory.usage_in_bytes): page cache and the members' own. */
+    public long currentBytes() throws IOException {
+        return readLong(dir.resolve(hierarchy.currentFile()));
     }
 
     /**
@@ -136,17 +165,25 @@ public final class MemoryCgroup implements AutoCloseable {
      * members' own memory. Null where the kernel has no such file (v2 before 5.19).
      */
     public Long peakBytes() throws IOException {
-        Path peak = dir.resolve(v2 ? "memory.peak" : "memory.max_usage_in_bytes");
+        Path peak = dir.resolve(hierarchy.peakFile());
         return Files.exists(peak) ? readLong(peak) : null;
     }
 
-    /** Whether {@code pid} is in this group by its own /proc/PID/cgroup (the memory controller's line). */
+    /** The pids in the group now (cgroup.procs). */
+    public List<Long> members() throws IOException {
+        Path procs = dir.resolve("cgroup.procs");
+        if (!Files.exists(procs)) {
+            return List.of();
+        }
+        return Files.readAllLines(procs).stream().filter(l -> !l.isBlank()).map(l -> Long.parseLong(l.trim())).toList();
+    }
+
+    /** Whether {@code pid} is in this group by its own /proc/PID/cgroup (the memory hierarchy's line). */
     public boolean hasMember(long pid) throws IOException {
-        String path = "/" + dir.getFileName();
-        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
+        String path = "/" + hierarchy.root().relativize(dir);
+        for (String line : Files.readAllLines(host.proc().resolve(Long.toString(pid)).resolve("cgroup"))) {
             String[] f = line.split(":", 3);
-            boolean memoryLine = v2 ? f[0].equals("0") && f[1].isEmpty() : List.of(f[1].split(",")).contains("memory");
-            if (memoryLine) {
+            if (f.length == 3 && hierarchy.isOwnLine(f)) {
                 return f[2].equals(path);
             }
         }
@@ -166,14 +203,9 @@ public final class MemoryCgroup implements AutoCloseable {
         return c;
     }
 
+    /** Removes the group; its members must have exited first (the kernel refuses with EBUSY otherwise). */
     @Override
     public void close() throws IOException {
-        rmdir(dir);
-    }
-
-    /** rmdir of a cgroup fails with EBUSY while a member lives: members must have exited first. */
-    private static void rmdir(Path group) throws IOException {
-        // cgroupfs directories hold only control files, which rmdir removes with the group itself.
-        Files.deleteIfExists(group);
+        host.directories().remove(dir);
     }
 }

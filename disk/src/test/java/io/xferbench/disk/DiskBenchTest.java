@@ -63,7 +63,8 @@ class DiskBenchTest {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--size"},
                 new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"},
                 new String[] {"--depths", "0"}, new String[] {"--engines", "nope"},
-                new String[] {"--cgroup-limit", "lots"})) {
+                new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
+                new String[] {"--row-bytes", "0"})) {
             StringWriter err = new StringWriter();
             int status = Cli.commandLine(new DiskBench.Options()).setErr(new PrintWriter(err)).execute(args);
             assertEquals(2, status, String.join(" ", args) + ": " + err);
@@ -94,5 +95,40 @@ class DiskBenchTest {
         assertFalse(o.fio());
         assertEquals(0L, o.cgroupLimit);
         assertEquals(List.of("cold", "warm"), o.caches);
+    }
+
+    @Test
+    void rowBytesCapsSequentialSpansAndRandomOps() {
+        DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--block-sizes", "64KiB", "--row-bytes", "1MiB",
+                "--random-ops", "100");
+        Path file = Path.of("data");
+        var seq = DiskBench.rowSpec(o, file, io.xferbench.core.read.ReadPattern.SEQUENTIAL, 65536, 4);
+        assertEquals(1L << 20, seq.span(), "a sequential row reads the first --row-bytes");
+        assertEquals(16, seq.plan().ops());
+        var random = DiskBench.rowSpec(o, file, io.xferbench.core.read.ReadPattern.RANDOM, 65536, 4);
+        assertEquals(8L << 20, random.span(), "random rows range over the whole file");
+        assertEquals(16, random.plan().ops(), "random ops capped at --row-bytes / block size");
+        var small = DiskBench.rowSpec(DiskBench.Options.parse("--size", "8MiB"), file,
+                io.xferbench.core.read.ReadPattern.RANDOM, 4096, 1);
+        assertEquals(20_000, small.plan().ops(), "below the cap --random-ops holds");
+    }
+
+    @Test
+    void theEstimateChargesBytesOrReadsAndCorrectsItselfByThePaceSoFar() {
+        Path file = Path.of("data");
+        // 1 GiB sequential in 1 MiB blocks: 1,024 reads, bytes dominate: 1024 MiB / 200 MiB/s = 5.12 s per run.
+        var big = new io.xferbench.core.read.ReadSpec(file, 1L << 30, io.xferbench.core.read.ReadPattern.SEQUENTIAL,
+                1 << 20, 1, 1, 42);
+        // 20,000 random 4 KiB reads: reads dominate, 4 s per run.
+        var small = new io.xferbench.core.read.ReadSpec(file, 1L << 30, io.xferbench.core.read.ReadPattern.RANDOM,
+                4096, 1, 20_000, 42);
+        assertEquals(5.12, RunEstimate.seconds(big), 1e-9);
+        assertEquals(4.0, RunEstimate.seconds(small), 1e-9);
+        RunEstimate e = new RunEstimate.Builder().add(big, 2).add(small, 2).build();
+        assertTrue(e.plan().startsWith("4 rows, 2.2 GiB in 42,048 reads: "), e.plan());
+        assertTrue(e.plan().contains("roughly 18 s"), e.plan());
+        // The first pair took twice its estimate: the 8 s left are reported as 16.
+        assertEquals("2 of 4 rows after 20 s, about 16 s left",
+                e.progress(2, 10.24, java.time.Duration.ofMillis(20_480)));
     }
 }

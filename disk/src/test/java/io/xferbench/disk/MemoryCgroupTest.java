@@ -11,12 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The helper makes its group with the limit, runs a child inside, removes the group, and cleans stale ones. */
+/** On this machine's real hierarchy: the group with its limit, a child inside, removal, stale groups cleaned. */
 class MemoryCgroupTest {
-    private static final Path ROOT = Path.of("/sys/fs/cgroup");
-
     private static void assumeWritable() {
-        String reason = MemoryCgroup.unavailableReason(ROOT);
+        String reason = MemoryCgroup.unavailableReason();
         Assumptions.assumeTrue(reason == null, () -> "memory cgroup skipped: " + reason);
     }
 
@@ -25,10 +23,10 @@ class MemoryCgroupTest {
         assumeWritable();
         long limit = 64L << 20;
         Path dir;
-        try (MemoryCgroup group = MemoryCgroup.create(ROOT, limit)) {
+        try (MemoryCgroup group = MemoryCgroup.create(limit)) {
             dir = group.dir();
             assertTrue(Files.isDirectory(dir));
-            Path limitFile = dir.resolve(MemoryCgroup.isV2(ROOT) ? "memory.max" : "memory.limit_in_bytes");
+            Path limitFile = dir.resolve(group.hierarchy().limitFile());
             assertEquals(limit, Long.parseLong(Files.readString(limitFile).trim()));
             assertEquals(limit, group.enforcedLimitBytes());
             // The child reports the cgroup it runs in: it must be ours from its first instruction.
@@ -57,12 +55,12 @@ class MemoryCgroupTest {
         assumeWritable();
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
-        Path parent = MemoryCgroup.isV2(ROOT) ? ROOT : ROOT.resolve("memory");
+        Path parent = MemoryHierarchy.detect().hierarchy().root();
         Path stale = parent.resolve(MemoryCgroup.PREFIX + gone.pid() + "-0");
         Files.createDirectory(stale);
-        try (MemoryCgroup live = MemoryCgroup.create(ROOT, 64L << 20)) { // create() cleans first
+        try (MemoryCgroup live = MemoryCgroup.create(64L << 20)) { // create() cleans first
             assertFalse(Files.exists(stale), "a stale group of a dead owner survived");
-            assertTrue(MemoryCgroup.removeStale(ROOT).isEmpty(), "the live owner's group was treated as stale");
+            assertTrue(MemoryCgroup.removeStale(CgroupHost.system()).isEmpty(), "the live owner's group was treated as stale");
             assertTrue(Files.exists(live.dir()));
         } finally {
             Files.deleteIfExists(stale);

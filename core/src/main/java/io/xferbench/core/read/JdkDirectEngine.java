@@ -4,7 +4,6 @@ import com.sun.nio.file.ExtendedOpenOption;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -48,21 +47,17 @@ public final class JdkDirectEngine implements ReadEngine {
     @Override
     public ReadOutcome read(ReadSpec spec, LatencySink latencies) throws IOException {
         int align = alignment(spec);
-        try (FileChannel channel = FileChannel.open(spec.file(), StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
-            return ParallelReads.run(spec, latencies, name(), new ParallelReads.ReaderFactory() {
-                @Override
-                public ParallelReads.BlockReader open() {
-                    return (dst, offset) -> {
-                        ParallelReads.readFully(channel, dst, offset);
-                        return dst.flip();
-                    };
-                }
+        return ParallelReads.run(spec, latencies, name(), new ParallelReads.ReaderFactory() {
+            @Override
+            public ParallelReads.BlockReader open() throws IOException {
+                // One O_DIRECT descriptor per thread, like fio's jobs.
+                return ParallelReads.ChannelReader.open(spec.file(), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+            }
 
-                @Override
-                public ByteBuffer buffer(int blockSize) {
-                    return ByteBuffer.allocateDirect(blockSize + align).alignedSlice(align);
-                }
-            });
-        }
+            @Override
+            public ByteBuffer buffer(int blockSize) {
+                return ByteBuffer.allocateDirect(blockSize + align).alignedSlice(align);
+            }
+        });
     }
 }

@@ -49,10 +49,19 @@ public final class JnaDirectEngine implements ReadEngine {
         try (DirectIoFile file = DirectIoFile.openRead(spec.file())) {
             return ParallelReads.run(spec, latencies, name(), new ParallelReads.ReaderFactory() {
                 @Override
-                public ParallelReads.BlockReader open() {
-                    return (dst, offset) -> {
-                        preadFully(file, dst, offset);
-                        return dst.flip();
+                public ParallelReads.BlockReader open() throws IOException {
+                    DirectIoFile own = DirectIoFile.openRead(spec.file()); // one descriptor per thread, like fio's jobs
+                    return new ParallelReads.BlockReader() {
+                        @Override
+                        public ByteBuffer read(ByteBuffer dst, long offset) throws IOException {
+                            preadFully(own, dst, offset);
+                            return dst.flip();
+                        }
+
+                        @Override
+                        public void close() throws IOException {
+                            own.close();
+                        }
                     };
                 }
 

@@ -8,8 +8,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs a plan on {@code concurrency} platform threads that claim ops from one counter: the "N threads doing
- * blocking reads" shape shared by the sync, mmap and O_DIRECT engines.
+ * Runs a plan on {@code concurrency} platform threads doing blocking reads: the shape shared by the sync, mmap and
+ * O_DIRECT engines. A sequential plan is cut into {@code concurrency} contiguous stripes, one per thread, each read
+ * in order (fio's {@code numjobs} with {@code offset_increment}: N sequential streams, each with its own read-ahead
+ * state when the reader opens its own descriptor); random ops are claimed from one counter.
  */
 final class ParallelReads {
     /** One thread's blocking read of a whole block at an offset into its own buffer. */
@@ -19,6 +21,30 @@ final class ParallelReads {
 
         @Override
         default void close() throws IOException {
+        }
+    }
+
+    /** A thread's own FileChannel (its own descriptor): positional reads of whole blocks. */
+    static final class ChannelReader implements BlockReader {
+        private final java.nio.channels.FileChannel channel;
+
+        private ChannelReader(java.nio.channels.FileChannel channel) {
+            this.channel = channel;
+        }
+
+        static ChannelReader open(java.nio.file.Path file, java.nio.file.OpenOption... options) throws IOException {
+            return new ChannelReader(java.nio.channels.FileChannel.open(file, options));
+        }
+
+        @Override
+        public ByteBuffer read(ByteBuffer dst, long offset) throws IOException {
+            readFully(channel, dst, offset);
+            return dst.flip();
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
         }
     }
 
@@ -35,7 +61,11 @@ final class ParallelReads {
             throws IOException {
         ReadPlan plan = spec.plan();
         long ops = plan.ops();
+        int n = spec.concurrency();
+        boolean striped = spec.pattern() == ReadPattern.SEQUENTIAL;
+        long stripe = ops / n;
         AtomicLong next = new AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
         long[] sums = new long[spec.concurrency()];
         Throwable[] failures = new Throwable[spec.concurrency()];
         List<Thread> threads = new ArrayList<>();
@@ -45,7 +75,13 @@ final class ParallelReads {
                 try (BlockReader reader = factory.open()) {
                     ByteBuffer buffer = factory.buffer(spec.blockSize());
                     BlockDigest digest = new BlockDigest();
-                    for (long op; (op = next.getAndIncrement()) < ops; ) {
+                    long first = me * stripe;
+                    long end = me == n - 1 ? ops : first + stripe; // the last stripe takes the remainder
+                    for (long k = first; !failed.get(); k++) {
+                        long op = striped ? k : next.getAndIncrement();
+                        if (op >= (striped ? end : ops)) {
+                            break;
+                        }
                         long offset = plan.offset(op);
                         buffer.clear().limit(Math.min(buffer.capacity(), spec.blockSize()));
                         long start = System.nanoTime();
@@ -56,7 +92,7 @@ final class ParallelReads {
                     sums[me] = digest.sum();
                 } catch (Throwable e) {
                     failures[me] = e;
-                    next.set(Long.MAX_VALUE / 2); // stop the others early
+                    failed.set(true); // stop the others early
                 }
             }));
         }

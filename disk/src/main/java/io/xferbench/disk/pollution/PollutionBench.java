@@ -27,7 +27,6 @@ import java.util.regex.Pattern;
  * before, during and after the read. See docs/disk.md.
  */
 public final class PollutionBench {
-    static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
     /** sendfile(2) from the page cache: what a static-file server does with a hot small file. */
     static final String SERVER_METHOD = "transfer-to";
     private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
@@ -57,7 +56,7 @@ public final class PollutionBench {
     }
 
     static Result run(PollutionOptions o, PrintStream log) throws IOException, InterruptedException {
-        String reason = MemoryCgroup.unavailableReason(CGROUP_ROOT);
+        String reason = MemoryCgroup.unavailableReason();
         if (reason != null) {
             throw new IOException("the scenario needs a memory cgroup: " + reason);
         }
@@ -73,13 +72,16 @@ public final class PollutionBench {
             long expected = ExpectedContent.digest(new ContentGenerator(DiskBench.SEED),
                     new ReadSpec(big, o.bigSize, ReadPattern.SEQUENTIAL, o.blockSize, 1, 1, 42));
 
-            MemoryCgroup group = MemoryCgroup.create(CGROUP_ROOT, o.cgroupLimit);
+            MemoryCgroup group = MemoryCgroup.create(o.cgroupLimit);
             cleanup.add(() -> {
                 killMembers(group); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
                 group.close();
             });
             log.printf("bench-pollution: cgroup %s (%s = %s)%n", group.dir(), group.version(),
                     Sizes.format(group.limitBytes()));
+            if (group.hierarchy().note() != null) {
+                log.println("bench-pollution: " + group.hierarchy().note());
+            }
             ChildJvm server = ChildJvm.start(group, "io.xferbench.server.ServerMain", List.of("--data-dir",
                     dir.toString(), "--port", "0"));
             cleanup.add(server::close);

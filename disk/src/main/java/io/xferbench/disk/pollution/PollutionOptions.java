@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
         sortOptions = false, description = "A server's hot set of small files inside a memory cgroup, re-read at a "
         + "limited rate, while a big file is read buffered, buffered + fadvise(DONTNEED) or O_DIRECT in the same "
         + "cgroup: hot-set residency (mincore), req/s and p99 before, during and after. See docs/disk.md.")
-final class PollutionOptions implements Callable<Integer> {
+public final class PollutionOptions implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -3,6 +3,7 @@ package io.xferbench.disk.pollution;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.disk.MemoryCgroup;
+import io.xferbench.disk.MemoryHierarchy;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -34,7 +35,7 @@ class PollutionBenchTest {
 
     @Test
     void runsBufferedAndODirectInsideACgroupAndLeavesNothingBehind() throws Exception {
-        String reason = MemoryCgroup.unavailableReason(PollutionBench.CGROUP_ROOT);
+        String reason = MemoryCgroup.unavailableReason();
         if (reason != null) {
             String message = "memory cgroup unavailable: " + reason;
             if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
@@ -110,8 +111,7 @@ class PollutionBenchTest {
 
     /** Memory cgroups named after this JVM's pid (MemoryCgroup's naming). */
     private static List<Path> ownGroups() throws Exception {
-        Path v1 = PollutionBench.CGROUP_ROOT.resolve("memory");
-        Path parent = Files.exists(v1.resolve("memory.limit_in_bytes")) ? v1 : PollutionBench.CGROUP_ROOT;
+        Path parent = MemoryHierarchy.detect().hierarchy().root();
         try (Stream<Path> groups = Files.list(parent)) {
             return groups.filter(g -> g.getFileName().toString().startsWith("xferbench-" + ProcessHandle.current().pid()
                     + "-")).toList();
