@@ -64,6 +64,7 @@ class ModelSoakTest {
         try (ServerProcess server = ServerProcess.start(dataDir, "--io-model", model, "--max-connections", Integer.toString(CLIENTS + 8));
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             long pid = server.process.pid();
+            int socketsAtStart = sockets(pid);
             // One-time costs (native libraries, class loading, the generated file, the JDK's virtual-thread pollers,
             // which it opens on first use and keeps) paid before the baseline.
             List<Future<Boolean>> downloads = new ArrayList<>();
@@ -79,6 +80,8 @@ class ModelSoakTest {
             }
             // The platform model keeps a connection's thread 2 s after it ends; the baseline is without them.
             MalformedRequestStormTest.waitUntil(() -> threads(pid, name -> name.startsWith(CONNECTION)) == 0, "the warm-up's connection threads ended");
+            // And its sockets closed on the server's side too, or the baseline would hide up to 16 leaked descriptors.
+            MalformedRequestStormTest.waitUntil(() -> sockets(pid) <= socketsAtStart, "the warm-up's sockets closed");
             int fdsBefore = descriptors(pid);
             int threadsBefore = nonCarrierThreads(pid);
 
@@ -131,6 +134,21 @@ class ModelSoakTest {
     private static int descriptors(long pid) {
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return (int) fds.count();
+        } catch (IOException e) {
+            throw new AssertionError("the server process is gone: " + e);
+        }
+    }
+
+    /** The server process's socket descriptors (its listening socket, and a socket per open connection). */
+    private static int sockets(long pid) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return (int) fds.filter(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                } catch (IOException e) {
+                    return false; // closed between the listing and the read
+                }
+            }).count();
         } catch (IOException e) {
             throw new AssertionError("the server process is gone: " + e);
         }
