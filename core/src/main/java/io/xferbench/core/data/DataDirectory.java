@@ -41,7 +41,7 @@ import java.util.zip.CRC32C;
  * <p>A failed generation leaves nothing behind: the data goes to a temporary file renamed into place, then its
  * record is written; a full disk at any step removes what that request wrote, the placed file included.
  */
-public final class DataDirectory {
+public final class DataDirectory implements AutoCloseable {
     /** Seed of generated files: fixed, so the same size always has the same bytes on every machine. */
     public static final long SEED = 0x5EEDF11EL;
     private static final int CHUNK = 1 << 20;
@@ -61,6 +61,7 @@ public final class DataDirectory {
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
     /** Records already read or written, matched against each opened descriptor exactly like the record on disk. */
     private final ChecksumRecordCache known = new ChecksumRecordCache();
+    private final Cleaner.Cleanable released;
 
     public DataDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -68,7 +69,17 @@ public final class DataDirectory {
         this.rootDir = FileChannel.open(root, StandardOpenOption.READ);
         this.rootKey = Files.readAttributes(root, BasicFileAttributes.class).fileKey();
         ChecksumRecordCache cache = known;
-        CLEANER.register(this, cache::clear);
+        this.released = CLEANER.register(this, cache::clear);
+    }
+
+    /**
+     * Releases the descriptors this holds (the directory's and the record cache's pinned inodes) now rather than when
+     * it is collected. Opening files through it afterwards fails.
+     */
+    @Override
+    public void close() throws IOException {
+        released.clean();
+        rootDir.close();
     }
 
     public Path root() {
