@@ -12,7 +12,8 @@ import java.nio.channels.FileChannel;
  */
 public record FileIdentity(int devMajor, int devMinor, long inode, long generation, long size, long mtimeNanos,
                            long ctimeNanos) {
-    private static final int MASK = Libc.STATX_TYPE | Libc.STATX_MODE | Libc.STATX_INO | Libc.STATX_SIZE
+    /** What one statx of the descriptor must ask for: the type (a regular file?) and every field but the generation. */
+    static final int MASK = Libc.STATX_TYPE | Libc.STATX_MODE | Libc.STATX_INO | Libc.STATX_SIZE
             | Libc.STATX_MTIME | Libc.STATX_CTIME;
 
     public static FileIdentity of(FileChannel channel) throws NativeException {
@@ -22,15 +23,25 @@ public record FileIdentity(int devMajor, int devMinor, long inode, long generati
     public static FileIdentity of(int fd) throws NativeException {
         NativeSupport.check();
         try {
-            Statx st = Statx.of(fd, MASK);
-            return new FileIdentity(st.devMajor(), st.devMinor(), st.inode(), generation(fd), st.size(), st.mtimeNanos(),
-                    st.ctimeNanos());
+            return of(fd, Statx.of(fd, MASK));
         } catch (LastErrorException e) {
             throw NativeException.of("statx(fd " + fd + ")", e);
         }
     }
 
-    private static long generation(int fd) {
+    /** The identity of {@code fd} from a statx of it already taken with {@link #MASK}, plus its generation. */
+    static FileIdentity of(int fd, Statx st) {
+        return new FileIdentity(st.devMajor(), st.devMinor(), st.inode(), generation(fd), st.size(), st.mtimeNanos(),
+                st.ctimeNanos());
+    }
+
+    /** Whether {@code st} (a statx taken with {@link #MASK}) shows this identity in everything but the generation. */
+    boolean matchesExceptGeneration(Statx st) {
+        return devMajor == st.devMajor() && devMinor == st.devMinor() && inode == st.inode() && size == st.size()
+                && mtimeNanos == st.mtimeNanos() && ctimeNanos == st.ctimeNanos();
+    }
+
+    static long generation(int fd) {
         int[] version = new int[2];
         try {
             Libc.ioctl(fd, Libc.FS_IOC_GETVERSION, version);

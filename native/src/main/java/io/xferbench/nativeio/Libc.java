@@ -96,7 +96,12 @@ final class Libc {
 
     /** The NUL-terminated bytes of a path, encoded as the JDK encodes it for the kernel. */
     static byte[] path(Path path) {
-        byte[] bytes = path.toString().getBytes(PATH_CHARSET);
+        return path(path.toString());
+    }
+
+    /** The NUL-terminated bytes of a path given as text (a name relative to a directory descriptor, say). */
+    static byte[] path(String path) {
+        byte[] bytes = path.getBytes(PATH_CHARSET);
         return Arrays.copyOf(bytes, bytes.length + 1);
     }
 
@@ -119,6 +124,9 @@ final class Libc {
 
     /** open(2) is variadic; on x86_64 passing the mode as a fixed third int is ABI-compatible. */
     static native int open(byte[] path, int flags, int mode) throws LastErrorException;
+
+    /** openat(2): {@code path} relative to the directory open as {@code dirfd}; variadic mode as for open. */
+    static native int openat(int dirfd, byte[] path, int flags, int mode) throws LastErrorException;
 
     static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
 

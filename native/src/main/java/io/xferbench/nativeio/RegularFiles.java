@@ -13,39 +13,74 @@ import java.nio.file.Path;
  * Opens files a server serves to clients. {@code FileChannel.open} blocks forever on a FIFO with no writer and
  * follows a symlink swapped in after a check; this opens with {@code O_NONBLOCK | O_NOFOLLOW}, then refuses
  * anything but a regular file by looking at the descriptor it got (a check of the path first would race a rename).
+ * The one {@code statx} that checks the type also reads everything of the file's {@link FileIdentity} but the
+ * generation (see {@link OpenRegularFile}).
  */
 public final class RegularFiles {
+    private static final int AT_FDCWD = -100;
+    private static final int FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_NOFOLLOW | Libc.O_CLOEXEC;
+
     private RegularFiles() {
+    }
+
+    /** A symbolic link where a file was to be opened ({@code ELOOP} under {@code O_NOFOLLOW}). */
+    public static final class SymbolicLinkException extends AccessDeniedException {
+        SymbolicLinkException(String file) {
+            super(file, null, "is a symbolic link");
+        }
     }
 
     /**
      * @throws NoSuchFileException   if there is nothing at {@code path}
      * @throws AccessDeniedException if it is not a regular file (FIFO, device, socket, directory), is a symbolic
-     *                               link, or may not be read
+     *                               link ({@link SymbolicLinkException}), or may not be read
      */
     public static FileChannel openRead(Path path) throws IOException {
+        return open(path).channel();
+    }
+
+    /** {@link #openRead(Path)}, keeping the statx of the descriptor. */
+    public static OpenRegularFile open(Path path) throws IOException {
+        return open(AT_FDCWD, Libc.path(path), path.toString());
+    }
+
+    /**
+     * The entry {@code name} of the directory open as {@code directory}, opened like {@link #openRead(Path)}. One
+     * component, looked up in that directory alone: no path walk from the root, and wherever the directory has been
+     * renamed or whatever its path now leads to, the file is one of its entries.
+     *
+     * @throws IllegalArgumentException if {@code name} is empty, {@code .}, {@code ..} or has a {@code /}
+     */
+    public static OpenRegularFile openIn(FileChannel directory, String name) throws IOException {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("not a single entry name: '" + name + "'");
+        }
+        return open(Fds.of(directory), Libc.path(name), name);
+    }
+
+    private static OpenRegularFile open(int dirfd, byte[] path, String shown) throws IOException {
         NativeSupport.check();
         int fd;
         try {
-            fd = Libc.open(Libc.path(path), Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_NOFOLLOW | Libc.O_CLOEXEC, 0);
+            fd = Libc.openat(dirfd, path, FLAGS, 0);
         } catch (LastErrorException e) {
             throw switch (e.getErrorCode()) {
-                case Errno.ENOENT -> new NoSuchFileException(path.toString());
-                case Errno.ELOOP -> new AccessDeniedException(path.toString(), null, "is a symbolic link");
-                case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(path.toString(), null, "permission denied");
-                case Errno.ENXIO -> new AccessDeniedException(path.toString(), null, "not a regular file");
-                default -> NativeException.of("open(" + path + ")", e);
+                case Errno.ENOENT -> new NoSuchFileException(shown);
+                case Errno.ELOOP -> new SymbolicLinkException(shown);
+                case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");
+                case Errno.ENXIO -> new AccessDeniedException(shown, null, "not a regular file");
+                default -> NativeException.of("open(" + shown + ")", e);
             };
         }
         try {
-            Statx st = Statx.of(fd, Libc.STATX_TYPE | Libc.STATX_MODE);
+            Statx st = Statx.of(fd, FileIdentity.MASK);
             if (!st.regular()) {
-                throw new AccessDeniedException(path.toString(), null, "not a regular file");
+                throw new AccessDeniedException(shown, null, "not a regular file");
             }
-            return wrap(fd);
+            return new OpenRegularFile(wrap(fd), fd, st);
         } catch (LastErrorException e) {
             closeQuietly(fd);
-            throw NativeException.of("statx(" + path + ")", e);
+            throw NativeException.of("statx(" + shown + ")", e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(fd);
             throw e;

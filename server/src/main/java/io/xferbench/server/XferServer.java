@@ -45,6 +45,7 @@ public final class XferServer implements AutoCloseable {
             server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers));
         } catch (IOException | RuntimeException e) {
             server.measurements.close();
+            data.close();
             throw e;
         }
         return server;
@@ -87,6 +88,11 @@ public final class XferServer implements AutoCloseable {
             listener.stop(config.shutdownGrace());
         } finally {
             measurements.close();
+            try {
+                data.close();
+            } catch (IOException e) {
+                // Only descriptors were to be released; the JDK's cleaner closes what this could not.
+            }
         }
     }
 }

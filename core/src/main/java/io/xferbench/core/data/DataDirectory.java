@@ -2,8 +2,10 @@ package io.xferbench.core.data;
 
 import io.xferbench.core.protocol.FileStat;
 import io.xferbench.nativeio.FileIdentity;
+import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -31,12 +33,15 @@ import java.util.zip.CRC32C;
  * computed from ({@link FileIdentity}: device, inode and its generation, size, mtime, ctime, read from the open
  * descriptor), so no request re-hashes a file and no record can describe another file: an upload renamed over the
  * name is another inode, and even a reused inode number has a new generation and ctime.
- * Files are opened with {@link RegularFiles#openRead} (never blocks on a FIFO, never follows a final symlink).
+ * Files are opened with {@link RegularFiles} (never blocks on a FIFO, never follows a final symlink). A name of one
+ * component is opened relative to a descriptor of the directory held for the server's life: one lookup, no walk
+ * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
+ * its path; a symlink there, or a name of several components, takes the real-path route.
  *
  * <p>A failed generation leaves nothing behind: the data goes to a temporary file renamed into place, then its
  * record is written; a full disk at any step removes what that request wrote, the placed file included.
  */
-public final class DataDirectory {
+public final class DataDirectory implements AutoCloseable {
     /** Seed of generated files: fixed, so the same size always has the same bytes on every machine. */
     public static final long SEED = 0x5EEDF11EL;
     private static final int CHUNK = 1 << 20;
@@ -45,23 +50,36 @@ public final class DataDirectory {
     private static final int HASH_TRIES = 3;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
 
+    /** Releases the record cache's pinned descriptors of a directory object nobody holds any more. */
+    private static final Cleaner CLEANER = Cleaner.create();
+
     private final Path root;
+    /** The directory itself, open: single names are looked up in it (the JDK closes it when this is collected). */
+    private final FileChannel rootDir;
+    /** The directory's device and inode, to tell when {@link #root} stops leading to {@link #rootDir}. */
+    private final Object rootKey;
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
-    /**
-     * Records already read or written, by file: matched against each opened descriptor's identity exactly like the
-     * record on disk, so a hit saves the open/read/close of the record file and never vouches for other bytes.
-     */
-    private final ConcurrentHashMap<Path, Record> known = new ConcurrentHashMap<>();
-
-    private record Record(FileIdentity identity, int crc32c) {
-    }
-
-    /** Beyond this many files the cache starts over (a data directory of millions of files still works). */
-    private static final int MAX_KNOWN = 100_000;
+    /** Records already read or written, matched against each opened descriptor exactly like the record on disk. */
+    private final ChecksumRecordCache known = new ChecksumRecordCache();
+    private final Cleaner.Cleanable released;
 
     public DataDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
         this.root = dir.toRealPath();
+        this.rootDir = FileChannel.open(root, StandardOpenOption.READ);
+        this.rootKey = Files.readAttributes(root, BasicFileAttributes.class).fileKey();
+        ChecksumRecordCache cache = known;
+        this.released = CLEANER.register(this, cache::clear);
+    }
+
+    /**
+     * Releases the descriptors this holds (the directory's and the record cache's pinned inodes) now rather than when
+     * it is collected. Opening files through it afterwards fails.
+     */
+    @Override
+    public void close() throws IOException {
+        released.clean();
+        rootDir.close();
     }
 
     public Path root() {
@@ -94,50 +112,74 @@ public final class DataDirectory {
         String name = generatedName(size);
         Path path = root.resolve(name);
         synchronized (locks.computeIfAbsent(name, k -> new Object())) {
-            FileChannel channel;
+            OpenRegularFile opened;
             try {
-                channel = RegularFiles.openRead(path);
+                opened = RegularFiles.openIn(rootDir, name);
             } catch (NoSuchFileException e) {
+                checkRootUnmoved();
                 return generate(path, size);
             }
             try {
-                FileIdentity id = FileIdentity.of(channel);
-                Integer crc = readRecord(path, id);
-                if (crc != null && id.size() == size) {
-                    return new OpenedFile(path, channel, size, crc);
+                Integer crc = opened.size() == size ? readRecord(path, opened) : null;
+                if (crc != null) {
+                    return new OpenedFile(path, opened.channel(), size, crc);
                 }
             } catch (IOException | RuntimeException e) {
-                channel.close();
+                opened.close();
                 throw e;
             }
             // No trustworthy record for what is there: the generated name is ours, so write it anew.
-            channel.close();
+            opened.close();
+            checkRootUnmoved();
             return generate(path, size);
         }
     }
 
     /** An existing file by client-supplied name, opened, with the CRC32C of the opened bytes. */
     public OpenedFile openExisting(String name) throws IOException {
-        Path path = resolveExisting(name);
-        FileChannel channel = RegularFiles.openRead(path);
+        Path path;
+        OpenRegularFile opened;
+        if (checkName(name).indexOf('/') < 0) {
+            path = root.resolve(name);
+            try {
+                opened = RegularFiles.openIn(rootDir, name);
+            } catch (NoSuchFileException e) {
+                throw new NoSuchFileException(name, null, "no such file in the data directory");
+            } catch (RegularFiles.SymbolicLinkException e) {
+                // A symlink may still lead inside the directory: the real-path route decides.
+                path = resolveExisting(name);
+                opened = RegularFiles.open(path);
+            }
+        } else {
+            path = resolveExisting(name);
+            opened = RegularFiles.open(path);
+        }
         try {
+            Integer crc = readRecord(path, opened);
+            if (crc != null) {
+                return new OpenedFile(path, opened.channel(), opened.size(), crc);
+            }
+            FileChannel channel = opened.channel();
+            FileIdentity id = opened.identity();
             for (int attempt = 1; ; attempt++) {
-                FileIdentity id = FileIdentity.of(channel);
-                Integer crc = readRecord(path, id);
-                if (crc != null) {
-                    return new OpenedFile(path, channel, id.size(), crc);
-                }
                 crc = hash(channel, id.size());
-                if (id.equals(FileIdentity.of(channel))) {
+                FileIdentity after = FileIdentity.of(channel);
+                if (id.equals(after)) {
                     recordQuietly(path, id, crc);
                     return new OpenedFile(path, channel, id.size(), crc);
                 }
                 if (attempt == HASH_TRIES) {
                     throw new IOException(name + " kept changing while it was hashed (" + HASH_TRIES + " tries)");
                 }
+                // Changed while hashed: another server may have recorded what it is now.
+                id = after;
+                crc = readRecord(path, id);
+                if (crc != null) {
+                    return new OpenedFile(path, channel, id.size(), crc);
+                }
             }
         } catch (IOException | RuntimeException e) {
-            channel.close();
+            opened.close();
             throw e;
         }
     }
@@ -148,8 +190,8 @@ public final class DataDirectory {
      * the first download hashes the file.
      */
     public void recordPlaced(Path target, FileIdentity verified, int crc32c) {
-        try (FileChannel placed = RegularFiles.openRead(target)) {
-            FileIdentity now = FileIdentity.of(placed);
+        try (OpenRegularFile placed = RegularFiles.open(target)) {
+            FileIdentity now = placed.identity();
             if (now.sameInode(verified) && now.size() == verified.size()) {
                 recordQuietly(target, now, crc32c);
             }
@@ -186,7 +228,7 @@ public final class DataDirectory {
     public void delete(String name) throws IOException {
         Path path = resolveExisting(name);
         Files.delete(path);
-        known.remove(path);
+        known.forget(path);
         Files.deleteIfExists(recordPath(path));
     }
 
@@ -243,6 +285,23 @@ public final class DataDirectory {
             throw new AccessDeniedException(name, null, "is a directory");
         }
         return target;
+    }
+
+    /**
+     * Single names are opened in {@link #rootDir}, but records and generated files are read and written by path: before
+     * that, the path must still lead to the directory opened (one statx, on a cache miss only), or a record could be
+     * read from or written to wherever the path was redirected.
+     */
+    private void checkRootUnmoved() throws IOException {
+        Object now;
+        try {
+            now = Files.readAttributes(root, BasicFileAttributes.class).fileKey();
+        } catch (NoSuchFileException e) {
+            now = null;
+        }
+        if (!rootKey.equals(now)) {
+            throw new AccessDeniedException(root.toString(), null, "the data directory's path no longer leads to the directory the server opened");
+        }
     }
 
     /** Rejects what is never a valid name before touching the file system. */
@@ -335,26 +394,35 @@ public final class DataDirectory {
         return file.resolveSibling("." + file.getFileName() + ".crc32c");
     }
 
-    /** Record line: {@code 3 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
-    private Integer readRecord(Path file, FileIdentity id) throws IOException {
-        Record cached = known.get(file);
-        if (cached != null && cached.identity().equals(id)) {
-            return cached.crc32c();
-        }
-        Integer crc = readRecordFile(file, id);
+    /** The recorded CRC32C of the bytes open as {@code opened}, from memory or from the record file; or null. */
+    private Integer readRecord(Path file, OpenRegularFile opened) throws IOException {
+        Integer crc = known.lookup(file, opened);
         if (crc != null) {
-            remember(file, id, crc);
+            return crc;
+        }
+        checkRootUnmoved();
+        crc = readRecordFile(file, opened.identity());
+        if (crc != null) {
+            known.remember(file, opened, crc);
         }
         return crc;
     }
 
-    private void remember(Path file, FileIdentity id, int crc32c) {
-        if (known.size() >= MAX_KNOWN) {
-            known.clear();
+    /** The recorded CRC32C of the bytes with identity {@code id}, from memory or from the record file; or null. */
+    private Integer readRecord(Path file, FileIdentity id) throws IOException {
+        Integer crc = known.lookup(file, id);
+        if (crc != null) {
+            return crc;
         }
-        known.put(file, new Record(id, crc32c));
+        crc = readRecordFile(file, id);
+        if (crc != null) {
+            known.remember(file, id, crc);
+        }
+        return crc;
     }
 
+
+    /** Record line: {@code 3 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
     private static Integer readRecordFile(Path file, FileIdentity id) throws IOException {
         String line;
         try {
@@ -386,7 +454,7 @@ public final class DataDirectory {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        remember(file, id, crc32c);
+        known.remember(file, id, crc32c);
     }
 
     /** A record of a file that is not ours to remove: serving goes on without it (the next request hashes again). */

@@ -68,4 +68,46 @@ class DataDirectoryTest {
         assertThat(Files.readString(outside)).isEqualTo("secret");
         assertThat(data.resolveNew("sub/new.txt")).isEqualTo(root.toRealPath().resolve("sub/new.txt"));
     }
+
+    /** A single name takes the descriptor route; a symlink there the real-path route, which still serves one inside. */
+    @Test
+    void aSymlinkToAFileInsideIsStillServedAndOneToAFileOutsideIsNot() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(root.resolve("real.txt"), "inside");
+        Files.createSymbolicLink(root.resolve("alias.txt"), root.resolve("real.txt"));
+        Files.createSymbolicLink(root.resolve("out.txt"), Files.writeString(tmp.resolve("secret.txt"), "secret"));
+        DataDirectory data = new DataDirectory(root);
+
+        TestFile alias = data.existing("alias.txt");
+        assertThat(alias.size()).isEqualTo(6);
+        assertThat(alias.path()).isEqualTo(root.toRealPath().resolve("real.txt"));
+        assertThatThrownBy(() -> data.existing("out.txt")).isInstanceOf(AccessDeniedException.class);
+    }
+
+    /**
+     * Single names are looked up in the directory the server opened, not through its path: a path that later leads
+     * elsewhere (the directory moved, a symlink to another in its place) does not let a name reach that other file.
+     */
+    @Test
+    void aSingleNameStaysInTheOpenedDirectoryWhenItsPathIsRedirected() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(root.resolve("f.txt"), "inside");
+        Files.writeString(root.resolve("g.txt"), "never asked for before the move");
+        DataDirectory data = new DataDirectory(root);
+        TestFile before = data.existing("f.txt");
+
+        Files.move(root, tmp.resolve("moved"));
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("f.txt"), "ELSEWHERE, 9 bytes more");
+        Files.createSymbolicLink(root, elsewhere);
+
+        TestFile after = data.existing("f.txt");
+        assertThat(after.size()).isEqualTo(6);
+        assertThat(after.crc32c()).isEqualTo(before.crc32c());
+        // Without a record in memory the record file would be looked up through the redirected path: refused.
+        Files.writeString(elsewhere.resolve("g.txt"), "elsewhere");
+        assertThatThrownBy(() -> data.existing("g.txt")).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("no longer leads");
+        assertThat(elsewhere.resolve(".g.txt.crc32c")).doesNotExist();
+    }
 }
