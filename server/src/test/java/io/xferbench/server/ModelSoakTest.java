@@ -87,11 +87,13 @@ class ModelSoakTest {
 
             AtomicLong operations = new AtomicLong();
             ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+            ConcurrentLinkedQueue<String> starved = new ConcurrentLinkedQueue<>();
             long end = System.nanoTime() + SOAK.toNanos();
             List<Future<?>> running = new ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
                 String name = "soak-" + i + ".bin";
                 running.add(clients.submit(() -> {
+                    boolean roundInTime = false;
                     try (XferConnection c = XferConnection.open("127.0.0.1", server.port, "")) {
                         while (System.nanoTime() < end) {
                             check(c.upload(Request.upload("stream", name, 0, 0, Flags.VERIFY_CRC32C, 0), body).verified(), "upload verified");
@@ -102,6 +104,11 @@ class ModelSoakTest {
                             c.delete(name);
                             check(c.stat(name).equals(FileStat.ABSENT), "stat after delete");
                             operations.addAndGet(6);
+                            roundInTime |= System.nanoTime() < end;
+                        }
+                        // The total alone would hide a connection the server starved for the whole soak.
+                        if (!roundInTime) {
+                            starved.add(name);
                         }
                     } catch (Exception | AssertionError e) {
                         errors.add(name + ": " + e);
@@ -115,6 +122,14 @@ class ModelSoakTest {
             List<String> closedByServer = server.log.stream().filter(l -> l.contains("closed after")).limit(5).toList();
             assertThat(errors).as(model + ": errors (the server's closes: " + closedByServer + ")").isEmpty();
             assertThat(operations.get()).as("operations done").isGreaterThanOrEqualTo(CLIENTS * 6L);
+            if (model.equals("virtual")) {
+                // JDK 25's scheduler can leave virtual threads queued from outside its carriers unrun for seconds
+                // (docs/robustness.md, "The virtual model at 1,000 connections"): counted and shown, not failed.
+                System.out.printf("soak virtual: %d of %d connections finished no round within the soak (JDK scheduler starvation)%n",
+                        starved.size(), CLIENTS);
+            } else {
+                assertThat(starved).as(model + ": connections that finished no round within the soak (starved)").isEmpty();
+            }
 
             MalformedRequestStormTest.waitUntil(() -> descriptors(pid) <= fdsBefore + SLACK,
                     "the server's descriptors back near " + fdsBefore + " (now " + descriptors(pid) + ")");
