@@ -1,6 +1,8 @@
 package io.xferbench.nativeio;
 
 import com.sun.jna.LastErrorException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.nio.channels.FileChannel;
 
 /**
@@ -31,7 +33,7 @@ public record FileIdentity(int devMajor, int devMinor, long inode, long generati
 
     /** The identity of {@code fd} from a statx of it already taken with {@link #MASK}, plus its generation. */
     static FileIdentity of(int fd, Statx st) {
-        return new FileIdentity(st.devMajor(), st.devMinor(), st.inode(), generation(fd), st.size(), st.mtimeNanos(),
+        return new FileIdentity(st.devMajor(), st.devMinor(), st.inode(), generation(fd, st), st.size(), st.mtimeNanos(),
                 st.ctimeNanos());
     }
 
@@ -41,14 +43,33 @@ public record FileIdentity(int devMajor, int devMinor, long inode, long generati
                 && mtimeNanos == st.mtimeNanos() && ctimeNanos == st.ctimeNanos();
     }
 
-    static long generation(int fd) {
+    /**
+     * The inode's generation, or 0 where the file system has none (tmpfs answers ENOTTY). Such a device is
+     * remembered: a failed ioctl through JNA costs two exceptions, and an upload to tmpfs asked on every identity.
+     */
+    static long generation(int fd, Statx st) {
+        long device = ((long) st.devMajor() << 32) | (st.devMinor() & 0xffffffffL);
+        if (NO_GENERATION.contains(device)) {
+            return 0;
+        }
         int[] version = new int[2];
         try {
             Libc.ioctl(fd, Libc.FS_IOC_GETVERSION, version);
             return Integer.toUnsignedLong(version[0]);
-        } catch (LastErrorException notSupported) {
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == Errno.ENOTTY || e.getErrorCode() == Errno.EOPNOTSUPP) {
+                NO_GENERATION.add(device);
+            }
             return 0;
         }
+    }
+
+    /** Devices (major << 32 | minor) whose file system answered that it has no generation ioctl. */
+    private static final Set<Long> NO_GENERATION = ConcurrentHashMap.newKeySet();
+
+    /** Whether the device of this identity is known to have no generation (for tests). */
+    static boolean deviceWithoutGeneration(FileIdentity id) {
+        return NO_GENERATION.contains(((long) id.devMajor() << 32) | (id.devMinor() & 0xffffffffL));
     }
 
     /** The same inode (device, number, generation), whatever happened to its size, times or names since. */
