@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -41,9 +40,11 @@ import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
- * One connection of an event-loop model ({@link EventLoopServer}), run on its event loop. It serves one request at a
- * time (reading pauses while one is in flight), every operation of the native protocol and HTTP/1.1 GET/HEAD, told
- * apart by the first bytes as {@link Connection} does, with the same checks and answers as the threaded models.
+ * One connection of an event-loop model ({@link EventLoopServer}), run on its event loop: the channel's life, its
+ * receive buffer, its states and deadlines, where its file work runs, and the native protocol's operations. It serves
+ * one request at a time (what arrives meanwhile waits in the buffer); the first bytes tell the native protocol from
+ * HTTP/1.1 as {@link Connection} does, and an HTTP connection's requests are {@link EventLoopHttp}'s. Same checks and
+ * answers as the threaded models.
  *
  * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
  * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
@@ -59,9 +60,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private static final Duration LINGER = Duration.ofSeconds(2);
     private static final long MAX_LINGER_BYTES = 1 << 20;
     private static final int MAX_PENDING = 256 * 1024;
-    private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
-    /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
-    private static final String SENT_BY = "netty-file-region";
 
     private final String model;
     private final ServerConfig config;
@@ -78,7 +76,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean admitted;
     private boolean refused;
     private boolean sniffed;
-    private boolean http;
+    /** The connection's HTTP/1.1 side, once the first bytes said it speaks HTTP; null for the native protocol. */
+    private EventLoopHttp http;
     private boolean inFlight;
     /** Auto-read is on (see {@link #paceReading}). */
     private boolean reading = true;
@@ -201,10 +200,12 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                 return;
             }
             sniffed = true;
-            http = ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES));
+            if (ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))) {
+                http = new EventLoopHttp(this);
+            }
         }
-        if (http) {
-            decodeHttp();
+        if (http != null) {
+            http.decodeNext();
             return;
         }
         if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES) {
@@ -237,7 +238,27 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         serve(request);
     }
 
-    private void begin(Duration budget) {
+    // ---- what the protocol sides (this class's native serving and EventLoopHttp) share
+
+    String model() {
+        return model;
+    }
+
+    ServerConfig config() {
+        return config;
+    }
+
+    ChannelHandlerContext ctx() {
+        return ctx;
+    }
+
+    /** Received bytes not yet decoded. */
+    ByteBuf pending() {
+        return pending;
+    }
+
+    /** A request is in flight from now on, closed if it is not done within {@code budget}. */
+    void begin(Duration budget) {
         inFlight = true;
         arm(budget, "transfer deadline");
     }
@@ -330,13 +351,21 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Opens an existing file of the data directory by a client-supplied name, with its CRC32C, on the file pool, then
+     * {@code then} with it (or {@code failure}) on this connection's loop.
+     */
+    void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
+        offload(() -> data.openExisting(name), then, failure);
+    }
+
     /** The connection's transfer starts: measurement windows of other connections hear of it. */
-    private void transferStarts() {
+    void transferStarts() {
         transferring = true;
         measurements.started(id, peer);
     }
 
-    private void transferDone() {
+    void transferDone() {
         if (transferring) {
             transferring = false;
             measurements.finished(id);
@@ -415,7 +444,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** The file's bytes as one region (closed by Netty once written; a 0-byte body is just the flush). */
-    private ChannelFuture writeBody(OpenedFile file) {
+    ChannelFuture writeBody(OpenedFile file) {
         return ctx.writeAndFlush(file.size() == 0 ? Unpooled.EMPTY_BUFFER : new DefaultFileRegion(file.channel(), 0, file.size()));
     }
 
@@ -571,112 +600,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         onFiles(() -> ResponseCodec.json(ProtocolJson.write(w.end())));
     }
 
-    // ---- HTTP/1.1
-
-    /** The next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
-    private void decodeHttp() {
-        int end = ByteBufUtil.indexOf(HEAD_END, pending);
-        if (end < 0) {
-            if (pending.readableBytes() >= HttpRequestReader.MAX_HEAD_BYTES) {
-                httpEnd(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
-            }
-            return;
-        }
-        int length = end - pending.readerIndex();
-        if (length > HttpRequestReader.MAX_HEAD_BYTES) {
-            httpEnd(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
-            return;
-        }
-        String head = pending.toString(pending.readerIndex(), length, StandardCharsets.ISO_8859_1);
-        pending.skipBytes(length + HEAD_END.readableBytes());
-        pending.discardSomeReadBytes();
-        HttpRequest request;
-        try {
-            request = HttpRequestReader.parse(head);
-        } catch (HttpRequestReader.BadRequest e) {
-            LOG.info(() -> model + " conn " + ctx.channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
-            httpEnd(e.status, e.getMessage());
-            return;
-        }
-        serveHttp(request);
-    }
-
-    /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
-    private void serveHttp(HttpRequest request) {
-        begin(config.idleTimeout());
-        boolean head = request.method().equals("HEAD");
-        boolean keepAlive = request.keepAlive();
-        ByteBuffer refusal = HttpResponses.refusal(request, config);
-        if (refusal != null) {
-            httpAnswer(refusal, keepAlive);
-            return;
-        }
-        if (!head) {
-            transferStarts();
-        }
-        String path = request.path();
-        offload(() -> data.openExisting(path.substring(1)), file -> {
-            if (!ctx.channel().isActive()) {
-                closeQuietly(file);
-                return;
-            }
-            ByteBuf headers = frame(HttpResponses.ok(file.size(), file.crc32c(), SENT_BY, keepAlive));
-            if (head) {
-                closeQuietly(file);
-                httpAnswer(headers, keepAlive);
-                return;
-            }
-            arm(config.transferBudget(file.size()), "transfer deadline");
-            ctx.write(headers);
-            writeBody(file).addListener(f -> {
-                closeQuietly(file);
-                if (!f.isSuccess()) {
-                    // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
-                    LOG.info(() -> model + " HTTP body failed after the headers were sent: " + f.cause());
-                    ctx.close();
-                    return;
-                }
-                httpDone(keepAlive);
-            });
-        }, e -> {
-            ByteBuffer answer = switch (e) {
-                case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
-                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + a.getReason(), keepAlive, head, "");
-                default -> HttpResponses.error(500, path + ": " + e.getMessage(), keepAlive, head, "");
-            };
-            httpAnswer(frame(answer), keepAlive);
-        });
-    }
-
-    private void httpAnswer(ByteBuffer answer, boolean keepAlive) {
-        httpAnswer(frame(answer), keepAlive);
-    }
-
-    private void httpAnswer(ByteBuf answer, boolean keepAlive) {
-        ctx.writeAndFlush(answer).addListener(f -> {
-            if (f.isSuccess()) {
-                httpDone(keepAlive);
-            } else {
-                ctx.close();
-            }
-        });
-    }
-
-    /** The response is out: the next request on a kept-alive connection, else FIN and a bounded drain. */
-    private void httpDone(boolean keepAlive) {
-        if (keepAlive) {
-            written(true);
-        } else {
-            transferDone();
-            endWith(null);
-        }
-    }
-
-    /** A bad request: answered, then the connection ends. */
-    private void httpEnd(int status, String message) {
-        endWith(HttpResponses.error(status, message, false, false, ""));
-    }
-
     // ---- answers and the connection's states
 
     /** The answer to a failed request's file work, as {@link Connection} and {@link DownloadHandler} give it. */
@@ -704,7 +627,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** The request's answer is written (or failed to be): back to waiting for the next one. */
-    private void written(boolean ok) {
+    void written(boolean ok) {
         inFlight = false;
         transferDone();
         if (!ok || stopping) {
@@ -725,7 +648,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * Sends a last answer (if any), then FIN, and drains what the client still sends (bounded in bytes and time) before
      * the close: closing with unread input would send RST, which can destroy the answer before the client reads it.
      */
-    private void endWith(ByteBuffer answer) {
+    void endWith(ByteBuffer answer) {
         ending = true;
         inFlight = true;
         pending.clear();
@@ -741,7 +664,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Closes the connection if it is still in the same state after {@code budget}. */
-    private void arm(Duration budget, String what) {
+    void arm(Duration budget, String what) {
         cancelDeadline();
         long nanos = Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
         deadline = ctx.executor().schedule(() -> {
@@ -757,11 +680,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private static ByteBuf frame(ByteBuffer frame) {
+    static ByteBuf frame(ByteBuffer frame) {
         return Unpooled.wrappedBuffer(frame);
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
         } catch (Exception ignored) {
