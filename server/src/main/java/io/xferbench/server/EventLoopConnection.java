@@ -49,7 +49,10 @@ import java.util.logging.Logger;
  * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
  * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
  * pool; the loop only moves bytes: frames, a download's body as a {@link DefaultFileRegion} (sendfile on epoll, splice
- * on io_uring), and an upload's body from the socket into chunks the pool writes.
+ * on io_uring), and an upload's body from the socket into chunks the pool writes. The open-on-loop models are the
+ * exception: a download's, HEAD's and STAT's open, fstat and checksum-record lookup run on the loop, as nginx opens
+ * files on its loop; a file with no record and a generated file still to write go to the pool
+ * ({@link #quickOrOnFiles}).
  */
 final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopConnection.class.getName());
@@ -68,6 +71,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final Executor files;
     private final EventLoopConnections connections;
     private final int id;
+    /** Open-on-loop models: a download's, HEAD's or STAT's metadata work runs here on the loop (see {@link #quickOrOnFiles}). */
+    private final boolean openOnLoop;
 
     private ChannelHandlerContext ctx;
     private String peer = "unknown";
@@ -91,8 +96,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private EventLoopUpload upload;
     private Measurements.Window window;
 
-    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections) {
+    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections,
+            boolean openOnLoop) {
         this.model = model;
+        this.openOnLoop = openOnLoop;
         this.config = parts.config();
         this.data = parts.data();
         this.measurements = parts.measurements();
@@ -286,7 +293,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             case DOWNLOAD -> download(request);
             case UPLOAD -> upload(request);
             case PREPARE -> prepare(request);
-            case STAT -> onFiles(() -> ResponseCodec.stat(data.stat(request.name())));
+            case STAT -> {
+                FileWork<ByteBuffer> stat = () -> ResponseCodec.stat(data.stat(request.name()));
+                quickOrOnFiles(stat, stat, frame -> ctx.writeAndFlush(frame(frame)).addListener(f -> written(f.isSuccess())),
+                        this::failed);
+            }
             case DELETE -> onFiles(() -> {
                 data.delete(request.name());
                 return ResponseCodec.deleted();
@@ -356,7 +367,34 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * {@code then} with it (or {@code failure}) on this connection's loop.
      */
     void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        offload(() -> data.openExisting(name), then, failure);
+        quickOrOnFiles(() -> data.openExistingIfRecorded(name), () -> data.openExisting(name), then, failure);
+    }
+
+    /**
+     * On an open-on-loop model, {@code quick} runs here on the loop, and only what it cannot do (it returns null: a
+     * file with no checksum record, a generated file not written yet) or failed at for a reason other than the
+     * client's (no such file, refused path) goes to the pool as {@code full}; on the other models {@code full} runs on
+     * the pool. {@code quick} touches metadata only (path resolution, open, fstat, the checksum record), as nginx
+     * opens files on its loop: a cold-metadata open blocks the loop, and every connection on it, meanwhile.
+     */
+    private <T> void quickOrOnFiles(FileWork<T> quick, FileWork<T> full, Consumer<T> then, Consumer<Throwable> failure) {
+        if (openOnLoop) {
+            T result;
+            try {
+                result = quick.run();
+            } catch (NoSuchFileException | AccessDeniedException | Refused e) {
+                failure.accept(e);
+                return;
+            } catch (IOException | RuntimeException e) {
+                // Answered from the pool, which retries the full work and words the failure as the other models do.
+                result = null;
+            }
+            if (result != null) {
+                then.accept(result);
+                return;
+            }
+        }
+        offload(full, then, failure);
     }
 
     /** The connection's transfer starts: measurement windows of other connections hear of it. */
@@ -390,6 +428,14 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
+    private OpenedFile openIfRecorded(Request request) throws IOException {
+        if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
+            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
+        }
+        return request.name().isEmpty() ? data.openGeneratedIfRecorded(request.size()) : data.openExistingIfRecorded(request.name());
+    }
+
     private void download(Request request) {
         if (DownloadMethods.byId(request.method()).isEmpty()) {
             answer(Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
@@ -399,6 +445,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         transferStarts();
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
         boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
+        if (!inline) {
+            quickOrOnFiles(() -> {
+                OpenedFile file = openIfRecorded(request);
+                return file == null ? null : new Opened(file, -1);
+            }, () -> new Opened(open(request), -1), opened -> send(opened, false), this::failed);
+            return;
+        }
         offload(() -> {
             OpenedFile file = open(request);
             try {

@@ -50,7 +50,7 @@ class ModelSoakTest {
     Path clientDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring"})
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
     void heldConnectionsMixingEveryOperationLeakNoDescriptorOrThread(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         ServerConfig config = ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(CLIENTS + 8);

@@ -190,6 +190,48 @@ public final class DataDirectory {
         Files.deleteIfExists(recordPath(path));
     }
 
+    /**
+     * The file {@link #openExisting} would open, when its checksum record (remembered, or the record file) matches the
+     * opened descriptor; null when the file would have to be hashed first. For a caller that must not wait for a
+     * file's bytes (an event loop): this touches metadata and the small record file only.
+     */
+    public OpenedFile openExistingIfRecorded(String name) throws IOException {
+        return openIfRecorded(resolveExisting(name), -1);
+    }
+
+    /**
+     * The generated file {@link #openGenerated} would open, when it is there with a matching checksum record; null
+     * when it would have to be written (or rewritten) first. Takes no generation lock: a record never vouches for
+     * other bytes, and a file renamed into place before its record is written is just null.
+     */
+    public OpenedFile openGeneratedIfRecorded(long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size " + size);
+        }
+        try {
+            return openIfRecorded(root.resolve(generatedName(size)), size);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** {@code path} opened with its recorded CRC32C, or null (and closed) without a record for it of {@code size} (-1: any). */
+    private OpenedFile openIfRecorded(Path path, long size) throws IOException {
+        FileChannel channel = RegularFiles.openRead(path);
+        try {
+            FileIdentity id = FileIdentity.of(channel);
+            Integer crc = readRecord(path, id);
+            if (crc != null && (size < 0 || id.size() == size)) {
+                return new OpenedFile(path, channel, id.size(), crc);
+            }
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        channel.close();
+        return null;
+    }
+
     /** Removes temporary files that killed servers left here (see {@link TempFiles}). */
     public List<TempFiles.Removed> removeStaleTempFiles() throws IOException {
         return TempFiles.removeStale(root);
