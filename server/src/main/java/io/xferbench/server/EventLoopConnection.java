@@ -7,7 +7,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.util.concurrent.ScheduledFuture;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.DownloadHeader;
@@ -35,7 +34,6 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -92,7 +90,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean ending;
     private long drained;
     private boolean stopping;
-    private ScheduledFuture<?> deadline;
+    private EventLoopDeadline deadline;
     private EventLoopUpload upload;
     private Measurements.Window window;
 
@@ -111,6 +109,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         ctx = context;
+        deadline = new EventLoopDeadline(context, model);
         pending = context.alloc().heapBuffer(256);
     }
 
@@ -130,7 +129,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext context) {
-        cancelDeadline();
+        deadline.cancel();
         transferDone();
         // The temp file goes now, or, with a chunk on the pool, when that chunk returns and finds the upload abandoned.
         if (upload != null && !upload.writing) {
@@ -718,19 +717,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** Closes the connection if it is still in the same state after {@code budget}. */
     void arm(Duration budget, String what) {
-        cancelDeadline();
-        long nanos = Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
-        deadline = ctx.executor().schedule(() -> {
-            LOG.info(() -> model + " conn " + ctx.channel().remoteAddress() + ": closed after its " + what + " passed");
-            ctx.close();
-        }, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void cancelDeadline() {
-        if (deadline != null) {
-            deadline.cancel(false);
-            deadline = null;
-        }
+        deadline.arm(budget, what);
     }
 
     static ByteBuf frame(ByteBuffer frame) {

@@ -385,6 +385,29 @@ class EventLoopServerTest {
         }
     }
 
+    /**
+     * The idle deadline moves with every request (its check waits on the loop's timer and, firing early, waits again
+     * for the rest): a connection busy past several timeouts stays open, and once silent it is closed after one.
+     */
+    @Test
+    @Timeout(30)
+    void theIdleDeadlineMovesWithEachRequestAndStillClosesASilentConnection() throws Exception {
+        try (XferServer server = XferServer.start(config().withIdleTimeout(Duration.ofSeconds(1)));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            for (int i = 0; i < 8; i++) {
+                assertThat(c.stat("absent.bin").exists()).isFalse();
+                Thread.sleep(400);
+            }
+            long silentFrom = System.nanoTime();
+            assertThatThrownBy(() -> {
+                while (System.nanoTime() - silentFrom < Duration.ofSeconds(10).toNanos()) {
+                    Thread.sleep(1_500);
+                    c.stat("absent.bin");
+                }
+            }).as("closed once silent for its idle timeout").isInstanceOf(IOException.class);
+        }
+    }
+
     @Test
     @Timeout(30)
     void anIdleConnectionIsClosedAfterTheIdleTimeoutAndShutdownClosesIdleOnesAtOnce() throws Exception {
