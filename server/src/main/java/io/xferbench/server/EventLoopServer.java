@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 
 /**
- * The event-loop I/O models ({@code netty-epoll}, {@code netty-io-uring}): a Netty {@link ServerBootstrap} on event
+ * The event-loop I/O models ({@code netty-epoll}, {@code netty-io-uring}, and their {@code -inline} variants that open
+ * files on the loop): a Netty {@link ServerBootstrap} on event
  * loops of one {@link EventLoopTransport} (one per core, accepting and serving) and a bounded pool of platform threads
  * for file work, so the thread count does not grow with the connections. Each connection is an
  * {@link EventLoopConnection}; see there for what runs where.
@@ -45,11 +46,16 @@ final class EventLoopServer implements ServerListener {
         this.connections = new EventLoopConnections(maxConnections);
     }
 
-    /** Starts on {@code transport} with an event loop per core and {@code fileThreads} threads for file work. */
-    static EventLoopServer start(EventLoopTransport transport, Parts parts, int fileThreads) throws IOException {
+    /**
+     * Starts model {@code model} on {@code transport} with an event loop per core and {@code fileThreads} threads for
+     * file work; with {@code openOnLoop}, downloads, HEAD and STAT open their file on the loop (see
+     * {@link EventLoopConnection}).
+     */
+    static EventLoopServer start(String model, EventLoopTransport transport, boolean openOnLoop, Parts parts, int fileThreads)
+            throws IOException {
         Availability availability = transport.availability();
         if (!availability.isAvailable()) {
-            throw new IOException("--io-model " + transport.model + ": " + availability.unavailableReason());
+            throw new IOException("--io-model " + model + ": " + availability.unavailableReason());
         }
         ServerConfig config = parts.config();
         EventLoopServer server = new EventLoopServer(transport, Runtime.getRuntime().availableProcessors(), fileThreads,
@@ -63,7 +69,7 @@ final class EventLoopServer implements ServerListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new EventLoopConnection(transport.model, parts, server.files, server.connections));
+                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, openOnLoop));
                     }
                 });
         try {

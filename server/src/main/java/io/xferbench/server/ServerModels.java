@@ -37,6 +37,11 @@ final class ServerModels {
     static final String POOL = "virtual+pool";
     static final int DEFAULT_POOL = 8;
 
+    private static final String EPOLL_SOCKETS = "Netty epoll event loops (one per core) for sockets, sendfile for download bodies";
+    private static final String IO_URING_SOCKETS = "Netty io_uring event loops (one per core) for sockets, splice for download bodies";
+    /** The id suffix of an event-loop model that opens files on its loop. */
+    static final String INLINE = "-inline";
+
     private static final List<Model> ALL = List.of(
             new Model("platform", "a platform thread per connection, blocking I/O", threaded(PlatformThreads::new)),
             new Model("virtual", "a virtual thread per connection, the same blocking I/O (file I/O pins its carrier)",
@@ -44,14 +49,24 @@ final class ServerModels {
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
                     threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),
-            eventLoop(EventLoopTransport.EPOLL, "Netty epoll event loops (one per core) for sockets, sendfile for download bodies"),
-            eventLoop(EventLoopTransport.IO_URING, "Netty io_uring event loops (one per core) for sockets, splice for "
-                    + "download bodies"));
+            eventLoop(EventLoopTransport.EPOLL, EPOLL_SOCKETS),
+            eventLoop(EventLoopTransport.IO_URING, IO_URING_SOCKETS),
+            openOnLoop(EventLoopTransport.EPOLL, EPOLL_SOCKETS),
+            openOnLoop(EventLoopTransport.IO_URING, IO_URING_SOCKETS));
 
     private static Model eventLoop(EventLoopTransport transport, String sockets) {
         return new Model(transport.model, sockets + ", file work (open, checksum, stat, unlink, upload writes) on a "
                 + "pool of " + DEFAULT_POOL + " platform threads", transport::availability,
-                parts -> EventLoopServer.start(transport, parts, DEFAULT_POOL));
+                parts -> EventLoopServer.start(transport.model, transport, false, parts, DEFAULT_POOL));
+    }
+
+    /** The same on the loop for a download's, HEAD's and STAT's open and checksum record, as nginx opens on its loop. */
+    private static Model openOnLoop(EventLoopTransport transport, String sockets) {
+        String id = transport.model + INLINE;
+        return new Model(id, sockets + "; a download's, HEAD's and STAT's open and checksum-record lookup on the loop "
+                + "(a cold-metadata open blocks it), the rest of the file work (hashing, generation, unlink, upload writes, "
+                + "cache steps) on a pool of " + DEFAULT_POOL + " platform threads", transport::availability,
+                parts -> EventLoopServer.start(id, transport, true, parts, DEFAULT_POOL));
     }
 
     static final String DEFAULT = "platform";

@@ -33,26 +33,25 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The event-loop models ({@code netty-epoll}, {@code netty-io-uring}) with the client's own XferConnection: downloads
+ * The event-loop models ({@code netty-epoll}, {@code netty-io-uring}, each also opening files on its loop) with the client's own XferConnection: downloads
  * verified at the edge sizes and concurrently, uploads landed by rename, PREPARE and the measurement window, HTTP,
  * the connection limit, the idle timeout and shutdown.
  */
 @Timeout(120)
 @ParameterizedClass
-@EnumSource(EventLoopTransport.class)
+@ValueSource(strings = {"netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
 class EventLoopServerTest {
     @Parameter
-    EventLoopTransport transport;
+    String model;
 
     @TempDir
     Path dataDir;
@@ -61,11 +60,11 @@ class EventLoopServerTest {
 
     @BeforeEach
     void transportAvailable() {
-        MethodAssumptions.assumeAvailable(transport.model, transport.availability());
+        IoModelTest.assumeModelRuns(model);
     }
 
     private ServerConfig config() {
-        return ServerConfig.loopback(dataDir).withIoModel(transport.model);
+        return ServerConfig.loopback(dataDir).withIoModel(model);
     }
 
     private static Request generated(long size) {
@@ -97,6 +96,40 @@ class EventLoopServerTest {
         }
     }
 
+    /**
+     * Where a download's open runs: the open-on-loop models serve a file that has its checksum record (native by
+     * name and generated, HTTP GET and HEAD, STAT) without starting a thread of their file pool; the others hand every
+     * open to it.
+     */
+    @Test
+    void openOnLoopModelsServeRecordedFilesWithoutTheirFilePool() throws Exception {
+        int size = 50 * 1024;
+        try (XferServer server = XferServer.start(config());
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            TestFile f = server.data().generated(size); // written, with its record, before any request
+            String name = f.path().getFileName().toString();
+            assertThat(c.download(generated(size)).verified()).isTrue();
+            assertThat(c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+            assertThat(c.stat(name).size()).isEqualTo(size);
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + server.port() + "/" + name);
+            java.net.http.HttpResponse<byte[]> get = http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(get.statusCode()).isEqualTo(200);
+            assertThat(get.body()).hasSize(size);
+            java.net.http.HttpResponse<Void> head = http.send(java.net.http.HttpRequest.newBuilder(uri)
+                    .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding());
+            assertThat(head.statusCode()).isEqualTo(200);
+            int fileThreads = server.workerThreads() - Runtime.getRuntime().availableProcessors();
+            if (model.endsWith(ServerModels.INLINE)) {
+                assertThat(fileThreads).as(model + ": file-pool threads started").isZero();
+            } else {
+                assertThat(fileThreads).as(model + ": file-pool threads started").isPositive();
+            }
+        }
+    }
+
     @Test
     void statDeleteAndInfoAnswerAndRefusalsKeepTheConnection() throws Exception {
         try (XferServer server = XferServer.start(config());
@@ -107,7 +140,7 @@ class EventLoopServerTest {
                     Status.NOT_FOUND);
             assertStatus(() -> c.download(Request.download("no-such-method", 10, Flags.VERIFY_CRC32C, 0)), Status.BAD_REQUEST);
             assertStatus(() -> c.download(Request.download("transfer-to", 65L << 30, 0, 0)), Status.TOO_LARGE);
-            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + transport.model + "\"")
+            assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + model + "\"")
                     // Every model is listed, with whether it can run here.
                     .contains("\"direction\":\"io-model\",\"id\":\"netty-io-uring\"", "\"direction\":\"io-model\",\"id\":\"platform\"");
             FileStat s = c.stat(name);
@@ -334,7 +367,7 @@ class EventLoopServerTest {
         // idle 1 s + 64 MiB at 64 MiB/s: a 2 s budget for the whole download.
         ServerConfig stalling = new ServerConfig(base.dataDir(), base.bind(), base.port(), base.maxConnections(), base.token(),
                 base.maxGenerated(), base.maxUpload(), Duration.ofSeconds(1), 64L << 20, base.shutdownGrace(),
-                base.maxBufferMemory(), transport.model);
+                base.maxBufferMemory(), model);
         try (XferServer server = XferServer.start(stalling);
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
             s.socket().setReceiveBufferSize(64 * 1024);
@@ -349,6 +382,29 @@ class EventLoopServerTest {
             }
             assertThat(received).as("cut off before the whole body").isLessThan(size);
             MalformedRequestStormTest.waitUntil(() -> server.openConnections() == 0, "stalled connection closed");
+        }
+    }
+
+    /**
+     * The idle deadline moves with every request (its check waits on the loop's timer and, firing early, waits again
+     * for the rest): a connection busy past several timeouts stays open, and once silent it is closed after one.
+     */
+    @Test
+    @Timeout(30)
+    void theIdleDeadlineMovesWithEachRequestAndStillClosesASilentConnection() throws Exception {
+        try (XferServer server = XferServer.start(config().withIdleTimeout(Duration.ofSeconds(1)));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            for (int i = 0; i < 8; i++) {
+                assertThat(c.stat("absent.bin").exists()).isFalse();
+                Thread.sleep(400);
+            }
+            long silentFrom = System.nanoTime();
+            assertThatThrownBy(() -> {
+                while (System.nanoTime() - silentFrom < Duration.ofSeconds(10).toNanos()) {
+                    Thread.sleep(1_500);
+                    c.stat("absent.bin");
+                }
+            }).as("closed once silent for its idle timeout").isInstanceOf(IOException.class);
         }
     }
 

@@ -57,7 +57,7 @@ class ModelSoakTest {
     Path clientDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring"})
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
     void heldConnectionsMixingEveryOperationLeakNoDescriptorOrThread(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         TestFile body = new DataDirectory(clientDir).generated(SIZE);

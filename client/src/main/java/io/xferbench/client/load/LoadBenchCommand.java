@@ -44,7 +44,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
     String method;
 
-    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8,netty-epoll,netty-io-uring",
+    @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8,netty-epoll,netty-io-uring,"
+            + "netty-epoll-inline,netty-io-uring-inline",
             description = "The xferbench server's I/O models, one server per model (default: ${DEFAULT-VALUE}).")
     List<String> ioModels;
 

@@ -137,23 +137,9 @@ public final class DataDirectory implements AutoCloseable {
 
     /** An existing file by client-supplied name, opened, with the CRC32C of the opened bytes. */
     public OpenedFile openExisting(String name) throws IOException {
-        Path path;
-        OpenRegularFile opened;
-        if (checkName(name).indexOf('/') < 0) {
-            path = root.resolve(name);
-            try {
-                opened = RegularFiles.openIn(rootDir, name);
-            } catch (NoSuchFileException e) {
-                throw new NoSuchFileException(name, null, "no such file in the data directory");
-            } catch (RegularFiles.SymbolicLinkException e) {
-                // A symlink may still lead inside the directory: the real-path route decides.
-                path = resolveExisting(name);
-                opened = RegularFiles.open(path);
-            }
-        } else {
-            path = resolveExisting(name);
-            opened = RegularFiles.open(path);
-        }
+        ByName byName = openByName(name);
+        Path path = byName.path();
+        OpenRegularFile opened = byName.opened();
         try {
             Integer crc = readRecord(path, opened);
             if (crc != null) {
@@ -182,6 +168,28 @@ public final class DataDirectory implements AutoCloseable {
             opened.close();
             throw e;
         }
+    }
+
+    /** A client-supplied name opened as a regular file, and the path its record lives beside. */
+    private record ByName(Path path, OpenRegularFile opened) {
+    }
+
+    /**
+     * A single name is opened in the held directory (openat, no walk of the path); a symlink there or a name with
+     * '/' takes the real-path route.
+     */
+    private ByName openByName(String name) throws IOException {
+        if (checkName(name).indexOf('/') < 0) {
+            try {
+                return new ByName(root.resolve(name), RegularFiles.openIn(rootDir, name));
+            } catch (NoSuchFileException e) {
+                throw new NoSuchFileException(name, null, "no such file in the data directory");
+            } catch (RegularFiles.SymbolicLinkException e) {
+                // A symlink may still lead inside the directory: the real-path route decides.
+            }
+        }
+        Path path = resolveExisting(name);
+        return new ByName(path, RegularFiles.open(path));
     }
 
     /**
@@ -230,6 +238,50 @@ public final class DataDirectory implements AutoCloseable {
         Files.delete(path);
         known.forget(path);
         Files.deleteIfExists(recordPath(path));
+    }
+
+    /**
+     * The file {@link #openExisting} would open, when its checksum record (remembered, or the record file) matches the
+     * opened descriptor; null when the file would have to be hashed first. For a caller that must not wait for a
+     * file's bytes (an event loop): this touches metadata and the small record file only.
+     */
+    public OpenedFile openExistingIfRecorded(String name) throws IOException {
+        ByName byName = openByName(name);
+        return ifRecorded(byName.path(), byName.opened(), -1);
+    }
+
+    /**
+     * The generated file {@link #openGenerated} would open, when it is there with a matching checksum record; null
+     * when it would have to be written (or rewritten) first. Takes no generation lock: a record never vouches for
+     * other bytes, and a file renamed into place before its record is written is just null.
+     */
+    public OpenedFile openGeneratedIfRecorded(long size) throws IOException {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size " + size);
+        }
+        String name = generatedName(size);
+        OpenRegularFile opened;
+        try {
+            opened = RegularFiles.openIn(rootDir, name);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        return ifRecorded(root.resolve(name), opened, size);
+    }
+
+    /** {@code opened} with its recorded CRC32C, or null (and closed) without a record for it of {@code size} (-1: any). */
+    private OpenedFile ifRecorded(Path path, OpenRegularFile opened, long size) throws IOException {
+        try {
+            Integer crc = size < 0 || opened.size() == size ? readRecord(path, opened) : null;
+            if (crc != null) {
+                return new OpenedFile(path, opened.channel(), opened.size(), crc);
+            }
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        opened.close();
+        return null;
     }
 
     /** Removes temporary files that killed servers left here (see {@link TempFiles}). */

@@ -1,0 +1,138 @@
+package io.xferbench.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.xferbench.core.data.OpenedFile;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.logging.Logger;
+
+/**
+ * The HTTP/1.1 side of an event-loop connection ({@link EventLoopConnection}, which sniffed it from the first bytes):
+ * request heads decoded from the connection's buffer, GET answered with a file of the data directory and HEAD with
+ * whether it exists and its size, as {@link HttpSession} serves them on the threaded models (same path rules, token,
+ * 4xx for bad heads, 431 past {@link HttpRequestReader#MAX_HEAD_BYTES}). Runs on the connection's loop; the
+ * connection keeps the states, deadlines and where the file is opened.
+ */
+final class EventLoopHttp {
+    private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
+
+    private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
+    /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
+    private static final String SENT_BY = "netty-file-region";
+
+    private final EventLoopConnection conn;
+
+    EventLoopHttp(EventLoopConnection conn) {
+        this.conn = conn;
+    }
+
+    /** Serves the next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
+    void decodeNext() {
+        ByteBuf pending = conn.pending();
+        int end = ByteBufUtil.indexOf(HEAD_END, pending);
+        if (end < 0) {
+            if (pending.readableBytes() >= HttpRequestReader.MAX_HEAD_BYTES) {
+                end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+            }
+            return;
+        }
+        int length = end - pending.readerIndex();
+        if (length > HttpRequestReader.MAX_HEAD_BYTES) {
+            end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+            return;
+        }
+        String head = pending.toString(pending.readerIndex(), length, StandardCharsets.ISO_8859_1);
+        pending.skipBytes(length + HEAD_END.readableBytes());
+        pending.discardSomeReadBytes();
+        HttpRequest request;
+        try {
+            request = HttpRequestReader.parse(head);
+        } catch (HttpRequestReader.BadRequest e) {
+            LOG.info(() -> conn.model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
+            end(e.status, e.getMessage());
+            return;
+        }
+        serve(request);
+    }
+
+    /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
+    private void serve(HttpRequest request) {
+        conn.begin(conn.config().idleTimeout());
+        boolean head = request.method().equals("HEAD");
+        boolean keepAlive = request.keepAlive();
+        ByteBuffer refusal = HttpResponses.refusal(request, conn.config());
+        if (refusal != null) {
+            answer(EventLoopConnection.frame(refusal), keepAlive);
+            return;
+        }
+        if (!head) {
+            conn.transferStarts();
+        }
+        String path = request.path();
+        conn.openFile(path.substring(1), file -> {
+            if (!conn.ctx().channel().isActive()) {
+                EventLoopConnection.closeQuietly(file);
+                return;
+            }
+            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), SENT_BY, keepAlive));
+            if (head) {
+                EventLoopConnection.closeQuietly(file);
+                answer(headers, keepAlive);
+                return;
+            }
+            send(headers, file, keepAlive);
+        }, e -> {
+            ByteBuffer answer = switch (e) {
+                case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
+                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + a.getReason(), keepAlive, head, "");
+                default -> HttpResponses.error(500, path + ": " + e.getMessage(), keepAlive, head, "");
+            };
+            answer(EventLoopConnection.frame(answer), keepAlive);
+        });
+    }
+
+    /** The headers and the body as one region; a failure past the headers can only close the connection. */
+    private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
+        conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
+        conn.ctx().write(headers);
+        conn.writeBody(file).addListener(f -> {
+            EventLoopConnection.closeQuietly(file);
+            if (!f.isSuccess()) {
+                // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
+                LOG.info(() -> conn.model() + " HTTP body failed after the headers were sent: " + f.cause());
+                conn.ctx().close();
+                return;
+            }
+            done(keepAlive);
+        });
+    }
+
+    private void answer(ByteBuf answer, boolean keepAlive) {
+        conn.ctx().writeAndFlush(answer).addListener(f -> {
+            if (f.isSuccess()) {
+                done(keepAlive);
+            } else {
+                conn.ctx().close();
+            }
+        });
+    }
+
+    /** The response is out: the next request on a kept-alive connection, else FIN and a bounded drain. */
+    private void done(boolean keepAlive) {
+        if (keepAlive) {
+            conn.written(true);
+        } else {
+            conn.transferDone();
+            conn.endWith(null);
+        }
+    }
+
+    /** A bad request: answered, then the connection ends. */
+    private void end(int status, String message) {
+        conn.endWith(HttpResponses.error(status, message, false, false, ""));
+    }
+}

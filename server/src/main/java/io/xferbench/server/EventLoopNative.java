@@ -1,0 +1,406 @@
+package io.xferbench.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.OpenedFile;
+import io.xferbench.core.protocol.DownloadHeader;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Prepared;
+import io.xferbench.core.protocol.ProtocolException;
+import io.xferbench.core.protocol.ProtocolJson;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.protocol.Trailer;
+import io.xferbench.core.protocol.UploadReport;
+import io.xferbench.core.protocol.Wire;
+import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.registry.UploadMethods;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.util.logging.Logger;
+
+/**
+ * The native protocol's side of an event-loop connection ({@link EventLoopConnection}, which sniffed it from the first
+ * bytes): request frames decoded from the connection's buffer, and every operation (INFO, STAT, DELETE, DOWNLOAD,
+ * UPLOAD, PREPARE, MEASURE_BEGIN/END; PROXY refused) answered with the threaded models' checks and answers. Runs on the
+ * connection's loop; the connection keeps the states, deadlines and where file work runs.
+ */
+final class EventLoopNative {
+    private static final Logger LOG = Logger.getLogger(EventLoopNative.class.getName());
+
+    private final EventLoopConnection conn;
+    /** The upload whose body is arriving, if any. */
+    private EventLoopUpload upload;
+    private Measurements.Window window;
+
+    EventLoopNative(EventLoopConnection conn) {
+        this.conn = conn;
+    }
+
+    /** Serves the next request frame, if a whole one has arrived. */
+    void decodeNext() {
+        ByteBuf pending = conn.pending();
+        if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES) {
+            return;
+        }
+        int magic = pending.getInt(pending.readerIndex());
+        if (magic != Wire.MAGIC) {
+            badRequest(new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic)));
+            return;
+        }
+        int length = pending.getUnsignedShort(pending.readerIndex() + 4);
+        if (length > Wire.MAX_REQUEST_BODY_BYTES) {
+            badRequest(new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds "
+                    + Wire.MAX_REQUEST_BODY_BYTES));
+            return;
+        }
+        if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES + length) {
+            return;
+        }
+        ByteBuffer body = ByteBuffer.allocate(length);
+        pending.skipBytes(Wire.REQUEST_PREFIX_BYTES).readBytes(body);
+        pending.discardSomeReadBytes();
+        Request request;
+        try {
+            request = RequestCodec.decodeBody(body.flip());
+        } catch (ProtocolException e) {
+            badRequest(e);
+            return;
+        }
+        serve(request);
+    }
+
+    private void serve(Request request) {
+        conn.begin(conn.config().transferBudget(request.size()));
+        if (!conn.config().token().isEmpty() && !Tokens.matches(conn.config().token(), request.token())) {
+            conn.endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));
+            return;
+        }
+        switch (request.op()) {
+            case DOWNLOAD -> download(request);
+            case UPLOAD -> upload(request);
+            case PREPARE -> prepare(request);
+            case STAT -> {
+                EventLoopConnection.FileWork<ByteBuffer> stat = () -> ResponseCodec.stat(conn.data().stat(request.name()));
+                conn.quickOrOnFiles(stat, stat, frame -> conn.ctx().writeAndFlush(EventLoopConnection.frame(frame)).addListener(f -> conn.written(f.isSuccess())),
+                        this::failed);
+            }
+            case DELETE -> onFiles(() -> {
+                conn.data().delete(request.name());
+                return ResponseCodec.deleted();
+            });
+            case INFO -> {
+                InetAddress local = ((InetSocketAddress) conn.ctx().channel().localAddress()).getAddress();
+                onFiles(() -> ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(conn.config(), local))));
+            }
+            case MEASURE_BEGIN -> measureBegin(request);
+            case MEASURE_END -> measureEnd();
+            case PROXY -> conn.endWith(ResponseCodec.error(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY "
+                    + "is served by 'xferbench-server --proxy-to HOST:PORT'"));
+        }
+    }
+
+
+    /** Runs {@code work} on the file pool and writes the frame it returns (or the answer to its failure). */
+    private void onFiles(EventLoopConnection.FileWork<ByteBuffer> work) {
+        conn.offload(work, frame -> conn.ctx().writeAndFlush(EventLoopConnection.frame(frame)).addListener(f -> conn.written(f.isSuccess())), this::failed);
+    }
+
+
+    // ---- DOWNLOAD and PREPARE
+
+    /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
+    private OpenedFile open(Request request) throws IOException {
+        if (request.name().isEmpty() && request.size() > conn.config().maxGenerated()) {
+            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + conn.config().maxGenerated() + " bytes");
+        }
+        try {
+            return request.name().isEmpty() ? conn.data().openGenerated(request.size()) : conn.data().openExisting(request.name());
+        } catch (NoSuchFileException | AccessDeniedException e) {
+            throw e;
+        } catch (IOException e) {
+            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
+            throw new Refused(FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+        }
+    }
+
+    /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
+    private OpenedFile openIfRecorded(Request request) throws IOException {
+        if (request.name().isEmpty() && request.size() > conn.config().maxGenerated()) {
+            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + conn.config().maxGenerated() + " bytes");
+        }
+        return request.name().isEmpty() ? conn.data().openGeneratedIfRecorded(request.size()) : conn.data().openExistingIfRecorded(request.name());
+    }
+
+    private void download(Request request) {
+        if (DownloadMethods.byId(request.method()).isEmpty()) {
+            answer(Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
+                    + String.join(", ", DownloadMethods.ids()) + ")");
+            return;
+        }
+        conn.transferStarts();
+        // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
+        boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
+        if (!inline) {
+            conn.quickOrOnFiles(() -> {
+                OpenedFile file = openIfRecorded(request);
+                return file == null ? null : new Opened(file, -1);
+            }, () -> new Opened(open(request), -1), opened -> send(opened, false), this::failed);
+            return;
+        }
+        conn.offload(() -> {
+            OpenedFile file = open(request);
+            try {
+                return new Opened(file, inline ? CacheControl.prepare(file.path(), request.flags()) : -1);
+            } catch (IOException | RuntimeException e) {
+                file.close();
+                throw e;
+            }
+        }, opened -> send(opened, inline), this::failed);
+    }
+
+    private record Opened(OpenedFile file, int residencyBefore) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    /** Header, body as a file region, trailer; a failure mid-body can only close the connection. */
+    private void send(Opened opened, boolean inline) {
+        OpenedFile file = opened.file();
+        if (!conn.ctx().channel().isActive()) {
+            EventLoopConnection.closeQuietly(file);
+            return;
+        }
+        conn.ctx().write(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), opened.residencyBefore()))));
+        long start = System.nanoTime();
+        ChannelFuture body = conn.writeBody(file);
+        body.addListener(f -> {
+            EventLoopConnection.closeQuietly(file);
+            if (!f.isSuccess()) {
+                LOG.info(() -> conn.model() + " download failed after the header was sent: " + f.cause());
+                conn.ctx().close();
+                return;
+            }
+            long nanos = System.nanoTime() - start;
+            if (inline) {
+                conn.offload(() -> CacheControl.residency(file.path()), residency -> trailer(nanos, residency), this::failed);
+            } else {
+                trailer(nanos, -1);
+            }
+        });
+    }
+
+    private void trailer(long nanos, int residencyAfter) {
+        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> conn.written(f.isSuccess()));
+    }
+
+    /** PREPARE: the file a DOWNLOAD would send, put into the cache state the flags ask for, as DownloadHandler does. */
+    private void prepare(Request request) {
+        conn.transferStarts();
+        onFiles(() -> {
+            long start = System.nanoTime();
+            int found;
+            int left;
+            try (OpenedFile file = open(request)) {
+                found = CacheControl.residency(file.path());
+                try {
+                    left = CacheControl.prepare(file.path(), request.flags());
+                } catch (IOException e) {
+                    throw new Refused(Status.UNAVAILABLE, "cannot put " + file.path().getFileName()
+                            + " in the asked cache state: " + e.getMessage());
+                }
+            }
+            return ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start));
+        });
+    }
+
+    // ---- UPLOAD
+
+    /** The checks, then the temp file (on the pool), the ready frame, and the body as it arrives. */
+    private void upload(Request request) {
+        if (UploadMethods.byId(request.method()).isEmpty()) {
+            answer(Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
+                    + String.join(", ", UploadMethods.ids()) + ")");
+            return;
+        }
+        Refused refusal = UploadPlacement.refusal(request, conn.config());
+        if (refusal != null) {
+            answer(refusal.status, refusal.getMessage());
+            return;
+        }
+        conn.transferStarts();
+        conn.offload(() -> UploadPlacement.open(conn.data(), request), placement -> {
+            if (!conn.ctx().channel().isActive()) {
+                conn.closeOnPool(placement);
+                return;
+            }
+            upload = new EventLoopUpload(request, placement);
+            conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.uploadReady(request.size())));
+            feedBody();
+        }, this::failed);
+    }
+
+    /** Hands what arrived of the body to the pool, one chunk at a time; the last one completes the upload. */
+    void feedBody() {
+        ByteBuf pending = conn.pending();
+        EventLoopUpload u = upload;
+        if (u.writing) {
+            return;
+        }
+        if (u.remaining() == 0) {
+            upload = null;
+            completeUpload(u);
+            return;
+        }
+        int n = (int) Math.min(pending.readableBytes(), u.remaining());
+        if (n == 0) {
+            return;
+        }
+        ByteBuffer chunk = ByteBuffer.allocate(n);
+        pending.readBytes(chunk);
+        pending.discardSomeReadBytes();
+        chunk.flip();
+        u.handOver(n);
+        conn.paceReading();
+        conn.offload(() -> {
+            u.write(chunk);
+            return u;
+        }, written -> {
+            written.writing = false;
+            if (upload != written) {
+                conn.closeOnPool(written.placement);
+                return;
+            }
+            feedBody();
+        }, e -> {
+            u.writing = false;
+            conn.closeOnPool(u.placement);
+            if (upload != u) {
+                return;
+            }
+            upload = null;
+            // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
+            LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
+            conn.endWith(ResponseCodec.error(FailureStatus.of(e), "upload of " + u.request.name() + " failed, nothing stored: "
+                    + e.getMessage()));
+        });
+    }
+
+    /** The whole body is written: verified, renamed into place, answered (on the pool). */
+    private void completeUpload(EventLoopUpload u) {
+        long serverNanos = System.nanoTime() - u.startNanos;
+        String name = u.request.name();
+        onFiles(() -> {
+            try (UploadPlacement placement = u.placement) {
+                UploadReport report;
+                try {
+                    report = placement.verify(u.crc32c(), serverNanos, () -> {
+                        throw new IllegalStateException("the event loop checksums every body as it passes");
+                    });
+                } catch (UploadPlacement.VerifyException e) {
+                    LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
+                    throw new Refused(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
+                } catch (IOException e) {
+                    throw new Refused(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + e.getMessage());
+                }
+                try {
+                    return ResponseCodec.uploadResult(placement.place(report));
+                } catch (IOException e) {
+                    throw new Refused(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + e.getMessage());
+                }
+            }
+        });
+    }
+
+    // ---- MEASURE_BEGIN / MEASURE_END
+
+    private void measureBegin(Request request) {
+        // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
+        Measurements.Window old = window;
+        window = null;
+        conn.offload(() -> {
+            if (old != null) {
+                old.close();
+            }
+            return conn.measurements().begin(conn.id(), !request.has(Flags.NO_SYSCALL_COUNT));
+        }, begun -> {
+            if (!conn.ctx().channel().isActive()) {
+                conn.closeOnPool(begun);
+                return;
+            }
+            window = begun;
+            conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)))).addListener(f -> conn.written(f.isSuccess()));
+        }, this::failed);
+    }
+
+    private void measureEnd() {
+        if (window == null) {
+            answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
+            return;
+        }
+        Measurements.Window w = window;
+        window = null;
+        onFiles(() -> ResponseCodec.json(ProtocolJson.write(w.end())));
+    }
+
+
+    /** The answer to a failed request's file work, as {@link Connection} and {@link DownloadHandler} give it. */
+    private void failed(Throwable e) {
+        switch (e) {
+            case Refused r -> answer(r.status, r.getMessage());
+            case NoSuchFileException n -> answer(Status.NOT_FOUND, n.getFile() + ": " + n.getReason());
+            case AccessDeniedException a -> {
+                LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + a.getReason());
+                answer(Status.FORBIDDEN, a.getFile() + ": " + a.getReason());
+            }
+            case IllegalStateException s -> answer(Status.BAD_REQUEST, s.getMessage());
+            // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
+            case IOException io -> answer(FailureStatus.of(io), io.getMessage());
+            default -> {
+                LOG.warning(conn.model() + " conn: internal error: " + e);
+                conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(Status.SERVER_ERROR, e.toString()))).addListener(f -> conn.ctx().close());
+            }
+        }
+    }
+
+    /** Answers an error after which the connection goes on. */
+    private void answer(Status status, String message) {
+        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(status, message))).addListener(f -> conn.written(f.isSuccess()));
+    }
+
+
+    private void badRequest(ProtocolException e) {
+        LOG.info(() -> conn.model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad request: " + e.getMessage());
+        conn.endWith(ResponseCodec.error(e.status(), e.getMessage()));
+    }
+
+    /** An upload's body is arriving: what is received goes to {@link #feedBody}, not to the decoder. */
+    boolean receivingBody() {
+        return upload != null;
+    }
+
+    /** The connection closed: an upload's temp file and an open measurement window go. */
+    void closed() {
+        // The temp file goes now, or, with a chunk on the pool, when that chunk returns and finds the upload abandoned.
+        if (upload != null && !upload.writing) {
+            conn.closeOnPool(upload.placement);
+        }
+        upload = null;
+        if (window != null) {
+            // A client gone mid-window must not leave its perf counter running.
+            conn.closeOnPool(window);
+            window = null;
+        }
+    }
+}
