@@ -34,6 +34,7 @@ final class SweepChartFile {
     private static final int MARGIN = 16;
     private static final Color[] PALETTE = {new Color(0x4e79a7), new Color(0xf28e2b), new Color(0x59a14f), new Color(0xb07aa1),
             new Color(0x76b7b2), new Color(0xedc948), new Color(0xff9da7), new Color(0x9c755f), new Color(0xe15759)};
+    static final int COLOURS = PALETTE.length;
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 17);
     private static final Font SMALL = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
     private static final Font LABEL = new Font(Font.SANS_SERIF, Font.BOLD, 13);
@@ -115,7 +116,7 @@ final class SweepChartFile {
         for (int li = 0; li < chart.lines().size(); li++) {
             Map<Integer, ? extends Number> points = values.apply(chart.lines().get(li));
             g.setColor(PALETTE[li % PALETTE.length]);
-            g.setStroke(new BasicStroke(2f));
+            g.setStroke(stroke(li, 2f));
             Integer lastX = null;
             Integer lastY = null;
             for (int i = 0; i < xs.size(); i++) {
@@ -144,11 +145,22 @@ final class SweepChartFile {
             int x = MARGIN + (i % 3) * column;
             int y = top + (i / 3) * 20;
             g.setColor(PALETTE[i % PALETTE.length]);
-            g.fillRect(x, y - 9, 22, 4);
-            g.fill(new Ellipse2D.Double(x + 7, y - 11, 8, 8));
+            g.setStroke(stroke(i, 3f));
+            g.drawLine(x, y - 7, x + 34, y - 7);
+            g.setStroke(new BasicStroke(1f));
+            g.fill(new Ellipse2D.Double(x + 13, y - 11, 8, 8));
             g.setColor(Color.BLACK);
-            g.drawString(chart.lines().get(i).label(), x + 30, y - 2);
+            g.drawString(chart.lines().get(i).label(), x + 42, y - 2);
         }
+    }
+
+    /** Solid for the palette's first round of colours, then dashed, then dotted: no two lines look alike. */
+    static BasicStroke stroke(int line, float width) {
+        return switch (line / PALETTE.length % 3) {
+            case 0 -> new BasicStroke(width);
+            case 1 -> new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f);
+            default -> new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 4f}, 0f);
+        };
     }
 
     private static int x(int index, int count, int left, int right) {

@@ -39,4 +39,14 @@ class SweepChartTest {
         BufferedImage image = SweepChartFile.image(chart);
         assertThat(image.getWidth()).isEqualTo(SweepChartFile.WIDTH);
     }
+
+    @Test
+    void linesPastThePalettesColoursAreDashedThenDotted() {
+        assertThat(SweepChartFile.stroke(0, 2f).getDashArray()).isNull();
+        assertThat(SweepChartFile.stroke(SweepChartFile.COLOURS - 1, 2f).getDashArray()).isNull();
+        float[] dashed = SweepChartFile.stroke(SweepChartFile.COLOURS, 2f).getDashArray();
+        float[] dotted = SweepChartFile.stroke(2 * SweepChartFile.COLOURS, 2f).getDashArray();
+        assertThat(dashed).isNotNull();
+        assertThat(dotted).isNotNull().isNotEqualTo(dashed);
+    }
 }
