@@ -200,7 +200,15 @@ public final class DataDirectory implements AutoCloseable {
     public void recordPlaced(Path target, FileIdentity verified, int crc32c) {
         try (OpenRegularFile placed = RegularFiles.open(target)) {
             FileIdentity now = placed.identity();
-            if (now.sameInode(verified) && now.size() == verified.size()) {
+            if (!now.sameInode(verified) || now.size() != verified.size()) {
+                return;
+            }
+            if (now.size() <= ChecksumRecordCache.PIN_MAX_BYTES) {
+                // Small: remembered in memory (with its inode pinned) but no record file. Writing one is a second
+                // file created and renamed per upload, a third of a small upload's CPU; after a restart the first
+                // download hashes the file instead, which for at most 1 MiB costs about what the record saved.
+                known.remember(target, placed, crc32c);
+            } else {
                 recordQuietly(target, now, crc32c);
             }
         } catch (IOException e) {

@@ -135,4 +135,39 @@ class ChecksumRecordTest {
         Files.write(f, b);
         assertThat(data.existing("k.bin").crc32c()).as("changed file, cached record not trusted").isEqualTo(crc(b));
     }
+
+    /**
+     * An upload's record: a small file is remembered in memory only (no second file per upload), a large one also
+     * gets its record file; either way a server started afresh on the directory serves the right checksum.
+     */
+    @Test
+    void aPlacedUploadIsRecordedInMemoryWhenSmallAndOnDiskWhenLarge() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] small = random(50 * 1024, 10);
+        byte[] large = random((int) ChecksumRecordCache.PIN_MAX_BYTES + 1, 11);
+        for (var upload : java.util.Map.of("small.bin", small, "large.bin", large).entrySet()) {
+            Path target = Files.write(dir.resolve(upload.getKey()), upload.getValue());
+            io.xferbench.nativeio.FileIdentity id;
+            try (var ch = java.nio.channels.FileChannel.open(target)) {
+                id = io.xferbench.nativeio.FileIdentity.of(ch);
+            }
+            data.recordPlaced(target, id, crc(upload.getValue()));
+        }
+        assertThat(dir.resolve(".small.bin.crc32c")).doesNotExist();
+        assertThat(dir.resolve(".large.bin.crc32c")).exists();
+        try (OpenedFile f = data.openExisting("small.bin")) {
+            assertThat(f.crc32c()).isEqualTo(crc(small));
+        }
+        assertThat(dir.resolve(".small.bin.crc32c")).as("served from memory, nothing hashed or written").doesNotExist();
+
+        DataDirectory restarted = new DataDirectory(dir);
+        try (OpenedFile f = restarted.openExisting("small.bin")) {
+            assertThat(f.crc32c()).as("hashed after a restart").isEqualTo(crc(small)).isEqualTo(crcOfChannel(f));
+        }
+        try (OpenedFile f = restarted.openExisting("large.bin")) {
+            assertThat(f.crc32c()).isEqualTo(crc(large));
+        }
+        data.close();
+        restarted.close();
+    }
 }
