@@ -25,7 +25,8 @@ class LoadBenchKillTest {
                 : Availability.unavailable(NginxProcess.missingReason()));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process bench = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
-                "load-bench", "--server-jar", SERVER_JAR.toString(), "--concurrency", "4", "--duration", "2s",
+                // One xferbench model: the nginx rows (what is killed) come after every model's rows.
+                "load-bench", "--server-jar", SERVER_JAR.toString(), "--io-models", "platform", "--concurrency", "4", "--duration", "2s",
                 "--warmup", "0s", "--file-size", "4KiB", "--no-wrk")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
