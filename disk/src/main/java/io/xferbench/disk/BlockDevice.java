@@ -29,15 +29,24 @@ public record BlockDevice(String name, String majorMinor, Path statFile, String 
         return new BlockDevice(real.getFileName().toString(), mm, stat, scheduler);
     }
 
-    /** Reads completed and 512-byte sectors read so far (fields 1 and 3 of the stat file). */
+    /**
+     * Reads completed, 512-byte sectors read and milliseconds spent reading so far (fields 1, 3 and 4 of the stat
+     * file; the last is the sum over reads of the time from the block layer taking the request to its completion,
+     * so it includes the I/O scheduler's queue, not the submitter's).
+     */
     public Counters counters() throws IOException {
         String[] f = Files.readString(statFile).trim().split("\\s+");
-        return new Counters(Long.parseLong(f[0]), Long.parseLong(f[2]));
+        return new Counters(Long.parseLong(f[0]), Long.parseLong(f[2]), Long.parseLong(f[3]));
     }
 
-    public record Counters(long reads, long sectors) {
+    public record Counters(long reads, long sectors, long readMillis) {
         public Counters minus(Counters earlier) {
-            return new Counters(reads - earlier.reads, sectors - earlier.sectors);
+            return new Counters(reads - earlier.reads, sectors - earlier.sectors, readMillis - earlier.readMillis);
+        }
+
+        /** Mean time a read spent in the block layer and the device, in microseconds; 0 without reads. */
+        public double microsPerRead() {
+            return reads == 0 ? 0 : readMillis * 1000.0 / reads;
         }
     }
 }

@@ -4,29 +4,31 @@ package io.xferbench.disk;
  * One row of the engine table. {@code verified} is null for fio (it cannot check our content);
  * {@code ratio} is Java/fio MiB/s on a Java row with a fio twin; {@code cgroupLimit} is 0 outside a cgroup;
  * {@code syscallsPerOp} is counted by perf (raw_syscalls:sys_enter) on the reading process, null where perf cannot;
+ * {@code deviceMicrosPerRead} is the device's mean read latency as the block layer saw it (/sys/block/…/stat), so a
+ * row slower than its twin at the same depth shows whether the time went to the device or to the reader;
  * {@code skipped} holds the reason when the row did not run (then the numbers are 0).
  */
 public record DiskRow(String tool, String engine, String pattern, int blockSize, int queueDepth, boolean direct,
                       String cache, long span, long cgroupLimit, long ops, double iops, double mibPerSec,
                       double p50Micros, double p99Micros, double contextSwitchesPerGiB, double cpuSecondsPerGiB,
-                      long deviceReads, long deviceMiB, Double syscallsPerOp, Boolean verified, Double ratio,
-                      String skipped) {
+                      long deviceReads, long deviceMiB, double deviceMicrosPerRead, Double syscallsPerOp,
+                      Boolean verified, Double ratio, String skipped) {
 
     public static DiskRow skipped(String tool, String engine, String pattern, int blockSize, int depth, boolean direct,
                                   String cache, long span, long cgroupLimit, String reason) {
         return new DiskRow(tool, engine, pattern, blockSize, depth, direct, cache, span, cgroupLimit, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, null, null, null, reason);
+                0, 0, 0, 0, null, null, null, reason);
     }
 
     public DiskRow withRatio(Double value) {
         return new DiskRow(tool, engine, pattern, blockSize, queueDepth, direct, cache, span, cgroupLimit, ops, iops,
                 mibPerSec, p50Micros, p99Micros, contextSwitchesPerGiB, cpuSecondsPerGiB, deviceReads, deviceMiB,
-                syscallsPerOp, verified, value, skipped);
+                deviceMicrosPerRead, syscallsPerOp, verified, value, skipped);
     }
 
     public DiskRow withCgroupLimit(long limit) {
         return new DiskRow(tool, engine, pattern, blockSize, queueDepth, direct, cache, span, limit, ops, iops,
                 mibPerSec, p50Micros, p99Micros, contextSwitchesPerGiB, cpuSecondsPerGiB, deviceReads, deviceMiB,
-                syscallsPerOp, verified, ratio, skipped);
+                deviceMicrosPerRead, syscallsPerOp, verified, ratio, skipped);
     }
 }

@@ -12,6 +12,7 @@ import java.util.Locale;
 final class DiskTable {
     private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
             "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "sys/op", "dev reads", "dev MiB",
+            "dev us/read",
             "verified", "java/fio", "skipped"};
 
     private DiskTable() {
@@ -32,7 +33,7 @@ final class DiskTable {
                 r.cgroupLimit() == 0 ? "-" : Sizes.format(r.cgroupLimit()), num(r.mibPerSec()), num(r.iops()),
                 num(r.p50Micros()), num(r.p99Micros()), num(r.contextSwitchesPerGiB()), dec(r.cpuSecondsPerGiB()),
                 r.syscallsPerOp() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.syscallsPerOp()),
-                Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()),
+                Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()), num(r.deviceMicrosPerRead()),
                 r.verified() == null ? "-" : r.verified() ? "yes" : "NO",
                 r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
                 r.skipped() == null ? "" : r.skipped()};

@@ -67,7 +67,7 @@ final class RowMeasurer {
                 cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
                 latencies.getValueAtPercentile(50) / 1e3, latencies.getValueAtPercentile(99) / 1e3,
                 ru.contextSwitches() / gib, (ru.userSeconds() + ru.systemSeconds()) / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, syscalls.perOp(outcome.ops()), outcome.digest() == expected, null, null);
+                dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls.perOp(outcome.ops()), outcome.digest() == expected, null, null);
     }
 
     /**
@@ -118,7 +118,7 @@ final class RowMeasurer {
                 job.span(), 0, read.path("total_ios").asLong(), read.path("iops").asDouble(),
                 read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
                 pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, syscalls == null ? null : syscalls / (double) Math.max(1, read.path("total_ios").asLong()),
+                dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls == null ? null : syscalls / (double) Math.max(1, read.path("total_ios").asLong()),
                 null, null, null);
     }
 
