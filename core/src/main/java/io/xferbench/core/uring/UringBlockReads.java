@@ -1,6 +1,8 @@
 package io.xferbench.core.uring;
 
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.uring.IoUringIoEvent;
+import io.xferbench.core.netty.IoUringReadLoop;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.NativeException;
 import java.io.EOFException;
@@ -11,9 +13,10 @@ import java.util.function.LongUnaryOperator;
 /**
  * Reads blocks of a file through io_uring with {@code depth} IORING_OP_READs in flight, on an event loop of Netty's
  * io_uring transport: the disk table's io_uring engine (fio's {@code ioengine=io_uring, iodepth=N} in Java). Each
- * completion hands its block to the sink and submits the next op; the loop submits everything queued meanwhile with
- * one io_uring_enter. Buffered reads of uncached pages complete asynchronously through the page cache's wait
- * queues (no io-wq thread); O_DIRECT reads are async block I/O.
+ * completion hands its block to the sink and queues the next op, which {@link IoUringReadLoop}'s small submission
+ * queue passes to the kernel at once (two at most per io_uring_enter), as fio does. Buffered reads of uncached
+ * pages complete asynchronously through the page cache's wait queues (no io-wq thread); O_DIRECT reads are async
+ * block I/O.
  */
 public final class UringBlockReads extends UringTransfer {
     /** Receives each block on the event loop thread, in completion order. */
@@ -107,6 +110,12 @@ public final class UringBlockReads extends UringTransfer {
                 submitNext(slot);
             }
         }
+    }
+
+    /** Its own loop, whose small submission queue hands reads to the kernel as they come (see IoUringReadLoop). */
+    @Override
+    IoEventLoop loop() {
+        return IoUringReadLoop.loop();
     }
 
     @Override

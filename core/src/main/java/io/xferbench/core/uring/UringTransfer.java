@@ -41,13 +41,18 @@ abstract class UringTransfer implements IoUringIoHandle {
     /** What the failure of {@link #run()} says when the event loop failed it with something other than an IOException. */
     abstract String what();
 
+    /** The io_uring event loop to run on: one of the socket loops unless a transfer needs another. */
+    IoEventLoop loop() {
+        return NettyTransport.IO_URING.ioLoop();
+    }
+
     /**
      * Registers with an io_uring event loop, starts and waits until nothing is in flight, even when interrupted:
      * returning earlier would free buffers and fds the kernel still uses. A stalled peer is not waited for forever:
      * the server's deadline shuts the socket down, which fails the socket's SQEs.
      */
     final void run() throws IOException {
-        IoEventLoop loop = NettyTransport.IO_URING.ioLoop();
+        IoEventLoop loop = loop();
         loop.register(this).addListener(f -> {
             if (f.isSuccess()) {
                 registration = (IoRegistration) f.getNow();
