@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The measurement windows of one process (server or proxy) and the work its connections do. A window belongs to
@@ -26,6 +27,12 @@ final class Measurements implements AutoCloseable {
     static final long THREAD_SAMPLE_NANOS = 10_000_000;
 
     private final String process;
+    /**
+     * Guards the board. A lock, not a monitor: every request of every connection passes here, and a virtual thread
+     * that waited for a monitor is resumed through the JDK's scheduler's external queues, a lock's waiter by the
+     * thread that releases it (docs/robustness.md, "The {@code virtual} model at 1,000 connections").
+     */
+    private final ReentrantLock lock = new ReentrantLock();
     /** Connections with work in flight now, and their peers. */
     private final Map<Integer, String> busy = new HashMap<>();
     private final Set<Window> open = new HashSet<>();
@@ -41,9 +48,12 @@ final class Measurements implements AutoCloseable {
         // Registered before perf starts counting, so no other connection's work is counted without being named.
         Window w = new Window(owner);
         w.threadsPeak = ThreadCounts.live(); // outside perf's count, as the sample at the end
-        synchronized (this) {
+        lock.lock();
+        try {
             busy.forEach(w::saw);
             open.add(w);
+        } finally {
+            lock.unlock();
         }
         try {
             w.threadsAtBegin = ThreadCounts.started();
@@ -56,18 +66,28 @@ final class Measurements implements AutoCloseable {
     }
 
     /** Connection {@code conn} (remote address {@code peer}) starts a transfer or a relay. */
-    synchronized void started(int conn, String peer) {
-        busy.put(conn, peer);
-        for (Window w : open) {
-            w.saw(conn, peer);
+    void started(int conn, String peer) {
+        lock.lock();
+        try {
+            busy.put(conn, peer);
+            for (Window w : open) {
+                w.saw(conn, peer);
+            }
+            sampleThreads();
+        } finally {
+            lock.unlock();
         }
-        sampleThreads();
     }
 
     /** Connection {@code conn}'s transfer or relay is over. */
-    synchronized void finished(int conn) {
-        busy.remove(conn);
-        sampleThreads();
+    void finished(int conn) {
+        lock.lock();
+        try {
+            busy.remove(conn);
+            sampleThreads();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The live threads into every open window's peak, unless sampled less than THREAD_SAMPLE_NANOS ago. */
@@ -84,20 +104,33 @@ final class Measurements implements AutoCloseable {
     }
 
     /** Windows open now. */
-    synchronized int openWindows() {
-        return open.size();
+    int openWindows() {
+        lock.lock();
+        try {
+            return open.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    private synchronized void forget(Window w) {
-        open.remove(w);
+    private void forget(Window w) {
+        lock.lock();
+        try {
+            open.remove(w);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Closes every window left open (process shutdown). */
     @Override
     public void close() {
         Set<Window> left;
-        synchronized (this) {
+        lock.lock();
+        try {
             left = Set.copyOf(open);
+        } finally {
+            lock.unlock();
         }
         left.forEach(Window::close);
     }
@@ -150,12 +183,15 @@ final class Measurements implements AutoCloseable {
                 int live = ThreadCounts.live();
                 WindowOverlap overlap;
                 int peak;
-                synchronized (Measurements.this) {
+                lock.lock();
+                try {
                     sawThreads(live);
                     peak = threadsPeak;
                     open.remove(this);
                     overlap = others.isEmpty() ? WindowOverlap.NONE
                             : new WindowOverlap(others.size(), requests, peers, !truncated);
+                } finally {
+                    lock.unlock();
                 }
                 return new MeasurementReport(process, r.usage().userSeconds(), r.usage().systemSeconds(),
                         r.usage().voluntarySwitches(), r.usage().involuntarySwitches(), r.usage().majorFaults(),

@@ -42,6 +42,9 @@ final class ServerInfo {
         }
         Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
         environment.put("ioModel", config.ioModel());
+        if (config.ioModel().equals(ServerModels.VIRTUAL)) {
+            environment.put("virtualThreadPollers", PlatformPollers.inEffect());
+        }
         return ServerDescription.server(environment, methods, NetworkLinks.of(local));
     }
 

@@ -34,6 +34,7 @@ final class ServerModels {
         return parts -> ThreadedListener.start(parts, threads.create("server", parts.config().maxConnections()));
     }
 
+    static final String VIRTUAL = "virtual";
     static final String POOL = "virtual+pool";
     static final int DEFAULT_POOL = 8;
 
@@ -44,8 +45,13 @@ final class ServerModels {
 
     private static final List<Model> ALL = List.of(
             new Model("platform", "a platform thread per connection, blocking I/O", threaded(PlatformThreads::new)),
-            new Model("virtual", "a virtual thread per connection, the same blocking I/O (file I/O pins its carrier)",
-                    threaded(VirtualThreads::new)),
+            new Model(VIRTUAL, "a virtual thread per connection, the same blocking I/O (file I/O pins its carrier); "
+                    + "the JDK's socket pollers on platform threads (" + PlatformPollers.PROPERTY + "=1), since with "
+                    + "JDK 22+'s virtual pollers its scheduler starves connections at 1,000 busy ones",
+                    threaded((name, max) -> {
+                        PlatformPollers.request();
+                        return new VirtualThreads(name, max);
+                    })),
             new Model(POOL, "virtual threads for sockets, each transfer on a bounded pool of N platform threads "
                     + "(" + POOL + ":N, default " + DEFAULT_POOL + ")",
                     threaded((name, max) -> new PooledVirtualThreads(name, max, DEFAULT_POOL))),

@@ -9,7 +9,9 @@ import java.util.concurrent.Semaphore;
  * The {@code virtual} model: a virtual thread per connection, the same blocking code as {@code platform}. Socket waits
  * unmount the virtual thread from its carrier; blocking file I/O (and the Netty and JNA calls) pins it. The JDK adds a
  * carrier for the duration only of the calls it compensates: since JDK 23 fsync, O_DIRECT and O_SYNC file I/O, not
- * buffered reads and writes (docs/load.md, "Carrier threads under blocking file I/O").
+ * buffered reads and writes (docs/load.md, "Carrier threads under blocking file I/O"). For this model the server runs
+ * the JDK's socket pollers on platform threads ({@link PlatformPollers}), so that no connection waits unserved at
+ * 1,000 busy connections; {@code virtual+pool:N}, which uses this class for its sockets, keeps the JDK's default.
  */
 final class VirtualThreads implements ConnectionThreads {
     private final ExecutorService workers;

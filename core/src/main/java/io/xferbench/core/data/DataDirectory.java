@@ -19,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
@@ -58,7 +59,11 @@ public final class DataDirectory implements AutoCloseable {
     private final FileChannel rootDir;
     /** The directory's device and inode, to tell when {@link #root} stops leading to {@link #rootDir}. */
     private final Object rootKey;
-    private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+    /**
+     * A generated file's lock, by name. Locks, not monitors: a virtual thread that waited for a monitor is resumed
+     * through the JDK's scheduler's external queues, which a busy scheduler can leave unserved (docs/robustness.md).
+     */
+    private final ConcurrentHashMap<String, ReentrantLock> locks = new ConcurrentHashMap<>();
     /** Records already read or written, matched against each opened descriptor exactly like the record on disk. */
     private final ChecksumRecordCache known = new ChecksumRecordCache();
     private final Cleaner.Cleanable released;
@@ -111,7 +116,9 @@ public final class DataDirectory implements AutoCloseable {
         }
         String name = generatedName(size);
         Path path = root.resolve(name);
-        synchronized (locks.computeIfAbsent(name, k -> new Object())) {
+        ReentrantLock lock = locks.computeIfAbsent(name, k -> new ReentrantLock());
+        lock.lock();
+        try {
             OpenRegularFile opened;
             try {
                 opened = RegularFiles.openIn(rootDir, name);
@@ -132,6 +139,8 @@ public final class DataDirectory implements AutoCloseable {
             opened.close();
             checkRootUnmoved();
             return generate(path, size);
+        } finally {
+            lock.unlock();
         }
     }
 
