@@ -9,8 +9,18 @@ public final class NativeSupport {
         return unavailableReason() == null;
     }
 
+    /**
+     * Computed once: every native call checks it, and three property lookups and a lower-cased copy of os.name per
+     * call showed in an upload's profile.
+     */
+    private static final String UNAVAILABLE_REASON = reason();
+
     /** Null when available, else a one-line reason fit for a "skipped:" column. */
     public static String unavailableReason() {
+        return UNAVAILABLE_REASON;
+    }
+
+    private static String reason() {
         if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
             return "the native shim supports Linux only (os.name=" + System.getProperty("os.name") + ")";
         }

@@ -58,6 +58,27 @@ public final class RegularFiles {
         return open(Fds.of(directory), Libc.path(name), name);
     }
 
+    /**
+     * A file this process already has open as {@code channel} (one it created, say), described by one {@code statx}
+     * of its descriptor as {@link #open} describes what it opens; closing the result closes {@code channel}.
+     *
+     * @throws AccessDeniedException if it is not a regular file
+     */
+    public static OpenRegularFile describe(FileChannel channel) throws IOException {
+        NativeSupport.check();
+        int fd = Fds.of(channel);
+        Statx st;
+        try {
+            st = Statx.of(fd, FileIdentity.MASK);
+        } catch (LastErrorException e) {
+            throw NativeException.of("statx(fd " + fd + ")", e);
+        }
+        if (!st.regular()) {
+            throw new AccessDeniedException("fd " + fd, null, "not a regular file");
+        }
+        return new OpenRegularFile(channel, fd, st);
+    }
+
     private static OpenRegularFile open(int dirfd, byte[] path, String shown) throws IOException {
         NativeSupport.check();
         int fd;

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
+import java.util.zip.CRC32C;
 
 /**
  * The native protocol's side of an event-loop connection ({@link EventLoopConnection}, which sniffed it from the first
@@ -227,7 +228,12 @@ final class EventLoopNative {
 
     // ---- UPLOAD
 
-    /** The checks, then the temp file (on the pool), the ready frame, and the body as it arrives. */
+    /**
+     * The checks, then the temp file (on the pool), the ready frame, and the body as it arrives. A body that is already
+     * here whole (a client that sends it right behind the header) is opened, written, verified and placed by one pool
+     * task, and ready and result leave together: one hand-off to the pool and back instead of three (open, the chunk,
+     * the verification and rename), and one send instead of two.
+     */
     private void upload(Request request) {
         if (UploadMethods.byId(request.method()).isEmpty()) {
             answer(Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
@@ -240,6 +246,16 @@ final class EventLoopNative {
             return;
         }
         conn.transferStarts();
+        ByteBuf pending = conn.pending();
+        if (pending.readableBytes() >= request.size()) {
+            // Copied, not consumed: a refused open leaves the stream as the chunked way does. The copy is bounded by
+            // what may wait in the buffer (reading pauses past EventLoopConnection.MAX_PENDING).
+            ByteBuffer body = ByteBuffer.allocate((int) request.size());
+            pending.getBytes(pending.readerIndex(), body);
+            body.flip();
+            conn.offload(() -> wholeUpload(request, body), finished -> wholeUploadDone(request, finished), this::failed);
+            return;
+        }
         conn.offload(() -> UploadPlacement.open(conn.data(), request), placement -> {
             if (!conn.ctx().channel().isActive()) {
                 conn.closeOnPool(placement);
@@ -251,7 +267,67 @@ final class EventLoopNative {
         }, this::failed);
     }
 
-    /** Hands what arrived of the body to the pool, one chunk at a time; the last one completes the upload. */
+    /**
+     * How an upload ended on the pool: the ready frame if the temp file was opened, the answer, and whether that
+     * answer ends the connection (a failure inside the body, as {@link UploadHandler} ends it).
+     */
+    private record Finished(ByteBuffer ready, ByteBuffer answer, boolean endsConnection) {
+    }
+
+    /** On the pool: a body that arrived whole, opened, written, verified and placed; a refused open is thrown. */
+    private Finished wholeUpload(Request request, ByteBuffer body) throws IOException {
+        UploadPlacement placement = UploadPlacement.open(conn.data(), request);
+        ByteBuffer ready = ResponseCodec.uploadReady(request.size());
+        try (placement) {
+            long start = System.nanoTime();
+            CRC32C crc = new CRC32C();
+            try {
+                crc.update(body.duplicate());
+                while (body.hasRemaining()) {
+                    placement.file().write(body);
+                }
+            } catch (IOException | RuntimeException e) {
+                placement.close();
+                LOG.info(() -> conn.model() + " upload of " + request.name() + " failed in the body: " + e);
+                return new Finished(ready, failedInBody(request, e), true);
+            }
+            return new Finished(ready, finishOnPool(placement, crc.getValue(), System.nanoTime() - start, request.name()), false);
+        }
+    }
+
+    /** On the loop: the whole body is consumed, ready and answer go out in one flush. */
+    private void wholeUploadDone(Request request, Finished finished) {
+        if (!conn.ctx().channel().isActive()) {
+            return;
+        }
+        conn.pending().skipBytes((int) request.size());
+        conn.pending().discardSomeReadBytes();
+        finishAnswer(finished);
+    }
+
+    /** Writes an ended upload's frames (the ready frame only if it was not sent before). */
+    private void finishAnswer(Finished finished) {
+        if (finished.endsConnection()) {
+            if (finished.ready() != null) {
+                conn.ctx().write(EventLoopConnection.frame(finished.ready()));
+            }
+            conn.endWith(finished.answer());
+            return;
+        }
+        if (finished.ready() != null) {
+            conn.ctx().write(EventLoopConnection.frame(finished.ready()));
+        }
+        conn.ctx().writeAndFlush(EventLoopConnection.frame(finished.answer())).addListener(f -> conn.written(f.isSuccess()));
+    }
+
+    private static ByteBuffer failedInBody(Request request, Throwable e) {
+        return ResponseCodec.error(FailureStatus.of(e), "upload of " + request.name() + " failed, nothing stored: " + e.getMessage());
+    }
+
+    /**
+     * Hands what arrived of the body to the pool, one chunk at a time; the last one is also verified and placed by the
+     * same pool task, which saves a hand-off back to the loop and out again.
+     */
     void feedBody() {
         ByteBuf pending = conn.pending();
         EventLoopUpload u = upload;
@@ -271,18 +347,31 @@ final class EventLoopNative {
         pending.readBytes(chunk);
         pending.discardSomeReadBytes();
         chunk.flip();
+        boolean last = n == u.remaining();
         u.handOver(n);
         conn.paceReading();
         conn.offload(() -> {
             u.write(chunk);
-            return u;
-        }, written -> {
-            written.writing = false;
-            if (upload != written) {
-                conn.closeOnPool(written.placement);
+            if (!last) {
+                return null;
+            }
+            long serverNanos = System.nanoTime() - u.startNanos;
+            try (UploadPlacement placement = u.placement) {
+                return new Finished(null, finishOnPool(placement, u.crc32c(), serverNanos, u.request.name()), false);
+            }
+        }, finished -> {
+            u.writing = false;
+            if (upload != u) {
+                // The connection closed meanwhile (idempotent when the last chunk already placed or removed it).
+                conn.closeOnPool(u.placement);
                 return;
             }
-            feedBody();
+            if (finished == null) {
+                feedBody();
+                return;
+            }
+            upload = null;
+            finishAnswer(finished);
         }, e -> {
             u.writing = false;
             conn.closeOnPool(u.placement);
@@ -292,35 +381,41 @@ final class EventLoopNative {
             upload = null;
             // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
             LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
-            conn.endWith(ResponseCodec.error(FailureStatus.of(e), "upload of " + u.request.name() + " failed, nothing stored: "
-                    + e.getMessage()));
+            conn.endWith(failedInBody(u.request, e));
         });
     }
 
-    /** The whole body is written: verified, renamed into place, answered (on the pool). */
+    /** An empty body: verified, renamed into place, answered (on the pool). */
     private void completeUpload(EventLoopUpload u) {
         long serverNanos = System.nanoTime() - u.startNanos;
-        String name = u.request.name();
         onFiles(() -> {
             try (UploadPlacement placement = u.placement) {
-                UploadReport report;
-                try {
-                    report = placement.verify(u.crc32c(), serverNanos, () -> {
-                        throw new IllegalStateException("the event loop checksums every body as it passes");
-                    });
-                } catch (UploadPlacement.VerifyException e) {
-                    LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
-                    throw new Refused(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
-                } catch (IOException e) {
-                    throw new Refused(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + e.getMessage());
-                }
-                try {
-                    return ResponseCodec.uploadResult(placement.place(report));
-                } catch (IOException e) {
-                    throw new Refused(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + e.getMessage());
-                }
+                return finishOnPool(placement, u.crc32c(), serverNanos, u.request.name());
             }
         });
+    }
+
+    /**
+     * On the pool, the whole body written: verified and renamed into place; the answer, an error one when the upload
+     * is refused (the stream stays in step: the connection goes on).
+     */
+    private ByteBuffer finishOnPool(UploadPlacement placement, long crc32c, long serverNanos, String name) {
+        UploadReport report;
+        try {
+            report = placement.verify(crc32c, serverNanos, () -> {
+                throw new IllegalStateException("the event loop checksums every body as it passes");
+            });
+        } catch (UploadPlacement.VerifyException e) {
+            LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
+            return ResponseCodec.error(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
+        } catch (IOException e) {
+            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + e.getMessage());
+        }
+        try {
+            return ResponseCodec.uploadResult(placement.place(report));
+        } catch (IOException e) {
+            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + e.getMessage());
+        }
     }
 
     // ---- MEASURE_BEGIN / MEASURE_END

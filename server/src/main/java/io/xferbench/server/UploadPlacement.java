@@ -7,7 +7,6 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.UploadReport;
-import io.xferbench.nativeio.FileIdentity;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,9 +31,9 @@ import java.util.zip.CRC32C;
  *   <li>{@link #verify}: exactly {@code size} bytes whose CRC32C equals the request's; receivers that could not
  *       checksum the bytes as they passed get the file re-read (timed as verify nanos). With FSYNC the file is
  *       fsynced (timed as fsync nanos).</li>
- *   <li>{@link #place}: the rename, then the checksum record of the verified bytes, keyed by the placed file's
- *       identity so no record ever pairs one file's checksum with another's bytes; with FSYNC the directory is
- *       fsynced too.</li>
+ *   <li>{@link #place}: the rename, then the checksum record of the verified bytes, keyed by the identity of the
+ *       renamed inode read from the temp file's descriptor (still open, so no reopen by name) so no record ever pairs
+ *       one file's checksum with another's bytes; with FSYNC the directory is fsynced too.</li>
  * </ol>
  * {@link #close} removes the temp file unless it was placed: on every failure path, before the client hears why, so
  * nobody acting on the error finds a partial file or a disk still full of it.
@@ -147,11 +146,11 @@ final class UploadPlacement implements AutoCloseable {
 
     /** Renames the verified file over the target and records its checksum; @return the report with the directory's fsync */
     UploadReport place(UploadReport verified) throws IOException {
-        FileIdentity inode = FileIdentity.of(file);
-        file.close();
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         placed = true;
-        data.recordPlaced(target, inode, verified.crc32c());
+        // From the descriptor still open on the renamed inode: no reopen of the target by name.
+        data.recordPlaced(target, file, verified.bytes(), verified.crc32c());
+        file.close();
         if (!verified.fsynced()) {
             return verified;
         }

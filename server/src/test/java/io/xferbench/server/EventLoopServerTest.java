@@ -17,6 +17,7 @@ import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -194,6 +195,49 @@ class EventLoopServerTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Bodies sent right behind their headers, three requests in one write: each is already whole when its header is
+     * decoded, so one pool task opens, writes, verifies and places it and ready and result leave together. The answers
+     * are the chunked way's: placed and verified, VERIFY_FAILED with nothing left behind, an empty body placed; the
+     * stream stays in step, so the connection goes on.
+     */
+    @Test
+    void bodiesSentBehindTheirHeadersArePlacedWholeAndTheConnectionGoesOn() throws Exception {
+        byte[] a = new byte[50 * 1024];
+        new java.util.Random(21).nextBytes(a);
+        byte[] b = new byte[4096];
+        new java.util.Random(22).nextBytes(b);
+        ByteBuffer out = ByteBuffer.allocate(a.length + b.length + 1024);
+        out.put(RequestCodec.encode(Request.upload("stream", "whole-a.bin", a.length, crc32c(a), 0, 0))).put(a);
+        out.put(RequestCodec.encode(Request.upload("stream", "whole-b.bin", b.length, crc32c(b) ^ 1, 0, 0))).put(b);
+        out.put(RequestCodec.encode(Request.upload("stream", "whole-c.bin", 0, crc32c(new byte[0]), 0, 0)));
+        try (XferServer server = XferServer.start(config());
+             SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
+            s.write(out.flip());
+            assertThat(out.hasRemaining()).isFalse();
+            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(a.length);
+            assertThat(ResponseCodec.readUploadResult(s).crc32c()).isEqualTo(crc32c(a));
+            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(b.length);
+            assertStatus(() -> ResponseCodec.readUploadResult(s), Status.VERIFY_FAILED);
+            assertThat(ResponseCodec.readUploadReady(s)).isZero();
+            assertThat(ResponseCodec.readUploadResult(s).bytes()).isZero();
+            assertThat(Files.readAllBytes(dataDir.resolve("whole-a.bin"))).isEqualTo(a);
+            assertThat(dataDir.resolve("whole-b.bin")).doesNotExist();
+            assertThat(Files.size(dataDir.resolve("whole-c.bin"))).isZero();
+            assertThat(tempFiles()).isEmpty();
+            // Still in step: the next request on the same connection is served, and the upload's recorded CRC32C
+            // matches its bytes.
+            s.write(RequestCodec.encode(new Request(Op.DOWNLOAD, "transfer-to", "whole-a.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)));
+            assertThat(ResponseCodec.readDownloadHeader(s).crc32c()).isEqualTo(crc32c(a));
+        }
+    }
+
+    private static int crc32c(byte[] bytes) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(bytes);
+        return (int) c.getValue();
     }
 
     @Test

@@ -202,23 +202,28 @@ public final class DataDirectory implements AutoCloseable {
     }
 
     /**
-     * Records the CRC32C of a file just renamed to {@code target} (an upload), if {@code target} is still the inode
-     * that was verified ({@code verified}, taken from its descriptor before the rename). Best effort: without a record
-     * the first download hashes the file.
+     * Records the CRC32C of an upload just renamed to {@code target}, from {@code placed}, the descriptor its verified
+     * bytes were written through (still open: the rename keeps the inode, and the identity must be read after it,
+     * since the rename sets the ctime). Nothing is opened by name: the record is keyed by the identity of that inode,
+     * whatever the name leads to by now, so a file renamed over {@code target} meanwhile simply does not match it.
+     * {@code placed} stays the caller's to close (a small file's entry pins its inode with a duplicate). Best effort:
+     * without a record the first download hashes the file.
+     *
+     * @param verifiedSize the byte count that was verified: a descriptor that shows another size now is not recorded
      */
-    public void recordPlaced(Path target, FileIdentity verified, int crc32c) {
-        try (OpenRegularFile placed = RegularFiles.open(target)) {
-            FileIdentity now = placed.identity();
-            if (!now.sameInode(verified) || now.size() != verified.size()) {
+    public void recordPlaced(Path target, FileChannel placed, long verifiedSize, int crc32c) {
+        try {
+            OpenRegularFile file = RegularFiles.describe(placed);
+            if (file.size() != verifiedSize) {
                 return;
             }
-            if (now.size() <= ChecksumRecordCache.PIN_MAX_BYTES) {
+            if (file.size() <= ChecksumRecordCache.PIN_MAX_BYTES) {
                 // Small: remembered in memory (with its inode pinned) but no record file. Writing one is a second
                 // file created and renamed per upload, a third of a small upload's CPU; after a restart the first
                 // download hashes the file instead, which for at most 1 MiB costs about what the record saved.
-                known.remember(target, placed, crc32c);
+                known.remember(target, file, crc32c);
             } else {
-                recordQuietly(target, now, crc32c);
+                recordQuietly(target, file.identity(), crc32c);
             }
         } catch (IOException e) {
             LOG.warning("no checksum record for " + target + ": " + e.getMessage());
@@ -338,19 +343,34 @@ public final class DataDirectory implements AutoCloseable {
 
     /**
      * Resolves a client-supplied name for a file to be created: its parent must exist inside the directory
-     * (real path) and the name itself must not be a symlink.
+     * (real path) and the name itself must be neither a symlink nor a directory. A single name's parent is the
+     * directory itself, whose real path is known: one statx says its path still leads to the directory opened (the
+     * temp file and the rename go by path), instead of a {@code readlink} per component of {@code toRealPath}.
      */
     public Path resolveNew(String name) throws IOException {
-        Path candidate = root.resolve(checkName(name));
-        Path parent = candidate.getParent().toRealPath();
-        if (!parent.startsWith(root)) {
-            throw new AccessDeniedException(name, null, "resolves outside the data directory");
+        Path target;
+        if (checkName(name).indexOf('/') < 0) {
+            checkRootUnmoved();
+            target = root.resolve(name);
+        } else {
+            Path candidate = root.resolve(name);
+            Path parent = candidate.getParent().toRealPath();
+            if (!parent.startsWith(root)) {
+                throw new AccessDeniedException(name, null, "resolves outside the data directory");
+            }
+            target = parent.resolve(candidate.getFileName());
         }
-        Path target = parent.resolve(candidate.getFileName());
-        if (Files.isSymbolicLink(target)) {
+        // One lstat for both refusals (Files.isSymbolicLink and isDirectory would take one each).
+        BasicFileAttributes there;
+        try {
+            there = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return target;
+        }
+        if (there.isSymbolicLink()) {
             throw new AccessDeniedException(name, null, "is a symbolic link");
         }
-        if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        if (there.isDirectory()) {
             throw new AccessDeniedException(name, null, "is a directory");
         }
         return target;

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Random;
@@ -146,12 +148,8 @@ class ChecksumRecordTest {
         byte[] small = random(50 * 1024, 10);
         byte[] large = random((int) ChecksumRecordCache.PIN_MAX_BYTES + 1, 11);
         for (var upload : java.util.Map.of("small.bin", small, "large.bin", large).entrySet()) {
-            Path target = Files.write(dir.resolve(upload.getKey()), upload.getValue());
-            io.xferbench.nativeio.FileIdentity id;
-            try (var ch = java.nio.channels.FileChannel.open(target)) {
-                id = io.xferbench.nativeio.FileIdentity.of(ch);
-            }
-            data.recordPlaced(target, id, crc(upload.getValue()));
+            place(dir.resolve(upload.getKey()), upload.getValue(), (target, written) ->
+                    data.recordPlaced(target, written, upload.getValue().length, crc(upload.getValue())));
         }
         assertThat(dir.resolve(".small.bin.crc32c")).doesNotExist();
         assertThat(dir.resolve(".large.bin.crc32c")).exists();
@@ -169,5 +167,72 @@ class ChecksumRecordTest {
         }
         data.close();
         restarted.close();
+    }
+
+    /** What the server does with an upload: written through a temp file's descriptor, renamed, then {@code after}. */
+    private Path place(Path target, byte[] bytes, PlacedAction after) throws Exception {
+        Path tmp = target.resolveSibling(".tmp-test-" + target.getFileName());
+        try (FileChannel written = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            written.write(ByteBuffer.wrap(bytes));
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            after.run(target, written);
+        }
+        return target;
+    }
+
+    @FunctionalInterface
+    private interface PlacedAction {
+        void run(Path target, FileChannel written) throws Exception;
+    }
+
+    /**
+     * An upload is recorded from its own descriptor, not by reopening the name: when another file of the same size is
+     * renamed over the name between the upload's rename and its record, the record describes the upload's inode, so
+     * the file now there is hashed, never served with the upload's checksum.
+     */
+    @Test
+    void aFileRenamedOverAPlacedUploadBeforeItsRecordIsNotServedWithTheUploadsChecksum() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] upload = random(50 * 1024, 12);
+        byte[] other = random(50 * 1024, 13);
+        Path otherTmp = Files.write(dir.resolve("other.tmp"), other);
+        place(dir.resolve("raced.bin"), upload, (target, written) -> {
+            Files.move(otherTmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            data.recordPlaced(target, written, upload.length, crc(upload));
+        });
+        try (OpenedFile f = data.openExisting("raced.bin")) {
+            assertThat(f.crc32c()).isEqualTo(crc(other)).isEqualTo(crcOfChannel(f));
+        }
+        data.close();
+    }
+
+    /** A descriptor that no longer shows the verified size (truncated behind the server's back) gets no record. */
+    @Test
+    void aPlacedUploadWhoseSizeChangedIsNotRecorded() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] upload = random(4096, 14);
+        place(dir.resolve("cut.bin"), upload, (target, written) -> {
+            written.truncate(100);
+            data.recordPlaced(target, written, upload.length, crc(upload));
+        });
+        try (OpenedFile f = data.openExisting("cut.bin")) {
+            assertThat(f.size()).isEqualTo(100);
+            assertThat(f.crc32c()).as("hashed, not the verified bytes' CRC").isEqualTo(crcOfChannel(f)).isNotEqualTo(crc(upload));
+        }
+        data.close();
+    }
+
+    /** The record is taken after the rename (which sets the ctime): the very next download is a hit, not a re-hash. */
+    @Test
+    void aPlacedUploadIsServedFromItsRecordWithoutHashing() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        byte[] upload = random(8192, 15);
+        place(dir.resolve("hit.bin"), upload, (target, written) -> data.recordPlaced(target, written, upload.length, 0x1234));
+        // A deliberately wrong CRC in the record shows the answer came from it rather than from hashing the file.
+        try (OpenedFile f = data.openExistingIfRecorded("hit.bin")) {
+            assertThat(f).as("recorded").isNotNull();
+            assertThat(f.crc32c()).isEqualTo(0x1234);
+        }
+        data.close();
     }
 }

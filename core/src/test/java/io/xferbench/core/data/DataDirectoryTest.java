@@ -67,6 +67,9 @@ class DataDirectoryTest {
         assertThatThrownBy(() -> data.existing("missing.dat")).isInstanceOf(NoSuchFileException.class);
         assertThat(Files.readString(outside)).isEqualTo("secret");
         assertThat(data.resolveNew("sub/new.txt")).isEqualTo(root.toRealPath().resolve("sub/new.txt"));
+        assertThat(data.resolveNew("new.txt")).isEqualTo(root.toRealPath().resolve("new.txt"));
+        assertThatThrownBy(() -> data.resolveNew("sub")).isInstanceOf(AccessDeniedException.class).hasMessageContaining("is a directory");
+        assertThatThrownBy(() -> data.resolveNew("link")).hasMessageContaining("is a symbolic link");
     }
 
     /** A single name takes the descriptor route; a symlink there the real-path route, which still serves one inside. */
@@ -109,5 +112,8 @@ class DataDirectoryTest {
         assertThatThrownBy(() -> data.existing("g.txt")).isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("no longer leads");
         assertThat(elsewhere.resolve(".g.txt.crc32c")).doesNotExist();
+        // An upload's temp file and rename go by path: a single name is refused too, rather than created there.
+        assertThatThrownBy(() -> data.resolveNew("new.txt")).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("no longer leads");
     }
 }
