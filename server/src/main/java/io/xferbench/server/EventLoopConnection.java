@@ -341,6 +341,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** What {@code X-Xferbench-Method} says of a body of {@code size} bytes: how {@link #writeBody} sends it. */
+    String bodySentAs(long size) {
+        return copiedBodyLimit > 0 && size <= copiedBodyLimit ? "netty-buffer" : "netty-file-region";
+    }
+
     /**
      * Writes and flushes the file's bytes (with whatever was written before, such as the header): up to the
      * transport's {@link EventLoopTransport#copiedBodyLimit} read here into a buffer, so header and body are one write;

@@ -21,8 +21,6 @@ final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
 
     private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
-    /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
-    private static final String SENT_BY = "netty-file-region";
 
     private final EventLoopConnection conn;
 
@@ -78,7 +76,7 @@ final class EventLoopHttp {
                 EventLoopConnection.closeQuietly(file);
                 return;
             }
-            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), SENT_BY, keepAlive));
+            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.bodySentAs(file.size()), keepAlive));
             if (head) {
                 EventLoopConnection.closeQuietly(file);
                 answer(headers, keepAlive);
