@@ -93,7 +93,7 @@ final class EventLoopHttp {
         });
     }
 
-    /** The headers and the body as one region; a failure past the headers can only close the connection. */
+    /** The headers, then the body ({@link EventLoopConnection#writeBody}); a failure past the headers can only close the connection. */
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
         conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
         conn.ctx().write(headers);
