@@ -12,6 +12,7 @@ import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.AccessDeniedException;
@@ -31,8 +32,9 @@ import java.util.logging.Logger;
  *
  * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
  * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
- * pool; the loop only moves bytes: frames, a download's body as a {@link DefaultFileRegion} (sendfile on epoll, splice
- * on io_uring), and an upload's body from the socket into chunks the pool writes. The open-on-loop models are the
+ * pool; the loop only moves bytes: frames, a download's body ({@link #writeBody}: a {@link DefaultFileRegion}, sendfile
+ * on epoll; on io_uring a small body read into a buffer, a larger one spliced), and an upload's body from the socket
+ * into chunks the pool writes. The open-on-loop models are the
  * exception: a download's, HEAD's and STAT's open, fstat and checksum-record lookup run on the loop, as nginx opens
  * files on its loop; a file with no record and a generated file still to write go to the pool
  * ({@link #quickOrOnFiles}).
@@ -56,6 +58,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final int id;
     /** Open-on-loop models: a download's, HEAD's or STAT's metadata work runs here on the loop (see {@link #quickOrOnFiles}). */
     private final boolean openOnLoop;
+    /** Bodies up to this size are read into a buffer and written, larger ones go as a file region (the transport's). */
+    private final int copiedBodyLimit;
 
     private ChannelHandlerContext ctx;
     private String peer = "unknown";
@@ -80,9 +84,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
     EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections,
-            boolean openOnLoop) {
+            boolean openOnLoop, int copiedBodyLimit) {
         this.model = model;
         this.openOnLoop = openOnLoop;
+        this.copiedBodyLimit = copiedBodyLimit;
         this.config = parts.config();
         this.data = parts.data();
         this.measurements = parts.measurements();
@@ -336,9 +341,40 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The file's bytes as one region (closed by Netty once written; a 0-byte body is just the flush). */
+    /** What {@code X-Xferbench-Method} says of a body of {@code size} bytes: how {@link #writeBody} sends it. */
+    String bodySentAs(long size) {
+        return copiedBodyLimit > 0 && size <= copiedBodyLimit ? "netty-buffer" : "netty-file-region";
+    }
+
+    /**
+     * Writes and flushes the file's bytes (with whatever was written before, such as the header): up to the
+     * transport's {@link EventLoopTransport#copiedBodyLimit} read here into a buffer, so header and body are one write;
+     * larger as one region (which closes the file once written). A 0-byte body is just the flush. Reading here reads
+     * the page cache on the loop, as sendfile(2) does on epoll's loop.
+     */
     ChannelFuture writeBody(OpenedFile file) {
-        return ctx.writeAndFlush(file.size() == 0 ? Unpooled.EMPTY_BUFFER : new DefaultFileRegion(file.channel(), 0, file.size()));
+        long size = file.size();
+        if (size == 0) {
+            return ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
+        }
+        if (size > copiedBodyLimit) {
+            return ctx.writeAndFlush(new DefaultFileRegion(file.channel(), 0, size));
+        }
+        ByteBuf body = ctx.alloc().directBuffer((int) size);
+        try {
+            long position = 0;
+            while (body.isWritable()) {
+                int n = body.writeBytes(file.channel(), position, body.writableBytes());
+                if (n < 0) {
+                    throw new EOFException(file.path() + " shrank to " + position + " bytes while being sent (" + size + " expected)");
+                }
+                position += n;
+            }
+        } catch (IOException e) {
+            body.release();
+            return ctx.newFailedFuture(e);
+        }
+        return ctx.writeAndFlush(body);
     }
 
     // ---- answers and the connection's states

@@ -21,8 +21,6 @@ final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
 
     private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
-    /** What {@code X-Xferbench-Method} says on this model: the body is always a Netty file region. */
-    private static final String SENT_BY = "netty-file-region";
 
     private final EventLoopConnection conn;
 
@@ -78,7 +76,7 @@ final class EventLoopHttp {
                 EventLoopConnection.closeQuietly(file);
                 return;
             }
-            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), SENT_BY, keepAlive));
+            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.bodySentAs(file.size()), keepAlive));
             if (head) {
                 EventLoopConnection.closeQuietly(file);
                 answer(headers, keepAlive);
@@ -95,7 +93,7 @@ final class EventLoopHttp {
         });
     }
 
-    /** The headers and the body as one region; a failure past the headers can only close the connection. */
+    /** The headers, then the body ({@link EventLoopConnection#writeBody}); a failure past the headers can only close the connection. */
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
         conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
         conn.ctx().write(headers);

@@ -176,7 +176,7 @@ final class EventLoopNative {
         }
     }
 
-    /** Header, body as a file region, trailer; a failure mid-body can only close the connection. */
+    /** Header, body ({@link EventLoopConnection#writeBody}), trailer; a failure mid-body can only close the connection. */
     private void send(Opened opened, boolean inline) {
         OpenedFile file = opened.file();
         if (!conn.ctx().channel().isActive()) {

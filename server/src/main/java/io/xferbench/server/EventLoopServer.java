@@ -69,7 +69,8 @@ final class EventLoopServer implements ServerListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, openOnLoop));
+                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, openOnLoop,
+                                transport.copiedBodyLimit));
                     }
                 });
         try {

@@ -13,10 +13,12 @@ import io.xferbench.core.netty.IoUringWorkers;
 
 /**
  * The Netty transport under an event-loop model ({@link EventLoopServer}): everything else about the model is the
- * same. io_uring rings get the server's io-wq worker cap ({@code --io-uring-max-workers}).
+ * same, but how a download's body goes out ({@link #copiedBodyLimit}). io_uring rings get the server's io-wq worker cap
+ * ({@code --io-uring-max-workers}).
  */
 enum EventLoopTransport {
-    EPOLL("netty-epoll", EpollServerSocketChannel.class) {
+    /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
+    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0) {
         @Override
         Availability availability() {
             return Epoll.isAvailable() ? Availability.AVAILABLE
@@ -28,7 +30,14 @@ enum EventLoopTransport {
             return EpollIoHandler.newFactory();
         }
     },
-    IO_URING("netty-io-uring", IoUringServerSocketChannel.class) {
+    /**
+     * A file region here is Netty's {@code IoUringFileRegion}: a pipe2(2) per body, then splice file to pipe and pipe
+     * to socket, and io_uring runs every SPLICE on an io-wq worker thread (the kernel never tries it inline), so a
+     * body cost two hand-offs to kernel threads, two more trips round the ring and three descriptor syscalls. A small
+     * body is read into a buffer instead (one pread on the loop) and goes out with the header in one WRITEV, which
+     * the kernel completes inline when the socket has room.
+     */
+    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024) {
         @Override
         Availability availability() {
             return IoUring.isAvailable() ? Availability.AVAILABLE
@@ -44,10 +53,16 @@ enum EventLoopTransport {
     /** The model's id on {@code --io-model}. */
     final String model;
     final Class<? extends ServerChannel> serverChannel;
+    /**
+     * The largest download body read into a buffer on the loop and written with its header; larger ones (and all, at
+     * 0) go as a file region. Bounded so that a connection holds at most this much buffer while its body is sent.
+     */
+    final int copiedBodyLimit;
 
-    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel) {
+    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit) {
         this.model = model;
         this.serverChannel = serverChannel;
+        this.copiedBodyLimit = copiedBodyLimit;
     }
 
     abstract Availability availability();

@@ -39,7 +39,8 @@ final class ServerModels {
     static final int DEFAULT_POOL = 8;
 
     private static final String EPOLL_SOCKETS = "Netty epoll event loops (one per core) for sockets, sendfile for download bodies";
-    private static final String IO_URING_SOCKETS = "Netty io_uring event loops (one per core) for sockets, splice for download bodies";
+    private static final String IO_URING_SOCKETS = "Netty io_uring event loops (one per core) for sockets, download bodies up to "
+            + EventLoopTransport.IO_URING.copiedBodyLimit / 1024 + " KiB read and written with their header, larger ones spliced";
     /** The id suffix of an event-loop model that opens files on its loop. */
     static final String INLINE = "-inline";
 
