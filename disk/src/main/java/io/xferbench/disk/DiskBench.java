@@ -87,7 +87,7 @@ public final class DiskBench {
             RunEstimate.Builder plan = new RunEstimate.Builder();
             for (ReadSpec spec : specs) {
                 for (int c = 0; c < o.caches.size(); c++) {
-                    engines(o).forEach(e -> plan.add(spec, runs(e, fioSkip)));
+                    engines(o).forEach(e -> plan.add(spec, runs(e, fioSkip) * o.repeat));
                 }
             }
             BeyondRam.specs(o, file).forEach(spec -> plan.add(spec, 2 * (fioSkip == null ? 2 : 1)));
@@ -103,10 +103,10 @@ public final class DiskBench {
             for (ReadSpec spec : specs) {
                 for (String cache : o.caches) {
                     for (ReadEngine engine : engines(o)) {
-                        List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, log);
+                        List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, o.repeat, log);
                         rows.addAll(pair);
-                        log.println("bench-disk: " + estimate.progress(pair.size(),
-                                runs(engine, fioSkip) * RunEstimate.seconds(spec),
+                        log.println("bench-disk: " + estimate.progress(pair.size() * o.repeat,
+                                runs(engine, fioSkip) * o.repeat * RunEstimate.seconds(spec),
                                 java.time.Duration.ofNanos(System.nanoTime() - started)));
                     }
                 }
@@ -136,9 +136,22 @@ public final class DiskBench {
         return engine.fioEngine() != null && fioSkip == null ? 2 : 1;
     }
 
-    /** The Java row of {@code engine}, then its fio twin's (if it has one), in one cache state; ratio on the Java row. */
+    /**
+     * The Java row of {@code engine}, then its fio twin's (if it has one), in one cache state, {@code --repeat} times
+     * alternately (so drift of a shared device or CPU hits both tools alike); shown: the pair with the median ratio,
+     * with the ratios' spread on the Java row.
+     */
     private static List<DiskRow> engineAndTwin(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
-                                               String fioSkip, PrintStream log) throws IOException {
+                                               String fioSkip, int repeat, PrintStream log) throws IOException {
+        List<List<DiskRow>> pairs = new ArrayList<>();
+        for (int r = 0; r < repeat; r++) {
+            pairs.add(onePair(m, engine, spec, cache, fio, fioSkip, log));
+        }
+        return representative(pairs);
+    }
+
+    private static List<DiskRow> onePair(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
+                                         String fioSkip, PrintStream log) throws IOException {
         DiskRow java = m.java(engine, spec, cache);
         log.println("bench-disk: " + DiskTable.format(List.of(java), "csv").lines().skip(1).findFirst().orElse(""));
         String twin = engine.fioEngine();
@@ -151,6 +164,36 @@ public final class DiskBench {
                 : m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity());
         return List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
                 ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
+    }
+
+    /**
+     * Of repeated (Java, twin) pairs: the pair with the median ratio (or, without ratios, the median Java MiB/s), its
+     * Java row carrying the spread of the ratios and verified only if every repeat's Java row was.
+     */
+    static List<DiskRow> representative(List<List<DiskRow>> pairs) {
+        if (pairs.size() == 1) {
+            return pairs.get(0);
+        }
+        List<List<DiskRow>> sorted = new ArrayList<>(pairs);
+        boolean ratios = pairs.stream().allMatch(p -> p.get(0).ratio() != null);
+        sorted.sort(java.util.Comparator.comparingDouble(p -> ratios ? p.get(0).ratio() : p.get(0).mibPerSec()));
+        List<DiskRow> median = sorted.get((sorted.size() - 1) / 2);
+        Boolean verified = null;
+        for (List<DiskRow> p : pairs) {
+            Boolean v = p.get(0).verified();
+            if (v != null) {
+                verified = (verified == null || verified) && v;
+            }
+        }
+        Double min = ratios ? sorted.get(0).get(0).ratio() : null;
+        Double max = ratios ? sorted.get(sorted.size() - 1).get(0).ratio() : null;
+        List<DiskRow> out = new ArrayList<>();
+        out.add(median.get(0).asRepresentativeOf(pairs.size(), min, max, verified));
+        for (int i = 1; i < median.size(); i++) {
+            DiskRow twin = median.get(i);
+            out.add(twin.asRepresentativeOf(pairs.size(), twin.ratioMin(), twin.ratioMax(), twin.verified()));
+        }
+        return out;
     }
 
     static FioJob job(String ioengine, ReadSpec spec, boolean direct) {
@@ -242,6 +285,11 @@ public final class DiskBench {
         @Option(names = "--cache", split = ",", defaultValue = "cold", description = "cold, warm or cold,warm "
                 + "(default: ${DEFAULT-VALUE}).")
         List<String> caches;
+
+        @Option(names = "--repeat", defaultValue = "1", converter = Converters.PositiveInt.class,
+                description = "Run each Java row and its fio twin this many times, alternately; the table shows the "
+                        + "pair with the median java/fio ratio and the ratios' range (default: ${DEFAULT-VALUE}).")
+        int repeat;
 
         @Option(names = "--no-fio", description = "Leave out the fio rows.")
         boolean noFio;

@@ -6,29 +6,40 @@ package io.xferbench.disk;
  * {@code syscallsPerOp} is counted by perf (raw_syscalls:sys_enter) on the reading process, null where perf cannot;
  * {@code deviceMicrosPerRead} is the device's mean read latency as the block layer saw it (/sys/block/…/stat), so a
  * row slower than its twin at the same depth shows whether the time went to the device or to the reader;
+ * {@code repeats} is how many times the Java row and its twin ran, alternately ({@code --repeat}); the row shown is
+ * the pair with the median ratio, {@code ratioMin}/{@code ratioMax} the spread of the pairs' ratios (equal to
+ * {@code ratio} for one pair), and a Java row is verified only if every repeat was;
  * {@code skipped} holds the reason when the row did not run (then the numbers are 0).
  */
 public record DiskRow(String tool, String engine, String pattern, int blockSize, int queueDepth, boolean direct,
                       String cache, long span, long cgroupLimit, long ops, double iops, double mibPerSec,
                       double p50Micros, double p99Micros, double contextSwitchesPerGiB, double cpuSecondsPerGiB,
                       long deviceReads, long deviceMiB, double deviceMicrosPerRead, Double syscallsPerOp,
-                      Boolean verified, Double ratio, String skipped) {
+                      Boolean verified, Double ratio, Double ratioMin, Double ratioMax, int repeats,
+                      String skipped) {
 
     public static DiskRow skipped(String tool, String engine, String pattern, int blockSize, int depth, boolean direct,
                                   String cache, long span, long cgroupLimit, String reason) {
         return new DiskRow(tool, engine, pattern, blockSize, depth, direct, cache, span, cgroupLimit, 0, 0, 0, 0, 0, 0,
-                0, 0, 0, 0, null, null, null, reason);
+                0, 0, 0, 0, null, null, null, null, null, 1, reason);
     }
 
     public DiskRow withRatio(Double value) {
         return new DiskRow(tool, engine, pattern, blockSize, queueDepth, direct, cache, span, cgroupLimit, ops, iops,
                 mibPerSec, p50Micros, p99Micros, contextSwitchesPerGiB, cpuSecondsPerGiB, deviceReads, deviceMiB,
-                deviceMicrosPerRead, syscallsPerOp, verified, value, skipped);
+                deviceMicrosPerRead, syscallsPerOp, verified, value, value, value, repeats, skipped);
     }
 
     public DiskRow withCgroupLimit(long limit) {
         return new DiskRow(tool, engine, pattern, blockSize, queueDepth, direct, cache, span, limit, ops, iops,
                 mibPerSec, p50Micros, p99Micros, contextSwitchesPerGiB, cpuSecondsPerGiB, deviceReads, deviceMiB,
-                deviceMicrosPerRead, syscallsPerOp, verified, ratio, skipped);
+                deviceMicrosPerRead, syscallsPerOp, verified, ratio, ratioMin, ratioMax, repeats, skipped);
+    }
+
+    /** This row as the representative of {@code repeats} runs: their ratios' spread and whether all verified. */
+    public DiskRow asRepresentativeOf(int repeats, Double min, Double max, Boolean allVerified) {
+        return new DiskRow(tool, engine, pattern, blockSize, queueDepth, direct, cache, span, cgroupLimit, ops, iops,
+                mibPerSec, p50Micros, p99Micros, contextSwitchesPerGiB, cpuSecondsPerGiB, deviceReads, deviceMiB,
+                deviceMicrosPerRead, syscallsPerOp, allVerified, ratio, min, max, repeats, skipped);
     }
 }

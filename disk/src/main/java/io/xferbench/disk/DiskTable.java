@@ -35,8 +35,18 @@ final class DiskTable {
                 r.syscallsPerOp() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.syscallsPerOp()),
                 Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()), num(r.deviceMicrosPerRead()),
                 r.verified() == null ? "-" : r.verified() ? "yes" : "NO",
-                r.ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.ratio()),
+                ratio(r),
                 r.skipped() == null ? "" : r.skipped()};
+    }
+
+    /** The ratio; with repeats, the range of the pairs' ratios and their number, e.g. {@code 0.92 (0.70–1.14 of 3)}. */
+    private static String ratio(DiskRow r) {
+        if (r.ratio() == null) {
+            return "-";
+        }
+        String shown = String.format(Locale.ROOT, "%.2f", r.ratio());
+        return r.repeats() <= 1 || r.ratioMin() == null ? shown
+                : String.format(Locale.ROOT, "%s (%.2f–%.2f of %d)", shown, r.ratioMin(), r.ratioMax(), r.repeats());
     }
 
     private static String num(double v) {

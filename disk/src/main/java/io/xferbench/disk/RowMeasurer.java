@@ -67,7 +67,8 @@ final class RowMeasurer {
                 cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
                 latencies.getValueAtPercentile(50) / 1e3, latencies.getValueAtPercentile(99) / 1e3,
                 ru.contextSwitches() / gib, (ru.userSeconds() + ru.systemSeconds()) / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls.perOp(outcome.ops()), outcome.digest() == expected, null, null);
+                dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls.perOp(outcome.ops()),
+                outcome.digest() == expected, null, null, null, 1, null);
     }
 
     /**
@@ -119,7 +120,7 @@ final class RowMeasurer {
                 read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
                 pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),
                 dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls == null ? null : syscalls / (double) Math.max(1, read.path("total_ios").asLong()),
-                null, null, null);
+                null, null, null, null, 1, null);
     }
 
     private static String drain(java.io.InputStream in) {

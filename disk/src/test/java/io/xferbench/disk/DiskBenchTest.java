@@ -64,7 +64,7 @@ class DiskBenchTest {
                 new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"},
                 new String[] {"--depths", "0"}, new String[] {"--engines", "nope"},
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
-                new String[] {"--row-bytes", "0"})) {
+                new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"})) {
             StringWriter err = new StringWriter();
             int status = Cli.commandLine(new DiskBench.Options()).setErr(new PrintWriter(err)).execute(args);
             assertEquals(2, status, String.join(" ", args) + ": " + err);
@@ -79,7 +79,7 @@ class DiskBenchTest {
         int status = Cli.commandLine(new DiskBench.Options()).setOut(new PrintWriter(out)).execute("--help");
         assertEquals(0, status);
         for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
-                "--random-ops", "--engines", "--cache", "--no-fio", "--cgroup-limit")) {
+                "--random-ops", "--engines", "--cache", "--no-fio", "--cgroup-limit", "--repeat")) {
             assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
         }
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");
@@ -130,5 +130,57 @@ class DiskBenchTest {
         // The first pair took twice its estimate: the 8 s left are reported as 16.
         assertEquals("2 of 4 rows after 20 s, about 16 s left",
                 e.progress(2, 10.24, java.time.Duration.ofMillis(20_480)));
+    }
+
+    @Test
+    void repeatedPairsShowTheMedianRatiosPairWithTheRangeAndVerifyOnlyIfEveryRepeatDid() throws Exception {
+        List<List<DiskRow>> pairs = List.of(pair(0.5, true), pair(1.2, false), pair(0.9, true));
+        List<DiskRow> shown = DiskBench.representative(pairs);
+        DiskRow java = shown.get(0);
+        assertEquals(0.9, java.ratio(), 1e-9, "the pair with the median ratio");
+        assertEquals(0.9 * 100, java.mibPerSec(), 1e-9, "the median pair's own numbers, not a mix");
+        assertEquals(0.5, java.ratioMin(), 1e-9);
+        assertEquals(1.2, java.ratioMax(), 1e-9);
+        assertEquals(3, java.repeats());
+        assertEquals(Boolean.FALSE, java.verified(), "one unverified repeat makes the row unverified");
+        assertEquals(100, shown.get(1).mibPerSec(), 1e-9, "the median pair's fio row");
+        assertEquals(3, shown.get(1).repeats());
+        assertTrue(DiskTable.format(shown, "table").contains("0.90 (0.50–1.20 of 3)"), DiskTable.format(shown, "table"));
+        assertEquals(List.of(pairs.get(0).get(0)), DiskBench.representative(List.of(List.of(pairs.get(0).get(0)))),
+                "one run is shown as it is");
+    }
+
+    @Test
+    void aRepeatedRunAlternatesTheToolsAndKeepsOnePairPerRow() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
+        try {
+            DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",
+                    "--depths", "2", "--random-ops", "32", "--engines", "odirect-jdk,io-uring-odirect", "--repeat", "2",
+                    "--cgroup-limit", "none", "--dir", dir.toString()});
+            List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
+            List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.span() == 4L << 20).toList();
+            assertEquals(4, java.size(), "two engines × two patterns, one row each: " + rows);
+            // Where O_DIRECT or io_uring is missing the rows say why (skipped); the rest must have run twice.
+            for (DiskRow r : java.stream().filter(r -> r.skipped() == null).toList()) {
+                assertEquals(2, r.repeats(), r.toString());
+                assertTrue(r.verified(), r.toString());
+                if (r.ratio() != null) {
+                    assertTrue(r.ratioMin() <= r.ratio() && r.ratio() <= r.ratioMax(), r.toString());
+                }
+            }
+        } finally {
+            try (Stream<Path> left = Files.list(dir)) {
+                assertEquals(0, left.count(), "the data file was left behind");
+            }
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    private static List<DiskRow> pair(double ratio, boolean verified) {
+        DiskRow java = new DiskRow("java", "e", "random", 4096, 1, true, "cold", 1 << 20, 0, 10, 10, ratio * 100, 1, 2,
+                0, 0, 10, 1, 5, null, verified, ratio, ratio, ratio, 1, null);
+        DiskRow fio = new DiskRow("fio", "psync", "random", 4096, 1, true, "cold", 1 << 20, 0, 10, 10, 100, 1, 2, 0, 0,
+                10, 1, 5, null, null, null, null, null, 1, null);
+        return List.of(java, fio);
     }
 }
