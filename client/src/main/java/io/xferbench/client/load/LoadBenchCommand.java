@@ -69,6 +69,16 @@ public final class LoadBenchCommand implements Callable<Integer> {
             description = "Unmeasured load before each row (default: ${DEFAULT-VALUE}).")
     Duration warmup;
 
+    @Option(names = "--repeat", defaultValue = "1", converter = Converters.PositiveInt.class,
+            description = "Measure each row in this many windows, round by round: each round measures every server at a "
+                    + "concurrency and operation once. A row shows its median window, the range of requests/s and the ratio "
+                    + "to the round's best xferbench model (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--repeat-warmup", converter = Converters.Time.class,
+            description = "Unmeasured load before each window after a row's first (default: the smaller of --warmup and 1s).")
+    Duration repeatWarmupOption;
+
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
 
@@ -142,31 +152,36 @@ public final class LoadBenchCommand implements Callable<Integer> {
         ConnectionDrain drain = ConnectionDrain.kernel(drainWait.toMillis());
         ServerPlacement placement = serverLauncher == null && serverAddress.equals("127.0.0.1") ? ServerPlacement.LOOPBACK
                 : new ServerPlacement(serverLauncher == null ? List.of() : List.of(serverLauncher.strip().split("\\s+")), serverAddress);
+        // Every server runs for the whole bench, so that a round can measure each of them in turn (--repeat): idle, a
+        // server costs next to nothing, and every figure of a window is of the one server it drove.
+        List<LoadTarget> targets = new ArrayList<>();
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
-                try (XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement)) {
-                    // The first download makes the server generate the file (and its checksum record) nginx serves too.
-                    LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
-                    runRows(xfer, loops, crc, drain, rows);
-                }
+                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement);
+                targets.add(xfer);
+                // The first download makes the server generate the file (and its checksum record) nginx serves too.
+                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
             }
             Optional<Path> nginx = NginxProcess.binary();
             for (NginxProcess.Design design : NginxProcess.designs()) {
-                if (nginx.isEmpty()) {
-                    for (int c : concurrency) {
-                        for (FileOp op : ops) {
-                            rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", name(op), fileSize, c,
-                                    NginxProcess.missingReason()));
-                        }
-                    }
-                    continue;
+                if (nginx.isPresent()) {
+                    targets.add(NginxProcess.start(nginx.get(), dataDir, design, maxConnections, placement));
                 }
-                try (NginxProcess n = NginxProcess.start(nginx.get(), dataDir, design, maxConnections, placement)) {
-                    runRows(n, loops, crc, drain, rows);
+            }
+            rows.addAll(measure(targets, loops, crc, drain));
+            for (NginxProcess.Design design : NginxProcess.designs()) {
+                for (int c : nginx.isEmpty() ? concurrency : List.<Integer>of()) {
+                    for (FileOp op : ops) {
+                        rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", name(op), fileSize, c,
+                                NginxProcess.missingReason()));
+                    }
                 }
             }
         } finally {
+            for (LoadTarget t : targets.reversed()) {
+                t.close();
+            }
             OwnedTempDirs.delete(dataDir);
         }
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -179,6 +194,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("operations", ops.stream().map(LoadBenchCommand::name).toList());
         settings.put("uploadMethod", uploadMethod);
         settings.put("warmup", warmup.toMillis() + " ms");
+        settings.put("repeat", repeat);
+        if (repeat > 1) {
+            settings.put("repeatWarmup", repeatWarmup().toMillis() + " ms");
+        }
         settings.put("loop", "closed");
         settings.put("cache", "warm (the file is read before the window)");
         settings.put("serverAddress", placement.address());
@@ -218,41 +237,99 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 .allMatch(LoadReport.Row::verified) ? 0 : 1;
     }
 
-    private void runRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, List<LoadReport.Row> rows)
+    /**
+     * One row of the table before it is measured: a server, the client driving it (this generator or wrk), the protocol
+     * and the way to download, at one concurrency and operation.
+     */
+    private record Cell(LoadTarget target, String client, String protocol, Exchange exchange, int connections, FileOp op) {
+    }
+
+    /**
+     * Every row, each measured in {@code --repeat} windows: per concurrency and operation, round by round, each round
+     * measuring every server's rows once ({@link RoundSchedule}); the rows come out in the table's order (server,
+     * concurrency, operation, protocol), each folded from its windows ({@link RepeatedRows}).
+     */
+    private List<LoadReport.Row> measure(List<LoadTarget> targets, int loops, int crc, ConnectionDrain drain)
             throws IOException, InterruptedException {
-        for (int connections : concurrency) {
-            for (FileOp op : ops) {
-                if (op == FileOp.DOWNLOAD) {
-                    downloadRows(target, loops, crc, drain, connections, rows);
-                } else {
-                    fileOpRows(target, loops, crc, drain, connections, op, rows);
+        Map<Cell, List<LoadReport.Row>> windows = new LinkedHashMap<>();
+        for (LoadTarget target : targets) {
+            for (int connections : concurrency) {
+                for (FileOp op : ops) {
+                    cells(target, crc, connections, op).forEach(c -> windows.put(c, new ArrayList<>()));
                 }
             }
         }
+        Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+        for (int connections : concurrency) {
+            for (FileOp op : ops) {
+                List<Cell> group = windows.keySet().stream().filter(c -> c.connections() == connections && c.op() == op).toList();
+                for (RoundSchedule.Turn<Cell> turn : RoundSchedule.interleave(group, repeat)) {
+                    Duration warm = turn.round() == 0 ? warmup : repeatWarmup();
+                    windows.get(turn.cell()).add(window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain));
+                }
+            }
+        }
+        return RepeatedRows.merge(new ArrayList<>(windows.values()));
     }
 
-    private void downloadRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, int connections,
-                              List<LoadReport.Row> rows) throws IOException, InterruptedException {
-        Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+    /** The rows of one server at one concurrency and operation, in the order the table shows them. */
+    private List<Cell> cells(LoadTarget target, int crc, int connections, FileOp op) {
+        List<Cell> cells = new ArrayList<>();
         for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
-            drain.awaitAndWarn(target.address().getPort());
-            progress(target, "xferbench " + way.getKey() + " download", connections);
-            ServerWatch watch = watch(target);
-            LoadResult r = LoadEngine.run(plan(target.address(), connections, loops, warmup, requests), way.getValue(), watch);
-            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), "download", fileSize,
-                    connections, r, watch.figures(), watch.report(), watch.syscalls(), null, null));
-        }
-        if (wrk.isEmpty()) {
-            if (!noWrk) {
-                rows.add(LoadReport.Row.skipped(target.server(), target.model(), "wrk", "http", fileSize, connections,
-                        WrkRun.missingReason()));
+            // Uploads and deletes over each protocol the target takes them on (the xferbench server's HTTP side does not).
+            if (op == FileOp.DOWNLOAD || target.fileOpProtocols().contains(way.getKey())) {
+                cells.add(new Cell(target, "xferbench", way.getKey(), way.getValue(), connections, op));
             }
-            return;
         }
+        if (op == FileOp.DOWNLOAD && !noWrk) {
+            cells.add(new Cell(target, "wrk", "http", null, connections, op));
+        }
+        return cells;
+    }
+
+    /** The windows after a row's first: its server is warm, the window needs its connections open and settled. */
+    private Duration repeatWarmup() {
+        if (repeatWarmupOption != null) {
+            return repeatWarmupOption;
+        }
+        return warmup.compareTo(Duration.ofSeconds(1)) < 0 ? warmup : Duration.ofSeconds(1);
+    }
+
+    private LoadReport.Row window(Cell cell, int round, Duration warm, Optional<Path> wrk, int loops, int crc,
+                                  ConnectionDrain drain) throws IOException, InterruptedException {
+        LoadTarget target = cell.target();
+        if (cell.client().equals("wrk")) {
+            return wrk.isEmpty() ? LoadReport.Row.skipped(target.server(), target.model(), "wrk", "http", fileSize,
+                    cell.connections(), WrkRun.missingReason()) : wrkWindow(target, wrk.get(), cell.connections(), round, warm, loops, drain);
+        }
+        drain.awaitAndWarn(target.address().getPort());
+        progress(target, "xferbench " + cell.protocol() + " " + name(cell.op()), cell.connections(), round, warm);
+        ServerWatch watch = watch(target);
+        if (cell.op() == FileOp.DOWNLOAD) {
+            LoadResult r = LoadEngine.run(plan(target.address(), cell.connections(), loops, warm, requests), cell.exchange(), watch);
+            return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), "download", fileSize,
+                    cell.connections(), r, watch.figures(), watch.report(), watch.syscalls(), null, null);
+        }
+        boolean http = cell.protocol().equals("http");
+        String run = LoadCommand.runId(cell.connections());
+        FileOpsRun.Outcome o = FileOpsRun.run(plan(target.address(), cell.connections(), loops, warm, requests),
+                http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
+                FileOpsWorkload.Kind.valueOf(cell.op().name()), fileSize, crc, run, cell.exchange(), cell.exchange(), watch);
+        if (o.skipped() != null) {
+            // Should a server still refuse the probe, the row is skipped with its answer.
+            return LoadReport.Row.skipped(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
+                    cell.connections(), o.skipped());
+        }
+        return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
+                cell.connections(), o.result(), watch.figures(), watch.report(), watch.syscalls(), o.readBack(), null);
+    }
+
+    private LoadReport.Row wrkWindow(LoadTarget target, Path wrk, int connections, int round, Duration warm, int loops,
+                                     ConnectionDrain drain) throws IOException, InterruptedException {
         String url = target.httpUrl(fileSize);
         drain.awaitAndWarn(target.address().getPort());
-        progress(target, "wrk download", connections);
-        WrkRun.run(wrk.get(), url, connections, loops, warmup, () -> { }, () -> { });
+        progress(target, "wrk download", connections, round, warm);
+        WrkRun.run(wrk, url, connections, loops, warm, () -> { }, () -> { });
         // wrk's warm-up run closed its connections: the measured run starts on a server that has let them go.
         drain.awaitAndWarn(target.address().getPort());
         ServerSampler[] wrkSampler = new ServerSampler[1];
@@ -260,7 +337,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         LoadResult w;
         CgroupSyscallWindow.Result counts;
         try (CgroupSyscallWindow syscalls = CgroupSyscallWindow.prepare(target.processes())) {
-            w = WrkRun.run(wrk.get(), url, connections, loops, duration, () -> {
+            w = WrkRun.run(wrk, url, connections, loops, duration, () -> {
                 syscalls.open();
                 wrkSampler[0] = new ServerSampler(target.processes());
             }, () -> {
@@ -269,36 +346,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
             });
             counts = syscalls.finish(); // the window's, kept when it closed
         }
-        rows.add(new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
-                wrkFigures[0], null, counts, null, null));
-    }
-
-    /**
-     * Uploads or deletes over each protocol the target takes them on (the xferbench server's HTTP side does not: its
-     * rows are native only). Should a server still refuse the probe, the row is skipped with its answer.
-     */
-    private void fileOpRows(LoadTarget target, int loops, int crc, ConnectionDrain drain, int connections, FileOp op,
-                            List<LoadReport.Row> rows) throws IOException, InterruptedException {
-        for (Map.Entry<String, Exchange> way : target.downloads(fileSize, crc).entrySet()) {
-            if (!target.fileOpProtocols().contains(way.getKey())) {
-                continue;
-            }
-            boolean http = way.getKey().equals("http");
-            drain.awaitAndWarn(target.address().getPort());
-            progress(target, "xferbench " + way.getKey() + " " + name(op), connections);
-            ServerWatch watch = watch(target);
-            String run = LoadCommand.runId(connections);
-            FileOpsRun.Outcome o = FileOpsRun.run(plan(target.address(), connections, loops, warmup, requests),
-                    http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
-                    FileOpsWorkload.Kind.valueOf(op.name()), fileSize, crc, run, way.getValue(), way.getValue(), watch);
-            if (o.skipped() != null) {
-                rows.add(LoadReport.Row.skipped(target.server(), target.model(), "xferbench", way.getKey(), name(op), fileSize,
-                        connections, o.skipped()));
-                continue;
-            }
-            rows.add(new LoadReport.Row(target.server(), target.model(), "xferbench", way.getKey(), name(op), fileSize,
-                    connections, o.result(), watch.figures(), watch.report(), watch.syscalls(), o.readBack(), null));
-        }
+        return new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
+                wrkFigures[0], null, counts, null, null);
     }
 
     private static ServerWatch watch(LoadTarget target) {
@@ -322,9 +371,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void progress(LoadTarget target, String client, int connections) {
-        System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %s ...%n", target.server(), target.model(),
+    private void progress(LoadTarget target, String client, int connections, int round, Duration warm) {
+        System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %s%s ...%n", target.server(), target.model(),
                 client, connections, requests > 0 && !client.startsWith("wrk") ? requests + " requests"
-                        : warmup.plus(duration).toMillis() + " ms");
+                        : warm.plus(duration).toMillis() + " ms", repeat > 1 ? ", round " + (round + 1) + " of " + repeat : "");
     }
 }

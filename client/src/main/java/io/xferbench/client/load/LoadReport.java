@@ -36,10 +36,36 @@ final class LoadReport {
      *                      its processes were not watched
      * @param readBack      the files the row's HTTP uploads placed, read back after it, or null (not an HTTP upload row)
      * @param skipped       why the row could not run, or null
+     * @param repeats       the row's windows when measured in several ({@code load-bench}), the figures above being
+     *                      its median window's; null for a single window that stands alone ({@code client load})
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
                LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
-               CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped) {
+               CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped, Repeats repeats) {
+
+        /** One window's row. */
+        Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
+            LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
+            CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped) {
+            this(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
+                    serverCounts, readBack, skipped, null);
+        }
+
+        /** This window as the one shown for all of {@code r}'s windows. */
+        Row withRepeats(Repeats r) {
+            return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
+                    serverCounts, readBack, skipped, r);
+        }
+
+        /** Failed requests by cause: every window's. */
+        Map<String, Long> errorsByCause() {
+            return repeats == null ? result.errors() : repeats.errors();
+        }
+
+        /** The HTTP uploads' read-back: every window's. */
+        ReadBack readBackOfAll() {
+            return repeats == null ? readBack : repeats.readBack();
+        }
 
         static Row skipped(String server, String model, String client, String protocol, long fileSize, int concurrency, String reason) {
             return skipped(server, model, client, protocol, "download", fileSize, concurrency, reason);
@@ -118,7 +144,11 @@ final class LoadReport {
             return n > 0 ? serverFigures.cpuMicros() / n : Double.NaN;
         }
 
+        /** Every window verified (and, as each must be, driven by this client). */
         boolean verified() {
+            if (repeats != null) {
+                return skipped == null && repeats.verified();
+            }
             return skipped == null && result.verified() && client.equals("xferbench") && (readBack == null || readBack.ok());
         }
 
@@ -189,14 +219,14 @@ final class LoadReport {
         m.put("latencyP99Millis", num(r.latency().p99()));
         m.put("latencyP999Millis", num(r.latency().p999()));
         m.put("latencyMaxMillis", num(r.latency().max()));
-        m.put("errors", r.errorCount());
-        m.put("errorsByCause", r.errors());
+        m.put("errors", row.errorsByCause().values().stream().mapToLong(Long::longValue).sum());
+        m.put("errorsByCause", row.errorsByCause());
         if (!r.operations().isEmpty()) {
             m.put("operations", r.operations());
         }
         m.put("unfinished", r.unfinished());
-        if (row.readBack() != null) {
-            m.put("readBack", row.readBack());
+        if (row.readBackOfAll() != null) {
+            m.put("readBack", row.readBackOfAll());
         }
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
@@ -213,6 +243,17 @@ final class LoadReport {
         Optional<Row> ref = reference(row, rows);
         m.put("requestsPerSecVsNginx", ref.map(x -> num(r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(null));
         m.put("serverCpuVsNginx", ref.map(x -> num(row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(null));
+        Repeats rep = row.repeats();
+        if (rep != null) {
+            m.put("repeats", rep.windows());
+            m.put("requestsPerSecMin", rep.requestsPerSecMin());
+            m.put("requestsPerSecMax", rep.requestsPerSecMax());
+            m.put("requestsPerSecByRound", rep.requestsPerSecByRound());
+            Repeats.Spread best = rep.ratioToBest();
+            m.put("ratioToBestMedian", best == null ? null : best.median());
+            m.put("ratioToBestMin", best == null ? null : best.min());
+            m.put("ratioToBestMax", best == null ? null : best.max());
+        }
         m.put("verified", row.verified());
         return m;
     }
@@ -223,21 +264,29 @@ final class LoadReport {
     }
 
     private static String table(List<Row> rows) {
+        boolean ranges = rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1);
+        boolean vsBest = rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().ratioToBest() != null);
         List<String[]> cells = new ArrayList<>();
-        cells.add(new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "p50 ms", "p99 ms", "p99.9 ms",
-            "errors", "srv µs/req", "srv threads", "started", "carriers", "sys/req", "cs/req", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "verified"});
+        cells.add(columns(ranges, vsBest, new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "req/s range",
+            "p50 ms", "p99 ms", "p99.9 ms", "errors", "srv µs/req", "srv threads", "started", "carriers", "sys/req", "cs/req",
+            "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "verified"}));
         for (Row row : rows) {
             if (row.skipped() != null) {
-                cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
-                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped(), "", "", "", "", "", "", "", "", "", "", "",
-                    "", "", "", ""});
+                String[] line = new String[cells.get(0).length];
+                java.util.Arrays.fill(line, "");
+                System.arraycopy(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped()}, 0, line, 0, 8);
+                cells.add(line);
                 continue;
             }
             LoadResult r = row.result();
             Optional<Row> ref = reference(row, rows);
-            cells.add(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
-                Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()), f("%.2f", r.latency().p50()),
-                f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(r, row.readBack()),
+            Repeats rep = row.repeats();
+            cells.add(columns(ranges, vsBest, new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+                Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()),
+                rep == null ? "" : String.format(Locale.ROOT, "%.0f–%.0f of %d", rep.requestsPerSecMin(), rep.requestsPerSecMax(), rep.windows()),
+                f("%.2f", r.latency().p50()),
+                f("%.2f", r.latency().p99()), f("%.2f", r.latency().p999()), errors(row.errorsByCause(), row.readBackOfAll()),
                 f("%.1f", row.serverCpuMicrosPerRequest()),
                 row.serverFigures() == null ? "n/a" : String.valueOf(row.serverFigures().threadsPeak()),
                 row.serverReport() == null ? "n/a" : String.valueOf(row.serverReport().threadsStarted()),
@@ -247,9 +296,28 @@ final class LoadReport {
                 f("%.1f", r.clientCpuMicrosPerRequest()), f("%.0f%%", r.clientBusiestLoopShare() * 100),
                 ref.map(x -> f("%.2f×", r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(""),
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
-                row.client().equals("xferbench") ? (r.verified() ? "yes" : "NO") : "status only"});
+                rep == null || rep.ratioToBest() == null ? "" : ratio(rep.ratioToBest()),
+                row.client().equals("xferbench") ? (row.verified() ? "yes" : "NO") : "status only"}));
         }
         return align(cells, 7) + legend(rows);
+    }
+
+    /** Drops the repeat columns (req/s range at 8, vs best at 23) a table without repeats has no use for. */
+    private static String[] columns(boolean ranges, boolean vsBest, String[] all) {
+        List<String> kept = new ArrayList<>(List.of(all));
+        if (!vsBest) {
+            kept.remove(23);
+        }
+        if (!ranges) {
+            kept.remove(8);
+        }
+        return kept.toArray(String[]::new);
+    }
+
+    /** The median of the per-round ratios; with several rounds their range and number, e.g. {@code 0.93 (0.85–1.02 of 5)}. */
+    static String ratio(Repeats.Spread s) {
+        return s.of() <= 1 ? f("%.2f", s.median())
+                : String.format(Locale.ROOT, "%.2f (%.2f–%.2f of %d)", s.median(), s.min(), s.max(), s.of());
     }
 
     /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
@@ -298,6 +366,15 @@ final class LoadReport {
             sb.append("HTTP uploads: after the row every file its PUTs placed is read back (GET) and its CRC32C checked; "
                     + "failures show as 'read-back: ...' errors and the row is not verified.\n");
         }
+        if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1)) {
+            sb.append("Repeated rows: each row measured in several windows, round by round (every server at this concurrency and "
+                    + "operation once per round); every figure is the window with the median req/s (the lower middle one for an "
+                    + "even number), req/s range is all windows', errors and verified cover all windows.\n");
+        }
+        if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().ratioToBest() != null)) {
+            sb.append("vs best req/s: req/s over the best xferbench model's in the same round (same client, protocol, operation "
+                    + "and connections); the median over rounds, with the rounds' range and number.\n");
+        }
         if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
             sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
         }
@@ -319,8 +396,8 @@ final class LoadReport {
     }
 
     /** The run's errors, and the read-back's failures after it (which are not requests of the window). */
-    private static String errors(LoadResult r, ReadBack readBack) {
-        Map<String, Long> all = new TreeMap<>(r.errors());
+    private static String errors(Map<String, Long> runErrors, ReadBack readBack) {
+        Map<String, Long> all = new TreeMap<>(runErrors);
         if (readBack != null) {
             readBack.errors().forEach((k, v) -> all.merge(k, v, Long::sum));
         }

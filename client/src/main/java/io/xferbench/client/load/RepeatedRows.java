@@ -1,0 +1,85 @@
+package io.xferbench.client.load;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * Folds each row's windows ({@code load-bench --repeat N}, one per round) into one row: the window with the median
+ * requests/s (the lower middle one for an even N) stands for the row, so its latency, CPU, threads and syscalls are one
+ * window's own, consistent with each other; {@link Repeats} adds the spread, every window's errors, and the ratio to the
+ * round's best xferbench model (same client, protocol, operation and concurrency), whose median and range are taken over
+ * rounds: a round's windows are the closest in time, so a drift of the machine cancels out of its ratios.
+ */
+final class RepeatedRows {
+    private RepeatedRows() {
+    }
+
+    /** @param cells each row's windows in round order (window r from round r); every cell has the same rounds */
+    static List<LoadReport.Row> merge(List<List<LoadReport.Row>> cells) {
+        Map<String, Map<Integer, Double>> best = new HashMap<>();
+        for (List<LoadReport.Row> windows : cells) {
+            for (int r = 0; r < windows.size(); r++) {
+                LoadReport.Row w = windows.get(r);
+                if (w.skipped() == null && comparedWithModels(w)) {
+                    best.computeIfAbsent(group(w), k -> new HashMap<>()).merge(r, w.result().requestsPerSecond(), Math::max);
+                }
+            }
+        }
+        List<LoadReport.Row> rows = new ArrayList<>(cells.size());
+        for (List<LoadReport.Row> windows : cells) {
+            rows.add(fold(windows, best));
+        }
+        return rows;
+    }
+
+    private static LoadReport.Row fold(List<LoadReport.Row> windows, Map<String, Map<Integer, Double>> best) {
+        for (LoadReport.Row w : windows) {
+            if (w.skipped() != null) {
+                return w; // skipped for a reason that holds for every round (no nginx, no wrk, a refused probe)
+            }
+        }
+        List<Double> rates = windows.stream().map(w -> w.result().requestsPerSecond()).toList();
+        int[] byRate = IntStream.range(0, windows.size()).boxed().sorted(Comparator.comparingDouble(rates::get))
+                .mapToInt(Integer::intValue).toArray();
+        LoadReport.Row shown = windows.get(byRate[(byRate.length - 1) / 2]);
+        Map<String, Long> errors = new TreeMap<>();
+        ReadBack readBack = null;
+        boolean verified = true;
+        for (LoadReport.Row w : windows) {
+            w.result().errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
+            if (w.readBack() != null) {
+                Map<String, Long> failed = new TreeMap<>(readBack == null ? Map.of() : readBack.errors());
+                w.readBack().errors().forEach((k, v) -> failed.merge(k, v, Long::sum));
+                readBack = new ReadBack((readBack == null ? 0 : readBack.checked()) + w.readBack().checked(), failed);
+            }
+            verified &= w.verified();
+        }
+        Repeats.Spread ratio = null;
+        if (comparedWithModels(shown)) {
+            Map<Integer, Double> bestByRound = best.getOrDefault(group(shown), Map.of());
+            List<Double> ratios = new ArrayList<>();
+            for (int r = 0; r < rates.size(); r++) {
+                Double b = bestByRound.get(r);
+                if (b != null && b > 0) {
+                    ratios.add(rates.get(r) / b);
+                }
+            }
+            ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
+        }
+        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio));
+    }
+
+    /** The "best model" is among the xferbench server's I/O models; nginx rows have their own columns. */
+    private static boolean comparedWithModels(LoadReport.Row w) {
+        return w.server().equals("xferbench");
+    }
+
+    private static String group(LoadReport.Row w) {
+        return w.client() + "|" + w.protocol() + "|" + w.operation() + "|" + w.concurrency();
+    }
+}

@@ -1,0 +1,47 @@
+package io.xferbench.client.load;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a row measured in several windows ({@code load-bench --repeat N}) adds to the window it shows (the one with the
+ * median requests/s): the spread of requests/s, everything that failed in any window, and the ratio to the best
+ * xferbench model of the same client, protocol, operation and concurrency, taken round by round.
+ *
+ * @param requestsPerSecByRound the windows' requests/s in round order
+ * @param errors                failed requests by cause, summed over every window
+ * @param readBack              the HTTP uploads' read-backs summed over every window, or null (not an HTTP upload row)
+ * @param verified              every window verified
+ * @param ratioToBest           the per-round ratios to the round's best model, or null (not an xferbench server's row)
+ */
+record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
+               Spread ratioToBest) {
+    Repeats {
+        requestsPerSecByRound = List.copyOf(requestsPerSecByRound);
+        errors = Map.copyOf(errors);
+    }
+
+    int windows() {
+        return requestsPerSecByRound.size();
+    }
+
+    double requestsPerSecMin() {
+        return requestsPerSecByRound.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    double requestsPerSecMax() {
+        return requestsPerSecByRound.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    long errorCount() {
+        return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Values' median (the lower of the two middle ones for an even count, as the window shown), least and greatest. */
+    record Spread(double median, double min, double max, int of) {
+        static Spread of(List<Double> values) {
+            List<Double> sorted = values.stream().sorted().toList();
+            return new Spread(sorted.get((sorted.size() - 1) / 2), sorted.get(0), sorted.get(sorted.size() - 1), sorted.size());
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.xferbench.client.load;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The order of a repeated group's windows: round by round, every cell (server, client, protocol) once per round, so a
+ * slow drift of the machine falls on every server of the round alike and a round's windows are the closest in time.
+ */
+final class RoundSchedule {
+    private RoundSchedule() {
+    }
+
+    /** One window to measure: {@code cell} in round {@code round} (0-based). */
+    record Turn<C>(int round, C cell) {
+    }
+
+    static <C> List<Turn<C>> interleave(List<C> cells, int rounds) {
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds must be positive: " + rounds);
+        }
+        List<Turn<C>> turns = new ArrayList<>(cells.size() * rounds);
+        for (int r = 0; r < rounds; r++) {
+            for (C cell : cells) {
+                turns.add(new Turn<>(r, cell));
+            }
+        }
+        return turns;
+    }
+}

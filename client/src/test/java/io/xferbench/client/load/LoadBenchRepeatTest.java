@@ -1,0 +1,101 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code load-bench --repeat 2} end to end at a tiny scale: two windows a row, measured round by round. */
+@Timeout(300)
+class LoadBenchRepeatTest {
+    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+
+    @Test
+    void everyRowHasTwoWindowsTakenInInterleavedRoundsAndTheirSpread(@TempDir Path tmp) throws Exception {
+        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
+                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        Path out = tmp.resolve("load.json");
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        int exit;
+        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
+        try {
+            exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
+                    "--io-models", "platform,netty-epoll", "--concurrency", "2", "--ops", "download", "--no-wrk",
+                    "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB", "--repeat", "2",
+                    "--format", "json", "--out", out.toString());
+        } finally {
+            System.setErr(err);
+        }
+        String log = progress.toString(StandardCharsets.UTF_8);
+        System.err.print(log);
+
+        // Round 1 measured every server before round 2 started.
+        List<String> rounds = log.lines().filter(l -> l.contains(", round ")).map(l -> l.replaceAll(".*, round (\\d) of 2.*", "$1"))
+                .toList();
+        assertThat(rounds).hasSizeGreaterThanOrEqualTo(8); // two models over two protocols, twice
+        assertThat(rounds).isSortedAccordingTo(String::compareTo);
+        assertThat(rounds.stream().filter("1"::equals).count()).isEqualTo(rounds.stream().filter("2"::equals).count());
+
+        JsonNode doc = new ObjectMapper().readTree(out.toFile());
+        assertThat(doc.path("settings").path("repeat").asInt()).isEqualTo(2);
+        Map<String, List<JsonNode>> byGroup = new HashMap<>();
+        List<String> models = new ArrayList<>();
+        for (JsonNode row : doc.path("rows")) {
+            if (row.has("skipped")) {
+                MethodAssumptions.assumeAvailable(row.path("server").asText() + " " + row.path("model").asText(),
+                        Availability.unavailable(row.path("skipped").asText()));
+            }
+            assertThat(row.path("repeats").asInt()).as(row.toString()).isEqualTo(2);
+            double rate = row.path("requestsPerSec").asDouble();
+            assertThat(row.path("requestsPerSecMin").asDouble()).as(row.toString()).isPositive().isLessThanOrEqualTo(rate);
+            assertThat(row.path("requestsPerSecMax").asDouble()).as(row.toString()).isGreaterThanOrEqualTo(rate);
+            assertThat(row.path("requestsPerSecByRound")).as(row.toString()).hasSize(2);
+            assertThat(row.path("errors").asLong()).as(row.toString()).isZero();
+            assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
+            if (row.path("server").asText().equals("nginx")) {
+                assertThat(row.path("ratioToBestMedian").isNull()).as(row.toString()).isTrue();
+                continue;
+            }
+            models.add(row.path("model").asText() + " " + row.path("protocol").asText());
+            double median = row.path("ratioToBestMedian").asDouble();
+            assertThat(median).as(row.toString()).isBetween(row.path("ratioToBestMin").asDouble(), row.path("ratioToBestMax").asDouble());
+            assertThat(row.path("ratioToBestMax").asDouble()).as(row.toString()).isLessThanOrEqualTo(1.0);
+            byGroup.computeIfAbsent(row.path("protocol").asText(), k -> new ArrayList<>()).add(row);
+        }
+        assertThat(models).containsExactly("platform transfer-to native", "platform transfer-to http", "netty-epoll transfer-to native",
+                "netty-epoll transfer-to http");
+        // Each round's ratio is the row's rate over the best model's in the same round, not over the best median.
+        for (List<JsonNode> group : byGroup.values()) {
+            double[] best = new double[2];
+            for (JsonNode row : group) {
+                for (int r = 0; r < 2; r++) {
+                    best[r] = Math.max(best[r], row.path("requestsPerSecByRound").get(r).asDouble());
+                }
+            }
+            for (JsonNode row : group) {
+                double first = row.path("requestsPerSecByRound").get(0).asDouble() / best[0];
+                double second = row.path("requestsPerSecByRound").get(1).asDouble() / best[1];
+                assertThat(row.path("ratioToBestMin").asDouble()).as(row.toString()).isCloseTo(Math.min(first, second), within(1e-9));
+                assertThat(row.path("ratioToBestMax").asDouble()).as(row.toString()).isCloseTo(Math.max(first, second), within(1e-9));
+            }
+        }
+        assertThat(exit).isZero();
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+}

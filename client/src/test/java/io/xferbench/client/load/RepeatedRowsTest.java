@@ -1,0 +1,81 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A row's windows folded into one: the median window shown, the spread, all windows' errors, ratios taken per round. */
+class RepeatedRowsTest {
+    private static LoadReport.Row window(String server, String model, double perSecond, double p99, Map<String, Long> errors) {
+        LoadResult r = new LoadResult(4, 1, 0, (long) perSecond, errors, 0, 1, perSecond, 1,
+                new LoadResult.LatencySummary(1, 2, p99, 4, 5), 1, 0.1, Map.of());
+        return new LoadReport.Row(server, model, "xferbench", "native", "download", 1024, 4, r,
+                new ServerSampler.ServerFigures(1000, 3), null, null, null, null);
+    }
+
+    private static LoadReport.Row window(String model, double perSecond, double p99) {
+        return window("xferbench", model, perSecond, p99, Map.of());
+    }
+
+    @Test
+    void theMedianWindowStandsForTheRowWithTheRangeOfAllWindows() {
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(window("a", 1000, 7), window("a", 1200, 8), window("a", 900, 9))));
+
+        LoadReport.Row a = rows.get(0);
+        assertThat(a.result().requestsPerSecond()).isEqualTo(1000);
+        assertThat(a.result().latency().p99()).isEqualTo(7); // the median window's own p99, not a median of p99s
+        assertThat(a.repeats().windows()).isEqualTo(3);
+        assertThat(a.repeats().requestsPerSecMin()).isEqualTo(900);
+        assertThat(a.repeats().requestsPerSecMax()).isEqualTo(1200);
+        assertThat(a.repeats().requestsPerSecByRound()).containsExactly(1000.0, 1200.0, 900.0);
+        assertThat(a.repeats().ratioToBest()).isEqualTo(new Repeats.Spread(1, 1, 1, 3)); // the only model is its own best
+    }
+
+    @Test
+    void ratiosAreTakenRoundByRoundSoADriftOfTheMachineCancels() {
+        // The machine slows down over the rounds; b is always 0.9 of a in the same round, though its best round
+        // beats a's worst.
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(window("a", 2000, 1), window("a", 1500, 1), window("a", 1000, 1)),
+                List.of(window("b", 1800, 1), window("b", 1350, 1), window("b", 900, 1)),
+                List.of(window("nginx", "sendfile", 5000, 1, Map.of()), window("nginx", "sendfile", 5000, 1, Map.of()),
+                        window("nginx", "sendfile", 5000, 1, Map.of()))));
+
+        Repeats.Spread b = rows.get(1).repeats().ratioToBest();
+        assertThat(b.median()).isCloseTo(0.9, within(1e-9));
+        assertThat(b.min()).isCloseTo(0.9, within(1e-9));
+        assertThat(b.max()).isCloseTo(0.9, within(1e-9));
+        assertThat(b.of()).isEqualTo(3);
+        assertThat(rows.get(0).repeats().ratioToBest().median()).isEqualTo(1.0);
+        assertThat(rows.get(2).repeats().ratioToBest()).isNull(); // nginx is not one of the models; it has its own columns
+        assertThat(LoadReport.ratio(b)).isEqualTo("0.90 (0.90–0.90 of 3)");
+    }
+
+    @Test
+    void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() {
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(window("xferbench", "a", 1000, 1, Map.of()), window("xferbench", "a", 1100, 1, Map.of("io: reset", 2L)),
+                        window("xferbench", "a", 1050, 1, Map.of("io: reset", 1L, "crc mismatch", 1L)))));
+
+        LoadReport.Row a = rows.get(0);
+        assertThat(a.result().requestsPerSecond()).isEqualTo(1050);
+        assertThat(a.errorsByCause()).containsOnly(Map.entry("io: reset", 3L), Map.entry("crc mismatch", 1L));
+        assertThat(a.verified()).isFalse();
+        Map<String, Object> json = LoadReport.fields(a, rows);
+        assertThat(json).containsEntry("errors", 4L).containsEntry("repeats", 3).containsEntry("verified", false)
+                .containsEntry("requestsPerSecMin", 1000.0).containsEntry("requestsPerSecMax", 1100.0);
+    }
+
+    @Test
+    void aSkippedWindowSkipsTheRow() {
+        LoadReport.Row skipped = LoadReport.Row.skipped("nginx", "sendfile", "wrk", "http", 1024, 4, "no wrk");
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(List.of(skipped, skipped)));
+
+        assertThat(rows.get(0).skipped()).isEqualTo("no wrk");
+        assertThat(rows.get(0).repeats()).isNull();
+    }
+}
