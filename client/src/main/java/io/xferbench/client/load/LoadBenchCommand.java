@@ -170,11 +170,13 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 }
             }
             rows.addAll(measure(targets, loops, crc, drain));
-            for (NginxProcess.Design design : NginxProcess.designs()) {
-                for (int c : nginx.isEmpty() ? concurrency : List.<Integer>of()) {
-                    for (FileOp op : ops) {
-                        rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", name(op), fileSize, c,
-                                NginxProcess.missingReason()));
+            if (nginx.isEmpty()) {
+                for (NginxProcess.Design design : NginxProcess.designs()) {
+                    for (int c : concurrency) {
+                        for (FileOp op : ops) {
+                            rows.add(LoadReport.Row.skipped("nginx", design.id, "xferbench", "http", name(op), fileSize, c,
+                                    NginxProcess.missingReason()));
+                        }
                     }
                 }
             }
