@@ -48,7 +48,7 @@ public final class ReadAheadEngine implements ReadEngine {
             @SuppressWarnings("unchecked")
             Future<Long>[] inFlight = new Future[depth];
             for (int i = 0; i < depth; i++) {
-                buffers[i] = AlignedBuffers.allocate(spec.blockSize(), file.alignment());
+                buffers[i] = AlignedBuffers.allocate(spec.blockSize(), JnaDirectEngine.bufferAlignment(file));
             }
             long t0 = System.nanoTime();
             for (int i = 0; i < depth; i++) {
