@@ -77,7 +77,7 @@ public final class DiskBench {
             String fio = o.fio() ? Fio.path() : null;
             String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
             List<ReadSpec> specs = new ArrayList<>();
-            for (ReadPattern pattern : ReadPattern.values()) {
+            for (ReadPattern pattern : o.patterns) {
                 for (long blockSize : o.blockSizes) {
                     for (int depth : o.depths) {
                         specs.add(rowSpec(o, file, pattern, (int) blockSize, depth));
@@ -282,6 +282,10 @@ public final class DiskBench {
         @Option(names = "--engines", split = ",", description = "Java engines to run (default: all of them).")
         List<String> engines;
 
+        @Option(names = "--patterns", split = ",", defaultValue = "sequential,random", converter = PatternName.class,
+                description = "Access patterns of the rows: sequential, random or both (default: ${DEFAULT-VALUE}).")
+        List<ReadPattern> patterns;
+
         @Option(names = "--cache", split = ",", defaultValue = "cold", description = "cold, warm or cold,warm "
                 + "(default: ${DEFAULT-VALUE}).")
         List<String> caches;
@@ -358,6 +362,19 @@ public final class DiskBench {
     }
 
     /** A memory limit, or {@code none} (0: no cgroup section). */
+    /** sequential or random (the table's spelling), one line and exit 2 for anything else. */
+    static final class PatternName implements CommandLine.ITypeConverter<ReadPattern> {
+        @Override
+        public ReadPattern convert(String value) {
+            for (ReadPattern p : ReadPattern.values()) {
+                if (p.name().equalsIgnoreCase(value)) {
+                    return p;
+                }
+            }
+            throw new CommandLine.TypeConversionException("--patterns takes sequential, random or sequential,random, not " + value);
+        }
+    }
+
     static final class LimitOrNone implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {

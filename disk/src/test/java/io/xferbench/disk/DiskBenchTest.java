@@ -2,6 +2,7 @@ package io.xferbench.disk;
 
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.metrics.PerfSyscallCounter;
+import io.xferbench.core.read.ReadPattern;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -59,10 +60,17 @@ class DiskBenchTest {
     }
 
     @Test
+    void patternsPickTheRows() {
+        assertEquals(List.of(ReadPattern.SEQUENTIAL, ReadPattern.RANDOM), DiskBench.Options.parse().patterns);
+        assertEquals(List.of(ReadPattern.RANDOM), DiskBench.Options.parse("--patterns", "random").patterns);
+        assertEquals(List.of(ReadPattern.SEQUENTIAL), DiskBench.Options.parse("--patterns", "Sequential").patterns);
+    }
+
+    @Test
     void aBadCommandLineIsOneLineAndExit2() {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--size"},
                 new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"},
-                new String[] {"--depths", "0"}, new String[] {"--engines", "nope"},
+                new String[] {"--depths", "0"}, new String[] {"--engines", "nope"}, new String[] {"--patterns", "diagonal"},
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
                 new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"})) {
             StringWriter err = new StringWriter();
@@ -79,7 +87,7 @@ class DiskBenchTest {
         int status = Cli.commandLine(new DiskBench.Options()).setOut(new PrintWriter(out)).execute("--help");
         assertEquals(0, status);
         for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
-                "--random-ops", "--engines", "--cache", "--no-fio", "--cgroup-limit", "--repeat")) {
+                "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat")) {
             assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
         }
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");

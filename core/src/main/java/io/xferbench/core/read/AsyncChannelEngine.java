@@ -48,10 +48,12 @@ public final class AsyncChannelEngine implements ReadEngine {
             for (int i = 0; i < depth; i++) {
                 slots[i] = new Slot(channel, plan, ops, next, spec.blockSize(), latencies, failure, slotsDone);
             }
+            long t0 = System.nanoTime();
             for (Slot slot : slots) {
                 slot.issueNext();
             }
             slotsDone.await();
+            long readNanos = System.nanoTime() - t0;
             if (failure.get() != null) {
                 throw new IOException(name() + " failed", failure.get());
             }
@@ -59,7 +61,7 @@ public final class AsyncChannelEngine implements ReadEngine {
             for (Slot slot : slots) {
                 sum += slot.digest.sum();
             }
-            return new ReadOutcome(ops, ops * spec.blockSize(), sum);
+            return new ReadOutcome(ops, ops * spec.blockSize(), sum, readNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

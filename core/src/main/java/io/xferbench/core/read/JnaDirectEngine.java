@@ -67,10 +67,18 @@ public final class JnaDirectEngine implements ReadEngine {
 
                 @Override
                 public ByteBuffer buffer(int blockSize) {
-                    return AlignedBuffers.allocate(blockSize, file.alignment());
+                    return AlignedBuffers.allocate(blockSize, bufferAlignment(file));
                 }
             });
         }
+    }
+
+    /**
+     * Page-aligned at least, as fio aligns its O_DIRECT buffers and the JDK engine's are (file system block): the
+     * DIO alignment here is 512, and a 4 KiB buffer on a 512 boundary spans two pages, two segments per request.
+     */
+    static int bufferAlignment(DirectIoFile file) {
+        return Math.max(file.alignment(), AlignedBuffers.pageSize());
     }
 
     static void preadFully(DirectIoFile file, ByteBuffer dst, long offset) throws IOException {

@@ -5,13 +5,17 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs a plan on {@code concurrency} platform threads doing blocking reads: the shape shared by the sync, mmap and
- * O_DIRECT engines. A sequential plan is cut into {@code concurrency} contiguous stripes, one per thread, each read
+ * O_DIRECT engines. Each thread owns a fixed share of the plan, so threads share nothing while they read (fio's
+ * jobs do the same): a sequential plan is cut into {@code concurrency} contiguous stripes, one per thread, each read
  * in order (fio's {@code numjobs} with {@code offset_increment}: N sequential streams, each with its own read-ahead
- * state when the reader opens its own descriptor); random ops are claimed from one counter.
+ * state when the reader opens its own descriptor); random ops are dealt round-robin, thread t taking ops t, t + N,
+ * t + 2N, ... (each thread's offsets are drawn from the whole plan, and fio's random jobs also do a fixed
+ * ops / N each). Every thread opens its reader, buffer and latency sink before the clock starts.
  */
 final class ParallelReads {
     /** One thread's blocking read of a whole block at an offset into its own buffer. */
@@ -64,39 +68,61 @@ final class ParallelReads {
         int n = spec.concurrency();
         boolean striped = spec.pattern() == ReadPattern.SEQUENTIAL;
         long stripe = ops / n;
-        AtomicLong next = new AtomicLong();
-        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
-        long[] sums = new long[spec.concurrency()];
-        Throwable[] failures = new Throwable[spec.concurrency()];
+        AtomicBoolean failed = new AtomicBoolean();
+        CountDownLatch ready = new CountDownLatch(n);
+        CountDownLatch go = new CountDownLatch(1);
+        long[] sums = new long[n];
+        Throwable[] failures = new Throwable[n];
         List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < spec.concurrency(); t++) {
+        for (int t = 0; t < n; t++) {
             int me = t;
             threads.add(Thread.ofPlatform().name(threadName + "-" + t).start(() -> {
+                boolean counted = false;
                 try (BlockReader reader = factory.open()) {
                     ByteBuffer buffer = factory.buffer(spec.blockSize());
+                    LatencySink mine = latencies.forThread();
                     BlockDigest digest = new BlockDigest();
-                    long first = me * stripe;
-                    long end = me == n - 1 ? ops : first + stripe; // the last stripe takes the remainder
-                    for (long k = first; !failed.get(); k++) {
-                        long op = striped ? k : next.getAndIncrement();
-                        if (op >= (striped ? end : ops)) {
-                            break;
-                        }
+                    // Sequential: ops first, first + 1, ..., end - 1 (the last stripe takes the remainder).
+                    // Random: ops me, me + n, me + 2n, ... below ops.
+                    long first = striped ? me * stripe : me;
+                    long end = striped ? (me == n - 1 ? ops : first + stripe) : ops;
+                    long step = striped ? 1 : n;
+                    ready.countDown();
+                    counted = true;
+                    go.await();
+                    for (long op = first; op < end && !failed.get(); op += step) {
                         long offset = plan.offset(op);
                         buffer.clear().limit(Math.min(buffer.capacity(), spec.blockSize()));
                         long start = System.nanoTime();
                         ByteBuffer block = reader.read(buffer, offset);
-                        latencies.record(System.nanoTime() - start);
+                        mine.record(System.nanoTime() - start);
                         digest.add(offset, block);
                     }
                     sums[me] = digest.sum();
                 } catch (Throwable e) {
                     failures[me] = e;
                     failed.set(true); // stop the others early
+                } finally {
+                    if (!counted) {
+                        ready.countDown(); // failed during setup: do not keep the others waiting
+                    }
                 }
             }));
         }
-        join(threads);
+        long t0;
+        long readNanos;
+        try {
+            ready.await();
+            t0 = System.nanoTime();
+            go.countDown();
+            join(threads);
+            readNanos = System.nanoTime() - t0;
+        } catch (InterruptedException e) {
+            go.countDown();
+            threads.forEach(Thread::interrupt);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
         for (Throwable f : failures) {
             if (f instanceof IOException e) {
                 throw e;
@@ -112,7 +138,7 @@ final class ParallelReads {
         for (long s : sums) {
             sum += s;
         }
-        return new ReadOutcome(ops, ops * spec.blockSize(), sum);
+        return new ReadOutcome(ops, ops * spec.blockSize(), sum, readNanos);
     }
 
     static void join(List<Thread> threads) throws IOException {

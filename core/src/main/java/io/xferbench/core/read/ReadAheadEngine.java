@@ -48,7 +48,10 @@ public final class ReadAheadEngine implements ReadEngine {
             @SuppressWarnings("unchecked")
             Future<Long>[] inFlight = new Future[depth];
             for (int i = 0; i < depth; i++) {
-                buffers[i] = AlignedBuffers.allocate(spec.blockSize(), file.alignment());
+                buffers[i] = AlignedBuffers.allocate(spec.blockSize(), JnaDirectEngine.bufferAlignment(file));
+            }
+            long t0 = System.nanoTime();
+            for (int i = 0; i < depth; i++) {
                 if (i < ops) {
                     inFlight[i] = submit(pool, file, buffers[i], plan.offset(i));
                 }
@@ -63,7 +66,7 @@ public final class ReadAheadEngine implements ReadEngine {
                     inFlight[slot] = submit(pool, file, buffers[slot], plan.offset(op + depth));
                 }
             }
-            return new ReadOutcome(ops, ops * spec.blockSize(), digest.sum());
+            return new ReadOutcome(ops, ops * spec.blockSize(), digest.sum(), System.nanoTime() - t0);
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(name() + " failed", e.getCause());
         } catch (InterruptedException e) {

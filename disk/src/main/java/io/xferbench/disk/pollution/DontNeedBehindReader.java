@@ -21,7 +21,9 @@ final class DontNeedBehindReader {
         ByteBuffer block = ByteBuffer.allocateDirect(blockSize);
         BlockDigest digest = new BlockDigest();
         long ops = 0;
+        long t0;
         try (BufferedFile f = BufferedFile.openRead(file)) {
+            t0 = System.nanoTime();
             for (long at = 0; at < size; at += blockSize) {
                 block.clear();
                 while (block.hasRemaining()) {
@@ -38,6 +40,6 @@ final class DontNeedBehindReader {
                 ops++;
             }
         }
-        return new ReadOutcome(ops, ops * blockSize, digest.sum());
+        return new ReadOutcome(ops, ops * blockSize, digest.sum(), System.nanoTime() - t0);
     }
 }
