@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -190,11 +191,7 @@ class EventLoopServerTest {
     }
 
     private List<String> tempFiles() {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".tmp-")).toList();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return TempFileNames.in(dataDir);
     }
 
     /**

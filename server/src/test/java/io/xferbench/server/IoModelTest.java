@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.TestFile;
@@ -103,10 +104,8 @@ class IoModelTest {
         }
     }
 
-    private List<Path> tempFiles() throws IOException {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        }
+    private List<String> tempFiles() {
+        return TempFileNames.in(dataDir);
     }
 
     /**

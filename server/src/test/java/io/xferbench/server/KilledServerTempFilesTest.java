@@ -1,8 +1,10 @@
 package io.xferbench.server;
 
+import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
@@ -61,11 +63,7 @@ class KilledServerTempFilesTest {
     }
 
     private List<Path> tempFiles() {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return TempFileNames.in(dataDir).stream().map(n -> dataDir.resolve(DataDirectory.UPLOADS).resolve(n)).toList();
     }
 
     private static long sizeOf(Path p) {

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
@@ -58,9 +59,7 @@ class SigtermTest {
             assertThat(server.exitValue()).as("exit status after SIGTERM").isIn(0, 143);
             busy.close();
             receiver.shutdown();
-            try (Stream<Path> files = Files.list(dataDir)) {
-                assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".tmp-"));
-            }
+            assertThat(TempFileNames.in(dataDir)).isEmpty();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -332,12 +333,8 @@ class UploadIntegrationTest {
         return (int) crc.getValue();
     }
 
-    static List<Path> tempFiles() throws IOException {
-        try (Stream<Path> files = Files.list(serverDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        } catch (NoSuchFileException e) {
-            return List.of();
-        }
+    static List<String> tempFiles() {
+        return TempFileNames.in(serverDir);
     }
 
     static void assertNoTempFiles() throws IOException {
