@@ -1,6 +1,5 @@
 package io.xferbench.server;
 
-import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,6 +18,7 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,5 @@
 package io.xferbench.server;
 
-import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
@@ -13,6 +12,7 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.testing.TempFileNames;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package io.xferbench.server;
 
-import io.xferbench.core.testing.TempFileNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
@@ -12,6 +11,7 @@ import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

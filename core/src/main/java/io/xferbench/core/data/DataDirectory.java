@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
@@ -269,8 +272,12 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
+    /** One set for every temp file: the varargs open builds a HashSet per call. */
+    private static final Set<StandardOpenOption> CREATE_NEW_RW = Collections.unmodifiableSet(
+            EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE));
+
     private static FileChannel createNew(Path tmp) throws IOException {
-        return FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return FileChannel.open(tmp, CREATE_NEW_RW);
     }
 
     private void makeUploadsDir() throws IOException {
