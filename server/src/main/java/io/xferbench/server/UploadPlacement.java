@@ -20,9 +20,8 @@ import java.util.zip.CRC32C;
 
 /**
  * One upload's way into the data directory, the same for every I/O model: the checks before the body, a
- * {@link TempFiles} file in the data directory's hidden uploads directory ({@link DataDirectory#createUploadTemp}; hidden
- * names are reserved, so no client can ask for it), the
- * verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
+ * {@link TempFiles} file in the data directory's hidden {@code .uploads/} ({@link DataDirectory#createUploadTemp};
+ * hidden names are reserved, so no client can ask for it), the verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
  * whole new one, never a part.
  *
  * <ol>
