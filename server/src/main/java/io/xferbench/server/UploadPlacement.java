@@ -20,8 +20,8 @@ import java.util.zip.CRC32C;
 
 /**
  * One upload's way into the data directory, the same for every I/O model: the checks before the body, a
- * {@link TempFiles} file in the target's directory (hidden names are reserved, so no client can ask for it), the
- * verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
+ * {@link TempFiles} file in the data directory's hidden {@code .uploads/} ({@link DataDirectory#createUploadTemp};
+ * hidden names are reserved, so no client can ask for it), the verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
  * whole new one, never a part.
  *
  * <ol>
@@ -97,9 +97,8 @@ final class UploadPlacement implements AutoCloseable {
             throw new Refused(Status.NO_SPACE, "an upload of " + request.size() + " bytes does not fit: "
                     + usable + " bytes usable in the data directory");
         }
-        Path tmp = TempFiles.next(dir, target.getFileName().toString());
-        FileChannel file = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        return new UploadPlacement(request, data, target, tmp, file);
+        DataDirectory.UploadTemp tmp = data.createUploadTemp(target);
+        return new UploadPlacement(request, data, target, tmp.path(), tmp.channel());
     }
 
     FileChannel file() {

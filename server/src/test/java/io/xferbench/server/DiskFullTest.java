@@ -18,6 +18,7 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
@@ -83,8 +84,9 @@ class DiskFullTest {
 
             try (Stream<Path> files = Files.list(mount)) {
                 List<String> names = files.map(p -> p.getFileName().toString()).toList();
-                assertThat(names).contains("first.dat").doesNotContain("second.dat").noneMatch(n -> n.startsWith(".tmp-"));
+                assertThat(names).contains("first.dat").doesNotContain("second.dat");
             }
+            assertThat(TempFileNames.in(mount)).isEmpty();
             assertThat(Files.size(mount.resolve("first.dat"))).isEqualTo(UPLOAD);
             // The server keeps serving (a small generated file fits in what is left).
             try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {

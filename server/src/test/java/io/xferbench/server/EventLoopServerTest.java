@@ -19,6 +19,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -190,11 +191,7 @@ class EventLoopServerTest {
     }
 
     private List<String> tempFiles() {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".tmp-")).toList();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return TempFileNames.in(dataDir);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
@@ -14,10 +15,16 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.channels.SocketChannel;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,10 +110,8 @@ class IoModelTest {
         }
     }
 
-    private List<Path> tempFiles() throws IOException {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        }
+    private List<String> tempFiles() {
+        return TempFileNames.in(dataDir);
     }
 
     /**
@@ -162,5 +167,49 @@ class IoModelTest {
     void anUnknownModelIsRefusedAtStart(@TempDir Path dir) {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> XferServer.start(ServerConfig.loopback(dir).withIoModel("fibers")))
                 .hasMessageContaining("unknown --io-model fibers");
+    }
+
+    /**
+     * The blocking models answer a body that is already here behind its header with ready and result in one write:
+     * the client still reads them in order (ready, then result), a refused body and an empty one included, and the
+     * connection stays in step.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:4"})
+    void bodiesSentBehindTheirHeadersGetReadyThenResultInStep(String model) throws Exception {
+        byte[] a = new byte[50 * 1024];
+        new java.util.Random(31).nextBytes(a);
+        byte[] b = new byte[4096];
+        new java.util.Random(32).nextBytes(b);
+        ByteBuffer out = ByteBuffer.allocate(a.length + b.length + 1024);
+        out.put(RequestCodec.encode(Request.upload("stream", "whole-a.bin", a.length, crc32c(a), 0, 0))).put(a);
+        out.put(RequestCodec.encode(Request.upload("channel-direct", "whole-b.bin", b.length, crc32c(b) ^ 1, 0, 0))).put(b);
+        out.put(RequestCodec.encode(Request.upload("stream", "whole-c.bin", 0, crc32c(new byte[0]), 0, 0)));
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
+             SocketChannel s = SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1", server.port()))) {
+            while (out.flip().hasRemaining()) {
+                s.write(out);
+                out.compact();
+            }
+            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(a.length);
+            assertThat(ResponseCodec.readUploadResult(s).crc32c()).isEqualTo(crc32c(a));
+            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(b.length);
+            assertThatThrownBy(() -> ResponseCodec.readUploadResult(s))
+                    .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.VERIFY_FAILED));
+            assertThat(ResponseCodec.readUploadReady(s)).isZero();
+            assertThat(ResponseCodec.readUploadResult(s).bytes()).isZero();
+            assertThat(Files.readAllBytes(dataDir.resolve("whole-a.bin"))).isEqualTo(a);
+            assertThat(dataDir.resolve("whole-b.bin")).doesNotExist();
+            assertThat(Files.size(dataDir.resolve("whole-c.bin"))).isZero();
+            assertThat(tempFiles()).isEmpty();
+            s.write(RequestCodec.encode(new Request(Op.STAT, "", "whole-a.bin", "", 0, 0, 0, 0)));
+            assertThat(ResponseCodec.readStat(s).size()).isEqualTo(a.length);
+        }
+    }
+
+    private static int crc32c(byte[] bytes) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(bytes);
+        return (int) c.getValue();
     }
 }

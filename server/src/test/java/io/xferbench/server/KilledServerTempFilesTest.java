@@ -3,6 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
@@ -11,6 +12,7 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.testing.TempFileNames;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -61,11 +63,7 @@ class KilledServerTempFilesTest {
     }
 
     private List<Path> tempFiles() {
-        try (Stream<Path> files = Files.list(dataDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return TempFileNames.in(dataDir).stream().map(n -> dataDir.resolve(DataDirectory.UPLOADS).resolve(n)).toList();
     }
 
     private static long sizeOf(Path p) {

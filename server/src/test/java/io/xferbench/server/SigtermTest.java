@@ -11,6 +11,7 @@ import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,9 +59,7 @@ class SigtermTest {
             assertThat(server.exitValue()).as("exit status after SIGTERM").isIn(0, 143);
             busy.close();
             receiver.shutdown();
-            try (Stream<Path> files = Files.list(dataDir)) {
-                assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".tmp-"));
-            }
+            assertThat(TempFileNames.in(dataDir)).isEmpty();
         }
     }
 }

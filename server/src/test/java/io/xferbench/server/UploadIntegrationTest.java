@@ -22,6 +22,7 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -332,12 +333,8 @@ class UploadIntegrationTest {
         return (int) crc.getValue();
     }
 
-    static List<Path> tempFiles() throws IOException {
-        try (Stream<Path> files = Files.list(serverDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(".tmp-")).toList();
-        } catch (NoSuchFileException e) {
-            return List.of();
-        }
+    static List<String> tempFiles() {
+        return TempFileNames.in(serverDir);
     }
 
     static void assertNoTempFiles() throws IOException {

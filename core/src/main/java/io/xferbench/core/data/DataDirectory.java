@@ -17,7 +17,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +44,12 @@ import java.util.zip.CRC32C;
  *
  * <p>A failed generation leaves nothing behind: the data goes to a temporary file renamed into place, then its
  * record is written; a full disk at any step removes what that request wrote, the placed file included.
+ *
+ * <p>Uploads into the directory itself are written in {@value #UPLOADS}, a hidden subdirectory (hidden names are the
+ * server's: no client can name it or anything in it), and renamed from there into place: creating the temp file
+ * then takes that directory's lock, not the data directory's, which the rename and every lookup need (nginx keeps
+ * its {@code client_body_temp_path} apart for the same reason). It must be a real directory on the data
+ * directory's file system (checked when it is made or found), so the rename stays a rename, never a copy.
  */
 public final class DataDirectory implements AutoCloseable {
     /** Seed of generated files: fixed, so the same size always has the same bytes on every machine. */
@@ -50,6 +59,8 @@ public final class DataDirectory implements AutoCloseable {
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
+    /** The uploads' temp directory, inside the data directory (see the class comment). */
+    public static final String UPLOADS = ".uploads";
 
     /** Releases the record cache's pinned descriptors of a directory object nobody holds any more. */
     private static final Cleaner CLEANER = Cleaner.create();
@@ -67,12 +78,18 @@ public final class DataDirectory implements AutoCloseable {
     /** Records already read or written, matched against each opened descriptor exactly like the record on disk. */
     private final ChecksumRecordCache known = new ChecksumRecordCache();
     private final Cleaner.Cleanable released;
+    private final Path uploads;
 
     public DataDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
         this.root = dir.toRealPath();
         this.rootDir = FileChannel.open(root, StandardOpenOption.READ);
         this.rootKey = Files.readAttributes(root, BasicFileAttributes.class).fileKey();
+        this.uploads = root.resolve(UPLOADS);
+        // Made by the first upload (a directory only downloaded from stays as it is); one left here is checked now.
+        if (Files.exists(uploads, LinkOption.NOFOLLOW_LINKS)) {
+            checkUploadsDir();
+        }
         ChecksumRecordCache cache = known;
         this.released = CLEANER.register(this, cache::clear);
     }
@@ -230,6 +247,61 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
+    /** A new, empty temp file for an upload that becomes {@code target} (a {@link #resolveNew} result), open. */
+    public record UploadTemp(Path path, FileChannel channel) {
+    }
+
+    /**
+     * Creates the temp file of an upload to {@code target}: in {@value #UPLOADS} for a target in the directory itself,
+     * beside the target for one in a subdirectory (which may be another mount: the rename must not cross file systems).
+     */
+    public UploadTemp createUploadTemp(Path target) throws IOException {
+        Path parent = target.getParent();
+        String label = target.getFileName().toString();
+        if (!parent.equals(root)) {
+            Path tmp = TempFiles.next(parent, label);
+            return new UploadTemp(tmp, createNew(tmp));
+        }
+        Path tmp = TempFiles.next(uploads, label);
+        try {
+            return new UploadTemp(tmp, createNew(tmp));
+        } catch (NoSuchFileException e) {
+            // The first upload, or the directory was removed: made and checked then, not per upload.
+            makeUploadsDir();
+            return new UploadTemp(tmp, createNew(tmp));
+        }
+    }
+
+    /** One set for every temp file: the varargs open builds a HashSet per call. */
+    private static final Set<StandardOpenOption> CREATE_NEW_RW = Collections.unmodifiableSet(
+            EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE));
+
+    private static FileChannel createNew(Path tmp) throws IOException {
+        return FileChannel.open(tmp, CREATE_NEW_RW);
+    }
+
+    private void makeUploadsDir() throws IOException {
+        checkRootUnmoved();
+        try {
+            Files.createDirectory(uploads);
+        } catch (java.nio.file.FileAlreadyExistsException raced) {
+            // Another upload (or server) made it: checked below like a new one.
+        }
+        checkUploadsDir();
+    }
+
+    /** {@value #UPLOADS} must be a directory (not a symlink) on the data directory's file system. */
+    private void checkUploadsDir() throws IOException {
+        BasicFileAttributes a = Files.readAttributes(uploads, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!a.isDirectory()) {
+            throw new AccessDeniedException(uploads.toString(), null, "the uploads' temp directory is not a directory (a symlink or a file)");
+        }
+        Object rootDev = Files.getAttribute(root, "unix:dev");
+        if (!rootDev.equals(Files.getAttribute(uploads, "unix:dev", LinkOption.NOFOLLOW_LINKS))) {
+            throw new AccessDeniedException(uploads.toString(), null, "the uploads' temp directory is on another file system than the data directory (a rename would fail)");
+        }
+    }
+
     /**
      * STAT: whether a regular file of this client-supplied name exists (same real-path rules as a download), with
      * its size and mtime. A name outside the directory, or a FIFO or directory, is refused, not reported absent.
@@ -328,6 +400,9 @@ public final class DataDirectory implements AutoCloseable {
         if (!real.startsWith(root) || real.equals(root)) {
             throw new AccessDeniedException(name, null, "resolves outside the data directory");
         }
+        if (reserved(real)) {
+            throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
+        }
         // Read once, without following: a file deleted since toRealPath is NOT_FOUND, not "not a regular file".
         BasicFileAttributes attributes;
         try {
@@ -357,6 +432,9 @@ public final class DataDirectory implements AutoCloseable {
             Path parent = candidate.getParent().toRealPath();
             if (!parent.startsWith(root)) {
                 throw new AccessDeniedException(name, null, "resolves outside the data directory");
+            }
+            if (reserved(parent)) {
+                throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
             }
             target = parent.resolve(candidate.getFileName());
         }
@@ -391,6 +469,19 @@ public final class DataDirectory implements AutoCloseable {
         if (!rootKey.equals(now)) {
             throw new AccessDeniedException(root.toString(), null, "the data directory's path no longer leads to the directory the server opened");
         }
+    }
+
+    /**
+     * Whether a real path inside the directory passes through a hidden name (a symlink can lead there although no
+     * client may name it): the uploads' temp directory, checksum records.
+     */
+    private boolean reserved(Path real) {
+        for (Path part : root.relativize(real)) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Rejects what is never a valid name before touching the file system. */

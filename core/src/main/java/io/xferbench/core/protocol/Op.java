@@ -39,8 +39,11 @@ public enum Op {
         return code;
     }
 
+    /** values() clones its array at every call, and every request is decoded through {@link #of}. */
+    private static final Op[] VALUES = values();
+
     public static Op of(int code) throws ProtocolException {
-        for (Op op : values()) {
+        for (Op op : VALUES) {
             if (op.code == code) {
                 return op;
             }

@@ -129,6 +129,12 @@ public final class RequestCodec {
             if (length > b.remaining()) {
                 throw new ProtocolException(Status.BAD_REQUEST, "truncated request header (" + what + ")");
             }
+            if (b.hasArray() && ascii(b.array(), b.arrayOffset() + b.position(), length)) {
+                // The common case (every name the suite makes): no decoder, buffer and copy per string.
+                String s = new String(b.array(), b.arrayOffset() + b.position(), length, StandardCharsets.US_ASCII);
+                b.position(b.position() + length);
+                return s;
+            }
             ByteBuffer slice = b.slice(b.position(), length);
             b.position(b.position() + length);
             try {
@@ -140,6 +146,15 @@ public final class RequestCodec {
             } catch (CharacterCodingException e) {
                 throw new ProtocolException(Status.BAD_REQUEST, what + " is not valid UTF-8");
             }
+        }
+
+        private static boolean ascii(byte[] bytes, int from, int length) {
+            for (int i = from, end = from + length; i < end; i++) {
+                if (bytes[i] < 0) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

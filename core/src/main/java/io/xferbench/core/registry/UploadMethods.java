@@ -10,7 +10,9 @@ import io.xferbench.core.method.receive.SpliceReceiver;
 import io.xferbench.core.method.receive.StreamReceiver;
 import io.xferbench.core.method.receive.TransferFromReceiver;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The registry of upload (socket → file) methods, in the order results are shown. Add a method here (its class plus this line); see docs/architecture.md. */
 public final class UploadMethods {
@@ -25,6 +27,10 @@ public final class UploadMethods {
             SpliceReceiver.METHOD,
             SpliceReceiver.POOLED), ReceiverMethod.class);
 
+    /** By id, for the per-request lookup (no stream per upload). */
+    private static final Map<String, ReceiverMethod> BY_ID = ALL.stream()
+            .collect(Collectors.toUnmodifiableMap(ReceiverMethod::id, m -> m));
+
     private UploadMethods() {
     }
 
@@ -33,7 +39,7 @@ public final class UploadMethods {
     }
 
     public static Optional<ReceiverMethod> byId(String id) {
-        return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
+        return id == null ? Optional.empty() : Optional.ofNullable(BY_ID.get(id));
     }
 
     public static List<String> ids() {

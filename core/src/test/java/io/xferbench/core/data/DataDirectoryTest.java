@@ -116,4 +116,64 @@ class DataDirectoryTest {
         assertThatThrownBy(() -> data.resolveNew("new.txt")).isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("no longer leads");
     }
+
+    /**
+     * An upload into the directory itself is created in the hidden uploads directory (another directory lock than the
+     * one the rename takes), one into a subdirectory beside its target (a subdirectory may be another mount); neither
+     * the uploads directory nor anything in it can be named, reached through a symlink, created in or deleted.
+     */
+    @Test
+    void uploadTempFilesLiveInAHiddenDirectoryNoNameReaches() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.createDirectories(root.resolve("sub"));
+        DataDirectory data = new DataDirectory(root);
+        Path real = root.toRealPath();
+
+        DataDirectory.UploadTemp top = data.createUploadTemp(data.resolveNew("up.bin"));
+        top.channel().close();
+        assertThat(top.path().getParent()).isEqualTo(real.resolve(DataDirectory.UPLOADS));
+        assertThat(top.path().getFileName().toString()).startsWith(".tmp-");
+        assertThat(Files.isDirectory(real.resolve(DataDirectory.UPLOADS), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isTrue();
+        DataDirectory.UploadTemp nested = data.createUploadTemp(data.resolveNew("sub/up.bin"));
+        nested.channel().close();
+        assertThat(nested.path().getParent()).isEqualTo(real.resolve("sub"));
+
+        Files.createSymbolicLink(root.resolve("into"), root.resolve(DataDirectory.UPLOADS));
+        Files.createSymbolicLink(root.resolve("temp"), top.path());
+        String tmpName = top.path().getFileName().toString();
+        for (String name : new String[] {DataDirectory.UPLOADS, DataDirectory.UPLOADS + "/" + tmpName, "into/" + tmpName, "temp"}) {
+            assertThatThrownBy(() -> data.existing(name)).as(name).isInstanceOf(AccessDeniedException.class);
+            assertThatThrownBy(() -> data.delete(name)).as(name).isInstanceOf(AccessDeniedException.class);
+            assertThatThrownBy(() -> data.stat(name)).as(name).isInstanceOf(AccessDeniedException.class);
+        }
+        assertThatThrownBy(() -> data.resolveNew("into/new.bin")).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("reserved");
+        assertThat(top.path()).exists();
+
+        // Removed meanwhile: the next upload makes it again.
+        Files.delete(top.path());
+        Files.delete(root.resolve(DataDirectory.UPLOADS));
+        DataDirectory.UploadTemp again = data.createUploadTemp(data.resolveNew("up.bin"));
+        again.channel().close();
+        assertThat(again.path()).exists();
+    }
+
+    /** A symlink (or a file) where the uploads directory belongs is refused: temp files never leave the directory. */
+    @Test
+    void anUploadsDirectoryThatIsASymlinkIsRefused() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.createSymbolicLink(root.resolve(DataDirectory.UPLOADS), elsewhere);
+        assertThatThrownBy(() -> new DataDirectory(root)).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("not a directory");
+
+        Path other = Files.createDirectories(tmp.resolve("other"));
+        DataDirectory data = new DataDirectory(other);
+        Path target = data.resolveNew("up.bin");
+        Files.writeString(other.resolve(DataDirectory.UPLOADS), "a file");
+        assertThatThrownBy(() -> data.createUploadTemp(target)).isInstanceOf(java.io.IOException.class);
+        try (var files = Files.list(elsewhere)) {
+            assertThat(files).isEmpty();
+        }
+    }
 }
