@@ -47,6 +47,11 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
         List<String> subtitle = new ArrayList<>();
         subtitle.add(Sizes.format(fileSize) + " downloads, closed loop, every body verified; loopback, client and server "
                 + "on the same machine");
+        int windows = rows.stream().filter(r -> r.repeats() != null).mapToInt(r -> r.repeats().windows()).max().orElse(1);
+        if (windows > 1) {
+            subtitle.add("each point: the median of " + windows + " windows per row, taken round by round over the servers "
+                    + "(--repeat); the table has each row's range");
+        }
         subtitle.add(environment.getOrDefault("jdk", "") + " " + environment.getOrDefault("kernel", "")
                 + ", " + environment.getOrDefault("cpus", "?") + " CPUs");
         return new SweepChart("Load sweep: requests/s and server threads against concurrent connections", subtitle,

@@ -6,7 +6,10 @@ import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.Shape;
 import java.awt.geom.Ellipse2D;
+import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -130,7 +133,7 @@ final class SweepChartFile {
                 if (lastX != null) {
                     g.drawLine(lastX, lastY, x, y);
                 }
-                g.fill(new Ellipse2D.Double(x - 4, y - 4, 8, 8));
+                g.fill(marker(li, x, y));
                 lastX = x;
                 lastY = y;
             }
@@ -148,7 +151,7 @@ final class SweepChartFile {
             g.setStroke(stroke(i, 3f));
             g.drawLine(x, y - 7, x + 34, y - 7);
             g.setStroke(new BasicStroke(1f));
-            g.fill(new Ellipse2D.Double(x + 13, y - 11, 8, 8));
+            g.fill(marker(i, x + 17, y - 7));
             g.setColor(Color.BLACK);
             g.drawString(chart.lines().get(i).label(), x + 42, y - 2);
         }
@@ -160,6 +163,25 @@ final class SweepChartFile {
             case 0 -> new BasicStroke(width);
             case 1 -> new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f);
             default -> new BasicStroke(width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 4f}, 0f);
+        };
+    }
+
+    /**
+     * The point's marker, centred on (x, y): a circle for the palette's first round of colours, then a square, then a
+     * triangle, so designs that share a colour differ where only points show (a run at one concurrency has no lines).
+     */
+    static Shape marker(int line, double x, double y) {
+        return switch (line / PALETTE.length % 3) {
+            case 0 -> new Ellipse2D.Double(x - 4, y - 4, 8, 8);
+            case 1 -> new Rectangle2D.Double(x - 4, y - 4, 8, 8);
+            default -> {
+                Path2D.Double t = new Path2D.Double();
+                t.moveTo(x, y - 5);
+                t.lineTo(x + 5, y + 4);
+                t.lineTo(x - 5, y + 4);
+                t.closePath();
+                yield t;
+            }
         };
     }
 

@@ -49,4 +49,26 @@ class SweepChartTest {
         assertThat(dashed).isNotNull();
         assertThat(dotted).isNotNull().isNotEqualTo(dashed);
     }
+
+    @Test
+    void designsSharingAColourHaveDifferentMarkers() {
+        Class<?> circle = SweepChartFile.marker(0, 10, 10).getClass();
+        Class<?> square = SweepChartFile.marker(SweepChartFile.COLOURS, 10, 10).getClass();
+        Class<?> triangle = SweepChartFile.marker(2 * SweepChartFile.COLOURS, 10, 10).getClass();
+        assertThat(List.of(circle, square, triangle)).doesNotHaveDuplicates();
+        assertThat(SweepChartFile.marker(SweepChartFile.COLOURS - 1, 10, 10).getClass()).isEqualTo(circle);
+    }
+
+    @Test
+    void repeatedRowsSayTheirPointsAreMedians() {
+        LoadReport.Row once = row("nginx", "xferbench", "download", 500, 38_000, 3);
+        Repeats three = new Repeats(List.of(36_000.0, 38_000.0, 40_000.0), Map.of(), null, true, null);
+        LoadReport.Row repeated = new LoadReport.Row(once.server(), once.model(), once.client(), once.protocol(),
+                once.operation(), once.fileSize(), once.concurrency(), once.result(), once.serverFigures(), null, null, null,
+                null, three);
+
+        assertThat(SweepChart.of(List.of(once), 1024, Map.of()).subtitle()).noneMatch(l -> l.contains("median"));
+        assertThat(SweepChart.of(List.of(repeated), 1024, Map.of()).subtitle())
+                .anyMatch(l -> l.contains("median of 3 windows"));
+    }
 }
