@@ -202,39 +202,17 @@ class EventLoopServerTest {
      */
     @Test
     void bodiesSentBehindTheirHeadersArePlacedWholeAndTheConnectionGoesOn() throws Exception {
-        byte[] a = new byte[50 * 1024];
-        new java.util.Random(21).nextBytes(a);
-        byte[] b = new byte[4096];
-        new java.util.Random(22).nextBytes(b);
-        ByteBuffer out = ByteBuffer.allocate(a.length + b.length + 1024);
-        out.put(RequestCodec.encode(Request.upload("stream", "whole-a.bin", a.length, crc32c(a), 0, 0))).put(a);
-        out.put(RequestCodec.encode(Request.upload("stream", "whole-b.bin", b.length, crc32c(b) ^ 1, 0, 0))).put(b);
-        out.put(RequestCodec.encode(Request.upload("stream", "whole-c.bin", 0, crc32c(new byte[0]), 0, 0)));
+        WholeBodyUploads uploads = WholeBodyUploads.of(21);
         try (XferServer server = XferServer.start(config());
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
-            s.write(out.flip());
-            assertThat(out.hasRemaining()).isFalse();
-            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(a.length);
-            assertThat(ResponseCodec.readUploadResult(s).crc32c()).isEqualTo(crc32c(a));
-            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(b.length);
-            assertStatus(() -> ResponseCodec.readUploadResult(s), Status.VERIFY_FAILED);
-            assertThat(ResponseCodec.readUploadReady(s)).isZero();
-            assertThat(ResponseCodec.readUploadResult(s).bytes()).isZero();
-            assertThat(Files.readAllBytes(dataDir.resolve("whole-a.bin"))).isEqualTo(a);
-            assertThat(dataDir.resolve("whole-b.bin")).doesNotExist();
-            assertThat(Files.size(dataDir.resolve("whole-c.bin"))).isZero();
+            uploads.send(s, "stream", "stream");
+            uploads.assertAnsweredAndPlaced(s, dataDir);
             assertThat(tempFiles()).isEmpty();
             // Still in step: the next request on the same connection is served, and the upload's recorded CRC32C
             // matches its bytes.
             s.write(RequestCodec.encode(new Request(Op.DOWNLOAD, "transfer-to", "whole-a.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)));
-            assertThat(ResponseCodec.readDownloadHeader(s).crc32c()).isEqualTo(crc32c(a));
+            assertThat(ResponseCodec.readDownloadHeader(s).crc32c()).isEqualTo(WholeBodyUploads.crc32c(uploads.a()));
         }
-    }
-
-    private static int crc32c(byte[] bytes) {
-        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-        c.update(bytes);
-        return (int) c.getValue();
     }
 
     @Test

@@ -24,8 +24,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.channels.SocketChannel;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -177,39 +175,14 @@ class IoModelTest {
     @ParameterizedTest
     @ValueSource(strings = {"platform", "virtual", "virtual+pool:4"})
     void bodiesSentBehindTheirHeadersGetReadyThenResultInStep(String model) throws Exception {
-        byte[] a = new byte[50 * 1024];
-        new java.util.Random(31).nextBytes(a);
-        byte[] b = new byte[4096];
-        new java.util.Random(32).nextBytes(b);
-        ByteBuffer out = ByteBuffer.allocate(a.length + b.length + 1024);
-        out.put(RequestCodec.encode(Request.upload("stream", "whole-a.bin", a.length, crc32c(a), 0, 0))).put(a);
-        out.put(RequestCodec.encode(Request.upload("channel-direct", "whole-b.bin", b.length, crc32c(b) ^ 1, 0, 0))).put(b);
-        out.put(RequestCodec.encode(Request.upload("stream", "whole-c.bin", 0, crc32c(new byte[0]), 0, 0)));
+        WholeBodyUploads uploads = WholeBodyUploads.of(31);
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
              SocketChannel s = SocketChannel.open(new java.net.InetSocketAddress("127.0.0.1", server.port()))) {
-            while (out.flip().hasRemaining()) {
-                s.write(out);
-                out.compact();
-            }
-            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(a.length);
-            assertThat(ResponseCodec.readUploadResult(s).crc32c()).isEqualTo(crc32c(a));
-            assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(b.length);
-            assertThatThrownBy(() -> ResponseCodec.readUploadResult(s))
-                    .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.VERIFY_FAILED));
-            assertThat(ResponseCodec.readUploadReady(s)).isZero();
-            assertThat(ResponseCodec.readUploadResult(s).bytes()).isZero();
-            assertThat(Files.readAllBytes(dataDir.resolve("whole-a.bin"))).isEqualTo(a);
-            assertThat(dataDir.resolve("whole-b.bin")).doesNotExist();
-            assertThat(Files.size(dataDir.resolve("whole-c.bin"))).isZero();
+            uploads.send(s, "stream", "channel-direct");
+            uploads.assertAnsweredAndPlaced(s, dataDir);
             assertThat(tempFiles()).isEmpty();
             s.write(RequestCodec.encode(new Request(Op.STAT, "", "whole-a.bin", "", 0, 0, 0, 0)));
-            assertThat(ResponseCodec.readStat(s).size()).isEqualTo(a.length);
+            assertThat(ResponseCodec.readStat(s).size()).isEqualTo(uploads.a().length);
         }
-    }
-
-    private static int crc32c(byte[] bytes) {
-        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-        c.update(bytes);
-        return (int) c.getValue();
     }
 }
