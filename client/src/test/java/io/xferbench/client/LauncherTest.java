@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /** {@code java -jar} on a JVM older than 21 says in one line what it needs, instead of UnsupportedClassVersionError. */
 class LauncherTest {
-    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+    private static final Path SERVER_JAR = ServerJar.PATH;
 
     /** A JDK or JRE under /usr/lib/jvm whose feature release is below 21 (Debian's default 17, say). */
     private static Optional<Path> oldJava() throws Exception {
@@ -53,8 +53,7 @@ class LauncherTest {
 
     @Test
     void aCurrentJavaRunsTheRealMain() throws Exception {
-        MethodAssumptions.assumeAvailable("server jar", Files.exists(SERVER_JAR) ? Availability.AVAILABLE
-                : Availability.unavailable("the server jar is not built"));
+        ServerJar.assumeBuilt("server jar");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "-jar", SERVER_JAR.toString(), "--help").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.client.ServerJar;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.testing.MethodAssumptions;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +18,11 @@ import picocli.CommandLine;
 /** The load table end to end at a tiny scale: every server design runs, is measured, and is stopped. */
 @Timeout(300)
 class LoadBenchCommandTest {
-    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+    private static final Path SERVER_JAR = ServerJar.PATH;
 
     @Test
     void everyDesignGivesAVerifiedMeasuredRowAndNothingOutlivesTheRun(@TempDir Path tmp) throws Exception {
-        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
-                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        ServerJar.assumeBuilt("load-bench");
         Path out = tmp.resolve("load.json");
         int exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
                 "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",

@@ -2,6 +2,7 @@ package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.client.ServerJar;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.file.Files;
@@ -15,12 +16,11 @@ import org.junit.jupiter.api.Timeout;
 /** kill -9 of the bench in the middle of an nginx row: its servers die with it, and the next bench removes its directories. */
 @Timeout(180)
 class LoadBenchKillTest {
-    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+    private static final Path SERVER_JAR = ServerJar.PATH;
 
     @Test
     void aKilledBenchLeavesNoServerAndItsDirectoriesAreRemovedByTheNext() throws Exception {
-        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
-                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        ServerJar.assumeBuilt("load-bench");
         MethodAssumptions.assumeAvailable("nginx", NginxProcess.binary().isPresent() ? Availability.AVAILABLE
                 : Availability.unavailable(NginxProcess.missingReason()));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

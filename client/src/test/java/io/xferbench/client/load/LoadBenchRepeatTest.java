@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.client.ServerJar;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,12 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code load-bench --repeat 2} end to end at a tiny scale: two windows a row, measured round by round. */
 @Timeout(300)
 class LoadBenchRepeatTest {
-    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+    private static final Path SERVER_JAR = ServerJar.PATH;
 
     @Test
     void everyRowHasTwoWindowsTakenInInterleavedRoundsAndTheirSpread(@TempDir Path tmp) throws Exception {
-        MethodAssumptions.assumeAvailable("load-bench", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
-                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        ServerJar.assumeBuilt("load-bench");
         Path out = tmp.resolve("load.json");
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
         PrintStream err = System.err;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.client.ServerJar;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.TransferMethod;
@@ -32,15 +33,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(600)
 class VethBenchTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path SERVER_JAR = Path.of("..", "server", "target", "xferbench-server.jar");
+    private static final Path SERVER_JAR = ServerJar.PATH;
 
     @TempDir
     Path dir;
 
     @BeforeEach
     void namespacesCanBeMade() {
-        MethodAssumptions.assumeAvailable("veth", Files.isRegularFile(SERVER_JAR) ? Availability.AVAILABLE
-                : Availability.unavailable("the server jar is not built (" + SERVER_JAR + ")"));
+        ServerJar.assumeBuilt("veth");
         MethodAssumptions.assumeAvailable("veth", namespaces());
     }
 
