@@ -137,33 +137,52 @@ public final class DiskBench {
     }
 
     /**
-     * The Java row of {@code engine}, then its fio twin's (if it has one), in one cache state, {@code --repeat} times
-     * alternately (so drift of a shared device or CPU hits both tools alike); shown: the pair with the median ratio,
-     * with the ratios' spread on the Java row.
+     * The Java row of {@code engine} and its fio twin's (if it has one), in one cache state, {@code --repeat} times,
+     * the order turning each pair (Java then fio, fio then Java, ...: ABBA), so drift of a shared device or CPU, and
+     * whatever one run leaves for the next, hit both tools alike; shown: the pair with the median ratio, with the
+     * ratios' spread on the Java row.
      */
     private static List<DiskRow> engineAndTwin(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
                                                String fioSkip, int repeat, PrintStream log) throws IOException {
         List<List<DiskRow>> pairs = new ArrayList<>();
         for (int r = 0; r < repeat; r++) {
-            pairs.add(onePair(m, engine, spec, cache, fio, fioSkip, log));
+            // The first pair runs Java first: a Java row that is skipped skips its twin, and only running it says so.
+            boolean twinFirst = twinFirst(r) && pairs.get(0).get(0).skipped() == null;
+            pairs.add(onePair(m, engine, spec, cache, fio, fioSkip, twinFirst, log));
         }
         return representative(pairs);
     }
 
+    /** Whether repeat {@code r} (from 0) runs the fio twin before the Java row: ABBA, odd repeats. */
+    static boolean twinFirst(int r) {
+        return r % 2 == 1;
+    }
+
     private static List<DiskRow> onePair(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
-                                         String fioSkip, PrintStream log) throws IOException {
-        DiskRow java = m.java(engine, spec, cache);
-        log.println("bench-disk: " + DiskTable.format(List.of(java), "csv").lines().skip(1).findFirst().orElse(""));
+                                         String fioSkip, boolean twinFirst, PrintStream log) throws IOException {
         String twin = engine.fioEngine();
+        DiskRow f = null;
+        if (twin != null && twinFirst && fioSkip == null) {
+            f = logged(m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity()), log);
+        }
+        DiskRow java = logged(m.java(engine, spec, cache), log);
         if (twin == null) {
             return List.of(java);
         }
-        DiskRow f = fioSkip != null || java.skipped() != null
-                ? DiskRow.skipped("fio", twin, java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
-                        spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
-                : m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity());
+        if (f == null) {
+            f = fioSkip != null || java.skipped() != null
+                    ? DiskRow.skipped("fio", twin, java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
+                            spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
+                    : logged(m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity()), log);
+        }
         return List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
                 ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
+    }
+
+    /** Prints a measured row as it comes (CSV, without the header), so a long run shows its progress and order. */
+    private static DiskRow logged(DiskRow row, PrintStream log) throws IOException {
+        log.println("bench-disk: " + DiskTable.format(List.of(row), "csv").lines().skip(1).findFirst().orElse(""));
+        return row;
     }
 
     /**

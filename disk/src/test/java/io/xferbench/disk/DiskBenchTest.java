@@ -141,6 +141,33 @@ class DiskBenchTest {
     }
 
     @Test
+    void repeatedPairsTurnTheirOrderSoNeitherToolAlwaysGoesFirst() throws Exception {
+        if (Fio.path() == null) {
+            String message = "fio twins skipped: " + Fio.missingReason();
+            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
+                org.junit.jupiter.api.Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
+            }
+            org.junit.jupiter.api.Assumptions.abort(message);
+        }
+        Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
+        try {
+            DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",
+                    "--depths", "1", "--patterns", "sequential", "--engines", "sync-filechannel", "--cache", "warm",
+                    "--repeat", "3", "--cgroup-limit", "none", "--dir", dir.toString()});
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            List<DiskRow> rows = DiskBench.run(o, new PrintStream(log, true));
+            List<String> order = log.toString().lines()
+                    .filter(l -> l.startsWith("bench-disk: java,") || l.startsWith("bench-disk: fio,"))
+                    .map(l -> l.substring("bench-disk: ".length(), l.indexOf(','))).toList();
+            assertEquals(List.of("java", "fio", "fio", "java", "java", "fio"), order, log.toString());
+            assertEquals(3, rows.get(0).repeats());
+            assertNotNull(rows.get(0).ratio());
+        } finally {
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
     void repeatedPairsShowTheMedianRatiosPairWithTheRangeAndVerifyOnlyIfEveryRepeatDid() throws Exception {
         List<List<DiskRow>> pairs = List.of(pair(0.5, true), pair(1.2, false), pair(0.9, true));
         List<DiskRow> shown = DiskBench.representative(pairs);
