@@ -14,8 +14,10 @@ public final class BlockDigest {
 
     /** Folds the bytes of {@code block} (position to limit, position unchanged) read from {@code offset}. */
     public void add(long offset, ByteBuffer block) {
+        int position = block.position();
         crc.reset();
-        crc.update(block.duplicate());
+        crc.update(block);
+        block.position(position); // not a duplicate(): no allocation per block on the read loop
         sum += fold(offset, (int) crc.getValue());
     }
 
