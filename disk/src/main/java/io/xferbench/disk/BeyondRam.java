@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,7 +59,7 @@ final class BeyondRam {
                 ReadSpec spec = spec(o, file, span);
                 for (String engine : List.of("sync-filechannel", "odirect-jna")) {
                     boolean direct = engine.startsWith("odirect");
-                    DiskRow java = child(group, spec, engine).withCgroupLimit(limit);
+                    DiskRow java = child(group, spec, engine, o.settle()).withCgroupLimit(limit);
                     DiskRow f = fioSkip != null
                             ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
                             : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
@@ -94,11 +95,11 @@ final class BeyondRam {
         return spans(o).stream().map(span -> spec(o, file, span)).toList();
     }
 
-    private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine) throws IOException {
+    private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine, Duration settle) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String row = String.join(",", engine, spec.pattern().name(), Integer.toString(spec.blockSize()),
                 Integer.toString(spec.concurrency()), Long.toString(spec.span()), Long.toString(spec.randomOps()),
-                spec.file().toString(), "cold");
+                spec.file().toString(), "cold", Long.toString(settle.toMillis()));
         List<String> cmd = group.wrap(List.of(java, "-Xmx64m", JvmFlags.NATIVE_ACCESS, "-cp",
                 System.getProperty("java.class.path"), DiskBench.class.getName(), "--child-row", row));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -17,6 +17,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -97,7 +98,14 @@ public final class DiskBench {
             BlockDevice device = BlockDevice.of(file);
             log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
                     device.majorMinor(), device.scheduler());
-            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED));
+            Duration settle = o.settle();
+            if (o.caches.contains("cold")) {
+                log.println("bench-disk: cold rows wait " + settle.toMillis() + " ms after the eviction ("
+                        + (o.settle != null ? "--settle" : FreePageReporting.active()
+                        ? "free page reporting (virtio-balloon) is on: memory freed by the eviction goes back to the host ~2 s later"
+                        : "no free page reporting here") + ")");
+            }
+            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED), settle);
             long started = System.nanoTime();
             List<DiskRow> rows = new ArrayList<>();
             for (ReadSpec spec : specs) {
@@ -256,7 +264,8 @@ public final class DiskBench {
         Path file = Path.of(a[6]);
         ReadSpec spec = new ReadSpec(file, Long.parseLong(a[4]), ReadPattern.valueOf(a[1]), Integer.parseInt(a[2]),
                 Integer.parseInt(a[3]), Long.parseLong(a[5]), 42);
-        return new RowMeasurer(BlockDevice.of(file), new ContentGenerator(SEED)).java(engine, spec, a[7]);
+        return new RowMeasurer(BlockDevice.of(file), new ContentGenerator(SEED), Duration.ofMillis(Long.parseLong(a[8])))
+                .java(engine, spec, a[7]);
     }
 
     /** The command line of scripts/bench-disk; a bad value is a usage error (one line, exit 2) before any work. */
@@ -314,6 +323,11 @@ public final class DiskBench {
                         + "pair with the median java/fio ratio and the ratios' range (default: ${DEFAULT-VALUE}).")
         int repeat;
 
+        @Option(names = "--settle", converter = Converters.Time.class, description = "How long a cold row waits "
+                + "after evicting the file, before the tool starts (default: 3s where the VM reports free memory to its "
+                + "host, virtio-balloon free page reporting, else 0; docs/disk.md).")
+        Duration settle; // null = the default
+
         @Option(names = "--no-fio", description = "Leave out the fio rows.")
         boolean noFio;
 
@@ -335,6 +349,10 @@ public final class DiskBench {
 
         boolean fio() {
             return !noFio;
+        }
+
+        Duration settle() {
+            return settle != null ? settle : FreePageReporting.defaultSettle();
         }
 
         @Override

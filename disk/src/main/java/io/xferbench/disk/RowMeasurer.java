@@ -15,12 +15,14 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Runs one Java or fio row with an explicit cache state (cold: the file evicted with fadvise(DONTNEED) first;
- * warm: read into the cache first) and measures it: latency histogram, getrusage deltas, device counters.
+ * Runs one Java or fio row with an explicit cache state (cold: the file evicted with fadvise(DONTNEED) first, then
+ * {@code settle} waited out, see {@link FreePageReporting}; warm: read into the cache first) and measures it: latency
+ * histogram, getrusage deltas, device counters.
  */
 final class RowMeasurer {
     private static final long WARM_UP_SPAN = 16 * Sizes.MiB;
@@ -29,11 +31,13 @@ final class RowMeasurer {
 
     private final BlockDevice device;
     private final ContentGenerator generator;
+    private final Duration settle;
     private final ObjectMapper json = new ObjectMapper();
 
-    RowMeasurer(BlockDevice device, ContentGenerator generator) {
+    RowMeasurer(BlockDevice device, ContentGenerator generator, Duration settle) {
         this.device = device;
         this.generator = generator;
+        this.settle = settle;
     }
 
     DiskRow java(ReadEngine engine, ReadSpec spec, String cache) throws IOException {
@@ -135,14 +139,23 @@ final class RowMeasurer {
         }
     }
 
-    /** Sets the cache state and checks it took: a "cold" row with pages still resident would be a lie. */
-    private static void prepare(ReadSpec spec, String cache) throws IOException {
+    /**
+     * Sets the cache state and checks it took: a "cold" row with pages still resident would be a lie. A cold row then
+     * waits {@code settle}, so the memory its reads fill is in the same state for every tool.
+     */
+    private void prepare(ReadSpec spec, String cache) throws IOException {
         if ("cold".equals(cache)) {
             PageCache.evict(spec.file());
             PageCache.Residency r = PageCache.residency(spec.file());
             if (r.residentPages() > 0) {
                 throw new IOException("cannot make " + spec.file() + " cold: " + r.residentPages() + " of "
                         + r.totalPages() + " pages still resident after fadvise(DONTNEED) (mapped or dirty?)");
+            }
+            try {
+                Thread.sleep(settle);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while settling after the eviction", e);
             }
         } else {
             PageCache.warm(spec.file());

@@ -27,7 +27,7 @@ class DiskBenchTest {
         Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
         try {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
-                    "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--dir", dir.toString()});
+                    "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--dir", dir.toString()});
             List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.skipped() == null).toList();
             assertTrue(java.size() >= 24, "expected every engine × both patterns × both cache states, got " + java.size());
@@ -72,7 +72,8 @@ class DiskBenchTest {
                 new String[] {"--bogus", "1"}, new String[] {"--size", "1KiB"}, new String[] {"--cache", "hot"},
                 new String[] {"--depths", "0"}, new String[] {"--engines", "nope"}, new String[] {"--patterns", "diagonal"},
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
-                new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"})) {
+                new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"}, new String[] {"--settle", "-1s"},
+                new String[] {"--settle", "soon"})) {
             StringWriter err = new StringWriter();
             int status = Cli.commandLine(new DiskBench.Options()).setErr(new PrintWriter(err)).execute(args);
             assertEquals(2, status, String.join(" ", args) + ": " + err);
@@ -87,7 +88,7 @@ class DiskBenchTest {
         int status = Cli.commandLine(new DiskBench.Options()).setOut(new PrintWriter(out)).execute("--help");
         assertEquals(0, status);
         for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
-                "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat")) {
+                "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat", "--settle")) {
             assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
         }
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");
@@ -141,6 +142,14 @@ class DiskBenchTest {
     }
 
     @Test
+    void settleIsWhatTheUserSaysOrWhatThisMachinesFreePageReportingNeeds() {
+        assertEquals(java.time.Duration.ofMillis(1500), DiskBench.Options.parse("--settle", "1500ms").settle());
+        assertEquals(java.time.Duration.ZERO, DiskBench.Options.parse("--settle", "0").settle());
+        assertEquals(FreePageReporting.active() ? FreePageReporting.SETTLE : java.time.Duration.ZERO,
+                DiskBench.Options.parse().settle());
+    }
+
+    @Test
     void repeatedPairsTurnTheirOrderSoNeitherToolAlwaysGoesFirst() throws Exception {
         if (Fio.path() == null) {
             String message = "fio twins skipped: " + Fio.missingReason();
@@ -191,7 +200,7 @@ class DiskBenchTest {
         try {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",
                     "--depths", "2", "--random-ops", "32", "--engines", "odirect-jdk,io-uring-odirect", "--repeat", "2",
-                    "--cgroup-limit", "none", "--dir", dir.toString()});
+                    "--cgroup-limit", "none", "--settle", "0", "--dir", dir.toString()});
             List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.span() == 4L << 20).toList();
             assertEquals(4, java.size(), "two engines × two patterns, one row each: " + rows);
