@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class FileToSocketBenchmark extends AbstractBenchmark {
 
     /** Download method id, see {@link io.xferbench.core.registry.DownloadMethods}. */
-    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "mmap", "epoll-sendfile", "io-uring", "io-uring-read-send",
+    @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "sendfile", "mmap", "epoll-sendfile", "io-uring", "io-uring-read-send",
             "io-uring-send-zc", "io-uring-splice-linked", "direct-io", "direct-io-jdk", "io-uring-direct"})
     public String method;
 

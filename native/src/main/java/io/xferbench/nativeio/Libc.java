@@ -167,6 +167,9 @@ final class Libc {
     static native long splice(int fdIn, long[] offIn, int fdOut, long[] offOut, long len, int flags)
             throws LastErrorException;
 
+    /** sendfile64(2): the offset array is read and advanced by the kernel; the file's own position is left alone. */
+    static native long sendfile64(int outFd, int inFd, long[] offset, long count) throws LastErrorException;
+
     /** struct pollfd is {int fd; short events; short revents}: two ints, events in the low half of the second. */
     static native int poll(int[] fds, long nfds, int timeoutMillis) throws LastErrorException;
 }

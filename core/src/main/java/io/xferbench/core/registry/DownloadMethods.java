@@ -12,6 +12,7 @@ import io.xferbench.core.method.send.IoUringSpliceLinkedSender;
 import io.xferbench.core.method.send.IoUringSpliceSender;
 import io.xferbench.core.method.send.JdkDirectIoSender;
 import io.xferbench.core.method.send.MmapSender;
+import io.xferbench.core.method.send.SendfileSender;
 import io.xferbench.core.method.send.StreamSender;
 import io.xferbench.core.method.send.TransferToSender;
 import java.util.List;
@@ -24,6 +25,7 @@ public final class DownloadMethods {
             HeapChannelSender.METHOD,
             DirectChannelSender.METHOD,
             TransferToSender.METHOD,
+            SendfileSender.METHOD,
             MmapSender.METHOD,
             EpollSendfileSender.METHOD,
             IoUringSpliceSender.METHOD,

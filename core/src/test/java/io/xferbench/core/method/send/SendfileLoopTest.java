@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.net.BodyReceiver;
+import io.xferbench.core.registry.DownloadMethods;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -21,43 +25,48 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(60)
-class TransferToSenderTest {
+/** Both sendfile loops, the JDK's ({@code transfer-to}) and the shim's ({@code sendfile}), on the sockets that trip them. */
+class SendfileLoopTest {
     /** Far more than the small socket buffers below hold, so sendfile must find the socket full many times. */
     private static final int FILE_BYTES = 8 << 20 | 7;
 
     @TempDir
     Path dir;
 
-    @Test
-    void aVirtualThreadsSocketThatFillsUpGetsTheWholeFile() throws Exception {
-        assertWholeFileArrives(false);
+    @ParameterizedTest
+    @ValueSource(strings = {"transfer-to", "sendfile"})
+    void aVirtualThreadsSocketThatFillsUpGetsTheWholeFile(String method) throws Exception {
+        assertWholeFileArrives(method, false);
     }
 
-    @Test
-    void aPlatformThreadOnASocketAVirtualThreadMadeNonBlockingGetsTheWholeFile() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"transfer-to", "sendfile"})
+    void aPlatformThreadOnASocketAVirtualThreadMadeNonBlockingGetsTheWholeFile(String method) throws Exception {
         // The virtual+pool model: the connection's virtual thread reads the request, a pool thread sends.
-        assertWholeFileArrives(true);
+        assertWholeFileArrives(method, true);
     }
 
-    @Test
-    void aFileShorterThanAskedIsAnEofNotAHang() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"transfer-to", "sendfile"})
+    void aFileShorterThanAskedIsAnEofNotAHang(String method) throws Exception {
         TestFile file = new DataDirectory(dir).generated(1 << 20);
         try (Pair pair = Pair.open();
              FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             CompletableFuture.runAsync(() -> drain(pair.client));
             SourceFile claimed = new SourceFile(file.path(), ch, 2L << 20);
-            assertThatThrownBy(() -> new TransferToSender().send(claimed, 0, claimed.size(), pair.accepted))
+            assertThatThrownBy(() -> sender(method).send(claimed, 0, claimed.size(), pair.accepted))
                     .isInstanceOf(EOFException.class)
                     .hasMessageContaining("at " + (1 << 20) + " of " + (2 << 20));
         }
     }
 
-    private void assertWholeFileArrives(boolean sendFromPlatformThread) throws Exception {
+    private void assertWholeFileArrives(String method, boolean sendFromPlatformThread) throws Exception {
         TestFile file = new DataDirectory(dir).generated(FILE_BYTES);
         try (Pair pair = Pair.open();
              FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.READ);
@@ -69,7 +78,7 @@ class TransferToSenderTest {
             virtual.submit(() -> pair.accepted.read(ByteBuffer.allocate(1))).get();
             SourceFile source = new SourceFile(file.path(), ch, file.size());
             Future<?> sent = (sendFromPlatformThread ? platform : virtual).submit(() -> {
-                new TransferToSender().send(source, 0, source.size(), pair.accepted);
+                sender(method).send(source, 0, source.size(), pair.accepted);
                 return null;
             });
             // The reader starts late, so the sender meets a full socket before a byte is taken.
@@ -85,6 +94,12 @@ class TransferToSenderTest {
             sent.get();
             assertThat(crc.get()).isEqualTo(file.crc32c());
         }
+    }
+
+    private static FileSender sender(String method) throws IOException {
+        SenderMethod m = DownloadMethods.byId(method).orElseThrow();
+        assertThat(m.availability().isAvailable()).as(m.availability().unavailableReason()).isTrue();
+        return m.newSender(TransferOptions.DEFAULT);
     }
 
     private static void drain(SocketChannel client) {
