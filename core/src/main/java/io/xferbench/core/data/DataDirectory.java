@@ -126,14 +126,19 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
-    /** The generated file of {@code size} bytes, opened, with the CRC32C of the opened bytes. */
+    /**
+     * The generated file of {@code size} bytes, opened, with the CRC32C of the opened bytes. Where it is there with its
+     * record (every request but the first), no lock is taken: hundreds of connections downloading the same file must
+     * not queue on one lock for an open; only writing it is serialized.
+     */
     public OpenedFile openGenerated(long size) throws IOException {
-        if (size < 0) {
-            throw new IllegalArgumentException("negative size " + size);
+        OpenedFile ready = openGeneratedIfRecorded(size);
+        if (ready != null) {
+            return ready;
         }
         String name = generatedName(size);
         Path path = root.resolve(name);
-        ReentrantLock lock = locks.computeIfAbsent(name, k -> new ReentrantLock());
+        ReentrantLock lock = generationLock(name);
         lock.lock();
         try {
             OpenRegularFile opened;
@@ -159,6 +164,11 @@ public final class DataDirectory implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** What serializes writing the generated file {@code name}; package-private for tests. */
+    ReentrantLock generationLock(String name) {
+        return locks.computeIfAbsent(name, k -> new ReentrantLock());
     }
 
     /** An existing file by client-supplied name, opened, with the CRC32C of the opened bytes. */

@@ -7,6 +7,11 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +36,24 @@ class DataDirectoryTest {
         assertThat(Files.getLastModifiedTime(f.path()).toMillis()).as("not rewritten").isEqualTo(mtime);
         try (var files = Files.list(data.root())) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".tmp-"));
+        }
+    }
+
+    /** Hundreds of connections download the same generated file: opening it once it is there must not queue on a lock. */
+    @Test
+    void aGeneratedFileThatIsThereOpensWhileItsGenerationLockIsHeld() throws Exception {
+        DataDirectory data = new DataDirectory(tmp.resolve("data"));
+        TestFile f = data.generated(4096);
+        ReentrantLock lock = data.generationLock(f.path().getFileName().toString());
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        lock.lock();
+        try {
+            Future<TestFile> opened = other.submit(() -> data.generated(4096));
+            assertThat(opened.get(10, TimeUnit.SECONDS)).isEqualTo(f);
+        } finally {
+            // Released before the executor is closed, so a failure ends the test instead of hanging it.
+            lock.unlock();
+            other.close();
         }
     }
 
