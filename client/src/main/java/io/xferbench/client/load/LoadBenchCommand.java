@@ -4,6 +4,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.registry.DownloadMethods;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,13 @@ import picocli.CommandLine.Spec;
         description = "Start the xferbench server and nginx (sendfile, aio threads) on loopback and load each with small "
                 + "downloads, uploads and deletes.")
 public final class LoadBenchCommand implements Callable<Integer> {
+    /**
+     * The body as every model can send it: the event-loop models write a file region (one sendfile64 on the loop), the
+     * thread models the same syscall through the shim, so the table compares I/O models, not the JDK's transferTo probes.
+     */
+    static final String DEFAULT_METHOD = "sendfile";
+    static final String FALLBACK_METHOD = "transfer-to";
+
     static final String DATA_DIR_PREFIX = "xferbench-load-data-";
 
     @Spec
@@ -41,7 +49,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--server-jar", required = true, description = "The xferbench server jar to run.")
     Path serverJar;
 
-    @Option(names = "--method", defaultValue = "transfer-to", description = "The xferbench server's transfer method (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--method", description = "The xferbench server's transfer method (default: " + DEFAULT_METHOD
+            + ", one sendfile64(2) per body as the event-loop models send it; " + FALLBACK_METHOD + " where the native shim cannot run).")
     String method;
 
     @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8,netty-epoll,netty-io-uring,"
@@ -136,6 +145,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (!Files.isRegularFile(serverJar)) {
             throw new ParameterException(spec.commandLine(), "no server jar at " + serverJar + " (build it: ./mvnw package -DskipTests)");
+        }
+        if (method == null) {
+            method = defaultMethod();
         }
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
@@ -377,5 +389,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %s%s ...%n", target.server(), target.model(),
                 client, connections, requests > 0 && !client.startsWith("wrk") ? requests + " requests"
                         : warm.plus(duration).toMillis() + " ms", repeat > 1 ? ", round " + (round + 1) + " of " + repeat : "");
+    }
+
+    private static String defaultMethod() {
+        boolean available = DownloadMethods.byId(DEFAULT_METHOD).map(m -> m.availability().isAvailable()).orElse(false);
+        return available ? DEFAULT_METHOD : FALLBACK_METHOD;
     }
 }

@@ -54,9 +54,9 @@ class LoadBenchCommandTest {
                 }
             }
         }
-        assertThat(designs).contains("xferbench platform transfer-to xferbench native", "xferbench virtual transfer-to xferbench native",
-                "xferbench virtual+pool:8 transfer-to xferbench native",
-                "xferbench platform transfer-to xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
+        assertThat(designs).contains("xferbench platform sendfile xferbench native", "xferbench virtual sendfile xferbench native",
+                "xferbench virtual+pool:8 sendfile xferbench native",
+                "xferbench platform sendfile xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
         assertThat(exit).isZero();
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
     }

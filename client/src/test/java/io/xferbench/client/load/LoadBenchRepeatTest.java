@@ -77,8 +77,8 @@ class LoadBenchRepeatTest {
             assertThat(row.path("ratioToBestMax").asDouble()).as(row.toString()).isLessThanOrEqualTo(1.0);
             byGroup.computeIfAbsent(row.path("protocol").asText(), k -> new ArrayList<>()).add(row);
         }
-        assertThat(models).containsExactly("platform transfer-to native", "platform transfer-to http", "netty-epoll transfer-to native",
-                "netty-epoll transfer-to http");
+        assertThat(models).containsExactly("platform sendfile native", "platform sendfile http", "netty-epoll sendfile native",
+                "netty-epoll sendfile http");
         // Each round's ratio is the row's rate over the best model's in the same round, not over the best median.
         for (List<JsonNode> group : byGroup.values()) {
             double[] best = new double[2];
