@@ -2,12 +2,8 @@ package io.xferbench.nativeio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -23,24 +19,20 @@ class SendfileTest {
     @TempDir
     Path dir;
 
-    private ServerSocketChannel server;
+    private LoopbackPair sockets;
     private SocketChannel client;
     private SocketChannel accepted;
 
     @BeforeEach
     void connect() throws Exception {
-        server = ServerSocketChannel.open().setOption(StandardSocketOptions.SO_RCVBUF, 16 * 1024)
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = SocketChannel.open().setOption(StandardSocketOptions.SO_SNDBUF, 16 * 1024);
-        client.connect(server.getLocalAddress());
-        accepted = server.accept();
+        sockets = LoopbackPair.open(16 * 1024);
+        client = sockets.client();
+        accepted = sockets.accepted();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        accepted.close();
-        client.close();
-        server.close();
+        sockets.close();
     }
 
     @Test

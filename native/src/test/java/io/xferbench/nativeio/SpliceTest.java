@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,26 +31,21 @@ class SpliceTest {
     @TempDir
     Path dir;
 
-    private ServerSocketChannel server;
+    private LoopbackPair sockets;
     private SocketChannel client;
     private SocketChannel accepted;
 
     @BeforeEach
     void connect() throws Exception {
-        // Small socket buffers (the kernel doubles them: 256 KiB in flight at most), so 1 MiB cannot vanish into
-        // them and a stalled reader really makes a non-blocking sender meet EAGAIN.
-        server = ServerSocketChannel.open().setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER)
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = SocketChannel.open().setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
-        client.connect(server.getLocalAddress());
-        accepted = server.accept();
+        // 256 KiB in flight at most: 1 MiB must wait for the reader.
+        sockets = LoopbackPair.open(SOCKET_BUFFER);
+        client = sockets.client();
+        accepted = sockets.accepted();
     }
 
     @AfterEach
     void disconnect() throws Exception {
-        accepted.close();
-        client.close();
-        server.close();
+        sockets.close();
     }
 
     @ParameterizedTest(name = "{0} bytes from position {1}, non-blocking socket: {2}")

@@ -4,7 +4,7 @@ import io.xferbench.core.method.Availability;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeSupport;
 
-/** What the raw splice(2) methods (sender, receiver, relays on the native shim) need: the shim and JDK fds. */
+/** What the methods that make syscalls on JDK fds through the native shim (raw splice(2), sendfile) need: the shim and JDK fds. */
 public final class RawSplice {
     private RawSplice() {
     }

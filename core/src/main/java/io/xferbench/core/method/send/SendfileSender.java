@@ -1,13 +1,12 @@
 package io.xferbench.core.method.send;
 
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.MethodTraits;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.pipe.RawSplice;
 import io.xferbench.nativeio.Fds;
-import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.Sendfile;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
@@ -21,19 +20,11 @@ import java.nio.channels.SocketChannel;
 public final class SendfileSender implements FileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("sendfile",
             "sendfile64(2) loop through the JNA shim: transfer-to without the JDK's fstat and copy_file_range per call",
-            SendfileSender::availability,
+            RawSplice::availability,
             MethodTraits.twin("sendfile").definedBy("sendfile64"),
             options -> new SendfileSender());
 
     private final WaitingPageWrite waitWrite = new WaitingPageWrite("sendfile64");
-
-    private static Availability availability() {
-        String reason = NativeSupport.unavailableReason();
-        if (reason == null) {
-            reason = Fds.unavailableReason();
-        }
-        return reason == null ? Availability.AVAILABLE : Availability.unavailable(reason);
-    }
 
     @Override
     public void send(SourceFile file, long position, long length, SocketChannel socket) throws IOException {
