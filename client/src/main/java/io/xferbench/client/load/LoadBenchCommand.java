@@ -80,8 +80,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
 
     @Option(names = "--repeat", defaultValue = "1", converter = Converters.PositiveInt.class,
             description = "Measure each row in this many windows, round by round: each round measures every server at a "
-                    + "concurrency and operation once. A row shows its median window, the range of requests/s and the ratio "
-                    + "to the round's best xferbench model (default: ${DEFAULT-VALUE}).")
+                    + "concurrency and operation once. A row shows its median window, the range of requests/s, the ratio "
+                    + "to the round's best xferbench model and its median over the best model's median (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--repeat-warmup", converter = Converters.Time.class,

@@ -253,6 +253,7 @@ final class LoadReport {
             m.put("ratioToBestMedian", best == null ? null : best.median());
             m.put("ratioToBestMin", best == null ? null : best.min());
             m.put("ratioToBestMax", best == null ? null : best.max());
+            m.put("medianToBestMedian", rep.medianToBestMedian());
         }
         m.put("verified", row.verified());
         return m;
@@ -269,7 +270,7 @@ final class LoadReport {
         List<String[]> cells = new ArrayList<>();
         cells.add(columns(ranges, vsBest, new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "req/s range",
             "p50 ms", "p99 ms", "p99.9 ms", "errors", "srv µs/req", "srv threads", "started", "carriers", "sys/req", "cs/req",
-            "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "verified"}));
+            "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "vs best median", "verified"}));
         for (Row row : rows) {
             if (row.skipped() != null) {
                 String[] line = new String[cells.get(0).length];
@@ -297,16 +298,17 @@ final class LoadReport {
                 ref.map(x -> f("%.2f×", r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(""),
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
                 rep == null || rep.ratioToBest() == null ? "" : ratio(rep.ratioToBest()),
+                rep == null || rep.medianToBestMedian() == null ? "" : f("%.2f", rep.medianToBestMedian()),
                 row.client().equals("xferbench") ? (row.verified() ? "yes" : "NO") : "status only"}));
         }
         return align(cells, 7) + legend(rows);
     }
 
-    /** Drops the repeat columns (req/s range at 8, vs best at 23) a table without repeats has no use for. */
+    /** Drops the repeat columns (req/s range at 8, vs best at 23 and 24) a table without repeats has no use for. */
     private static String[] columns(boolean ranges, boolean vsBest, String[] all) {
         List<String> kept = new ArrayList<>(List.of(all));
         if (!vsBest) {
-            kept.remove(23);
+            kept.subList(23, 25).clear();
         }
         if (!ranges) {
             kept.remove(8);
@@ -373,7 +375,10 @@ final class LoadReport {
         }
         if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().ratioToBest() != null)) {
             sb.append("vs best req/s: req/s over the best xferbench model's in the same round (same client, protocol, operation "
-                    + "and connections); the median over rounds, with the rounds' range and number.\n");
+                    + "and connections); the median over rounds, with the rounds' range and number. A round's best is the luckiest "
+                    + "of its models' windows, so models of like speed all sit under 1 by about the rounds' noise.\n");
+            sb.append("vs best median: the row's median req/s over the highest median req/s among the xferbench models (same "
+                    + "client, protocol, operation and connections), which that luck does not bias.\n");
         }
         if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
             sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");

@@ -11,9 +11,12 @@ import java.util.stream.IntStream;
 /**
  * Folds each row's windows ({@code load-bench --repeat N}, one per round) into one row: the window with the median
  * requests/s (the lower middle one for an even N) stands for the row, so its latency, CPU, threads and syscalls are one
- * window's own, consistent with each other; {@link Repeats} adds the spread, every window's errors, and the ratio to the
- * round's best xferbench model (same client, protocol, operation and concurrency), whose median and range are taken over
- * rounds: a round's windows are the closest in time, so a drift of the machine cancels out of its ratios.
+ * window's own, consistent with each other; {@link Repeats} adds the spread, every window's errors, and two ratios to
+ * the best xferbench model (same client, protocol, operation and concurrency). One is taken round by round, its median
+ * and range over rounds: a round's windows are the closest in time, so a drift of the machine cancels out of it; but a
+ * round's best is the luckiest of its models' windows, so with several models of like speed every one but the luckiest
+ * sits under 1 by about the rounds' noise. The other is the ratio of medians (the row's median window over the highest
+ * median among the models), which that bias does not touch.
  */
 final class RepeatedRows {
     private RepeatedRows() {
@@ -31,9 +34,19 @@ final class RepeatedRows {
             }
         }
         List<LoadReport.Row> rows = new ArrayList<>(cells.size());
+        Map<String, Double> bestMedian = new HashMap<>();
         for (List<LoadReport.Row> windows : cells) {
-            rows.add(fold(windows, best));
+            LoadReport.Row row = fold(windows, best);
+            rows.add(row);
+            if (row.skipped() == null && comparedWithModels(row)) {
+                bestMedian.merge(group(row), row.result().requestsPerSecond(), Math::max);
+            }
         }
+        rows.replaceAll(row -> {
+            Double b = row.repeats() == null ? null : bestMedian.get(group(row));
+            return b == null || !comparedWithModels(row) || b <= 0 ? row
+                    : row.withRepeats(row.repeats().withMedianToBestMedian(row.result().requestsPerSecond() / b));
+        });
         return rows;
     }
 
@@ -71,7 +84,7 @@ final class RepeatedRows {
             }
             ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
         }
-        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio));
+        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null));
     }
 
     /** The "best model" is among the xferbench server's I/O models; nginx rows have their own columns. */

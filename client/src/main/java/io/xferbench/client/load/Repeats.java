@@ -5,20 +5,26 @@ import java.util.Map;
 
 /**
  * What a row measured in several windows ({@code load-bench --repeat N}) adds to the window it shows (the one with the
- * median requests/s): the spread of requests/s, everything that failed in any window, and the ratio to the best
- * xferbench model of the same client, protocol, operation and concurrency, taken round by round.
+ * median requests/s): the spread of requests/s, everything that failed in any window, and two ratios to the best
+ * xferbench model of the same client, protocol, operation and concurrency: round by round, and of the medians.
  *
  * @param requestsPerSecByRound the windows' requests/s in round order
  * @param errors                failed requests by cause, summed over every window
  * @param readBack              the HTTP uploads' read-backs summed over every window, or null (not an HTTP upload row)
  * @param verified              every window verified
  * @param ratioToBest           the per-round ratios to the round's best model, or null (not an xferbench server's row)
+ * @param medianToBestMedian    the median window's requests/s over the highest such median among the models, or null
+ *                              (not an xferbench server's row)
  */
 record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
-               Spread ratioToBest) {
+               Spread ratioToBest, Double medianToBestMedian) {
     Repeats {
         requestsPerSecByRound = List.copyOf(requestsPerSecByRound);
         errors = Map.copyOf(errors);
+    }
+
+    Repeats withMedianToBestMedian(Double ratio) {
+        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, ratio);
     }
 
     int windows() {

@@ -56,6 +56,25 @@ class RepeatedRowsTest {
     }
 
     @Test
+    void modelsOfLikeSpeedAreLevelByTheirMediansThoughEachRoundsBestIsTheLuckiest() {
+        // Three models with the same rates, each lucky in a different round: per round, every one is under 1 in two
+        // rounds of three; their medians are level.
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(window("a", 1000, 1), window("a", 1100, 1), window("a", 900, 1)),
+                List.of(window("b", 1100, 1), window("b", 900, 1), window("b", 1000, 1)),
+                List.of(window("c", 900, 1), window("c", 1000, 1), window("c", 800, 1)),
+                List.of(window("nginx", "sendfile", 5000, 1, Map.of()), window("nginx", "sendfile", 5000, 1, Map.of()),
+                        window("nginx", "sendfile", 5000, 1, Map.of()))));
+
+        assertThat(rows.get(0).repeats().ratioToBest().median()).isCloseTo(1000.0 / 1100, within(1e-9));
+        assertThat(rows.get(0).repeats().medianToBestMedian()).isEqualTo(1.0);
+        assertThat(rows.get(1).repeats().medianToBestMedian()).isEqualTo(1.0);
+        assertThat(rows.get(2).repeats().medianToBestMedian()).isCloseTo(0.9, within(1e-9));
+        assertThat(rows.get(3).repeats().medianToBestMedian()).isNull();
+        assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("medianToBestMedian", rows.get(2).repeats().medianToBestMedian());
+    }
+
+    @Test
     void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() {
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
                 List.of(window("xferbench", "a", 1000, 1, Map.of()), window("xferbench", "a", 1100, 1, Map.of("io: reset", 2L)),
