@@ -235,7 +235,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
             System.out.print(text);
         }
         // After the table: a chart that cannot be drawn must not cost the run its report.
-        SweepChart sweep = SweepChart.of(rows, fileSize, environment);
+        SweepChart sweep = SweepChart.of(rows, fileSize, environment, placement.described());
         if (chart != null && sweep.lines().isEmpty()) {
             System.err.println("xferbench: no sweep chart: the chart shows downloads and no download row was measured");
         } else if (chart != null) {

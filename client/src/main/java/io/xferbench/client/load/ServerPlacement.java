@@ -13,6 +13,13 @@ import java.util.List;
 record ServerPlacement(List<String> launcher, String address) {
     static final ServerPlacement LOOPBACK = new ServerPlacement(List.of(), "127.0.0.1");
 
+    /** Where the load went, for a chart or a heading: loopback, or the servers' address and launcher. */
+    String described() {
+        return launcher.isEmpty() && address.equals(LOOPBACK.address)
+                ? "loopback, client and server sharing the machine's CPUs"
+                : "servers at " + address + (launcher.isEmpty() ? "" : " started with '" + String.join(" ", launcher) + "'");
+    }
+
     /** {@code command} behind the launcher. */
     List<String> command(List<String> command) {
         List<String> cmd = new ArrayList<>(launcher);

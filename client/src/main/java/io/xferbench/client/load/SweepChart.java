@@ -29,7 +29,8 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
     record Line(String label, Map<Integer, Double> requestsPerSec, Map<Integer, Integer> threadsPeak) {
     }
 
-    static SweepChart of(List<LoadReport.Row> rows, long fileSize, Map<String, Object> environment) {
+    /** @param path where the load went ({@link ServerPlacement#described()}) */
+    static SweepChart of(List<LoadReport.Row> rows, long fileSize, Map<String, Object> environment, String path) {
         Map<String, Line> lines = new LinkedHashMap<>();
         TreeSet<Integer> xs = new TreeSet<>();
         for (LoadReport.Row row : rows) {
@@ -45,15 +46,15 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
             xs.add(row.concurrency());
         }
         List<String> subtitle = new ArrayList<>();
-        subtitle.add(Sizes.format(fileSize) + " downloads, closed loop, every body verified; loopback, client and server "
-                + "on the same machine");
+        subtitle.add(Sizes.format(fileSize) + " downloads, closed loop, every body verified; " + path);
         int windows = rows.stream().filter(r -> r.repeats() != null).mapToInt(r -> r.repeats().windows()).max().orElse(1);
         if (windows > 1) {
             subtitle.add("each point: the median of " + windows + " windows per row, taken round by round over the servers "
                     + "(--repeat); the table has each row's range");
         }
         subtitle.add(environment.getOrDefault("jdk", "") + " " + environment.getOrDefault("kernel", "")
-                + ", " + environment.getOrDefault("cpus", "?") + " CPUs");
+                + ", generator on " + environment.getOrDefault("cpus", "?") + " CPUs"
+                + (environment.containsKey("cpusAllowed") ? " (CPU list " + environment.get("cpusAllowed") + ")" : ""));
         return new SweepChart("Load sweep: requests/s and server threads against concurrent connections", subtitle,
                 List.copyOf(xs), List.copyOf(lines.values()));
     }

@@ -29,7 +29,7 @@ class SweepChartTest {
                 row("xferbench", "xferbench", "download", 500, 20_000, 523),
                 LoadReport.Row.skipped("xferbench", "m", "xferbench", "http", 1024, 50, "not here"));
 
-        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2));
+        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2), ServerPlacement.LOOPBACK.described());
 
         assertThat(chart.concurrencies()).containsExactly(50, 500);
         assertThat(chart.lines()).extracting(SweepChart.Line::label).containsExactly("nginx m (http)", "xferbench m (http)");
@@ -67,8 +67,22 @@ class SweepChartTest {
                 once.operation(), once.fileSize(), once.concurrency(), once.result(), once.serverFigures(), null, null, null,
                 null, three);
 
-        assertThat(SweepChart.of(List.of(once), 1024, Map.of()).subtitle()).noneMatch(l -> l.contains("median"));
-        assertThat(SweepChart.of(List.of(repeated), 1024, Map.of()).subtitle())
+        assertThat(SweepChart.of(List.of(once), 1024, Map.of(), "loopback").subtitle()).noneMatch(l -> l.contains("median"));
+        assertThat(SweepChart.of(List.of(repeated), 1024, Map.of(), "loopback").subtitle())
                 .anyMatch(l -> l.contains("median of 3 windows"));
+    }
+
+    @Test
+    void theSubtitleSaysWhereTheLoadWentAndOnWhichCpus() {
+        List<LoadReport.Row> rows = List.of(row("xferbench", "xferbench", "download", 50, 20_000, 30));
+        ServerPlacement veth = new ServerPlacement(List.of("nsenter", "--net=/run/netns/S", "taskset", "-c", "0"), "198.18.0.1");
+
+        List<String> overVeth = SweepChart.of(rows, 1024, Map.of("cpus", 1, "cpusAllowed", "1"), veth.described()).subtitle();
+        List<String> overLoopback = SweepChart.of(rows, 1024, Map.of("cpus", 2), ServerPlacement.LOOPBACK.described()).subtitle();
+
+        assertThat(overVeth).anyMatch(l -> l.contains("servers at 198.18.0.1 started with 'nsenter --net=/run/netns/S taskset -c 0'"))
+                .noneMatch(l -> l.contains("loopback")).anyMatch(l -> l.endsWith("generator on 1 CPUs (CPU list 1)"));
+        assertThat(overLoopback).anyMatch(l -> l.contains("loopback, client and server sharing the machine's CPUs"))
+                .anyMatch(l -> l.endsWith("generator on 2 CPUs"));
     }
 }
