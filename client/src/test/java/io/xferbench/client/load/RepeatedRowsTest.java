@@ -57,8 +57,8 @@ class RepeatedRowsTest {
 
     @Test
     void modelsOfLikeSpeedAreLevelByTheirMediansThoughEachRoundsBestIsTheLuckiest() {
-        // Three models with the same rates, each lucky in a different round: per round, every one is under 1 in two
-        // rounds of three; their medians are level.
+        // a and b have the same three rates, in another order: a is the best of only one round, so its per-round
+        // ratio sits under 1 (0.91), though its median is b's. c's median is 0.9 of theirs.
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
                 List.of(window("a", 1000, 1), window("a", 1100, 1), window("a", 900, 1)),
                 List.of(window("b", 1100, 1), window("b", 900, 1), window("b", 1000, 1)),
