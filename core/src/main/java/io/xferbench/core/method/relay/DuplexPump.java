@@ -4,6 +4,7 @@ import io.xferbench.core.method.Relay;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class DuplexPump {
     private static final AtomicInteger THREADS = new AtomicInteger();
+    /** How long an aborted relay waits for its helper's pump to return (a shut-down socket returns at once). */
+    private static final Duration HELPER_EXIT = Duration.ofSeconds(10);
 
     /** Moves bytes from {@code from} to {@code to} until the end of {@code from}; returns how many. */
     @FunctionalInterface
@@ -36,6 +39,9 @@ final class DuplexPump {
             helper.join();
         } catch (InterruptedException e) {
             abort(client, upstream);
+            // The shutdown ends the helper's pump at once; wait for it, so that what the pumps use (a relay's own
+            // descriptors, say) outlives them.
+            awaitQuietly(helper);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while relaying");
         }
@@ -48,6 +54,17 @@ final class DuplexPump {
             throw failure;
         }
         return new Relay.Relayed(forth.bytes, back.bytes);
+    }
+
+    private static void awaitQuietly(Thread helper) {
+        long deadline = System.nanoTime() + HELPER_EXIT.toNanos();
+        while (helper.isAlive() && System.nanoTime() < deadline) {
+            try {
+                helper.join(HELPER_EXIT);
+            } catch (InterruptedException again) {
+                // Still interrupted; keep waiting out the bound.
+            }
+        }
     }
 
     /** Stops both directions: every blocked read returns end of stream, every blocked write fails. */

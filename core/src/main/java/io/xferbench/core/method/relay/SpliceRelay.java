@@ -41,17 +41,31 @@ public final class SpliceRelay implements Relay {
         this.pipes = pipes;
     }
 
+    /**
+     * The pumps splice on duplicates of the sockets' fds, held until both directions have ended: whoever owns the JDK
+     * channels (the proxy, on close) may close them while a pump is between two splices, and a pump still using the
+     * JDK's fd number would then splice into whatever descriptor took that number next. Ending a relay is the
+     * channels' shutdown, which reaches the sockets through any descriptor.
+     */
     @Override
     public Relayed relay(SocketChannel client, SocketChannel upstream) throws IOException {
         // Blocking fds: splice(2) then waits for data and room itself (the JDK's default for these channels).
         client.configureBlocking(true);
         upstream.configureBlocking(true);
-        return DuplexPump.run(client, upstream, this::pump, this::pump);
+        int c = Fds.dup(Fds.of(client));
+        try {
+            int u = Fds.dup(Fds.of(upstream));
+            try {
+                return DuplexPump.run(client, upstream, (from, to) -> pump(c, u), (from, to) -> pump(u, c));
+            } finally {
+                Fds.close(u);
+            }
+        } finally {
+            Fds.close(c);
+        }
     }
 
-    private long pump(SocketChannel from, SocketChannel to) throws IOException {
-        int in = Fds.of(from);
-        int out = Fds.of(to);
+    private long pump(int in, int out) throws IOException {
         Splice.Pipe pipe = pipes.acquire();
         boolean empty = false;
         try {
