@@ -10,8 +10,14 @@ import java.util.logging.Logger;
 /**
  * Live connections with a deadline each, enforced by one reaper thread. Blocking channels have no read
  * timeout (and switching them to non-blocking would change every measured method's syscalls), so a
- * connection that stalls past its deadline is closed from outside, which unblocks its thread. Also lets
- * shutdown close idle connections at once while letting busy ones finish.
+ * connection that stalls past its deadline is ended from outside, which unblocks its thread. Also lets
+ * shutdown end idle connections at once while letting busy ones finish.
+ *
+ * <p>Ending from outside shuts the socket down both ways and never closes it: the connection's own thread closes
+ * it when it returns. A method on the native shim calls the JDK's fd number directly, and a close from here
+ * between two of its syscalls would hand its next one to whatever descriptor took the number
+ * (SpliceRelayFdReuseTest shows that for the proxy's relays). A shutdown wakes every blocked socket call as a close
+ * does: reads see end of stream, writes fail.
  */
 final class ConnectionRegistry implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ConnectionRegistry.class.getName());
@@ -27,6 +33,8 @@ final class ConnectionRegistry implements AutoCloseable {
         volatile long deadlineNanos;
         /** Guarded by this entry: once removed, the thread serves someone else and must not be interrupted. */
         boolean removed;
+        /** Guarded by this entry: the socket was shut down from outside (once is enough). */
+        boolean ended;
 
         Entry(SocketChannel socket, Thread thread) {
             this.socket = socket;
@@ -85,11 +93,11 @@ final class ConnectionRegistry implements AutoCloseable {
      */
     void closeIdle() {
         stopping = true;
-        live.values().stream().filter(e -> e.state == State.AWAITING_REQUEST).forEach(e -> closeQuietly(e.socket));
+        live.values().stream().filter(e -> e.state == State.AWAITING_REQUEST).forEach(ConnectionRegistry::end);
     }
 
     void closeAll() {
-        live.values().forEach(e -> closeQuietly(e.socket));
+        live.values().forEach(ConnectionRegistry::end);
     }
 
     private void reapLoop() {
@@ -98,12 +106,12 @@ final class ConnectionRegistry implements AutoCloseable {
             for (Map.Entry<Integer, Entry> m : live.entrySet()) {
                 Entry e = m.getValue();
                 if (e.state != null && now - e.deadlineNanos > 0 && e.socket.isOpen()) {
-                    LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
-                            ? "idle/header timeout" : "transfer deadline") + " passed");
                     synchronized (e) {
-                        if (!e.removed) {
-                            closeQuietly(e.socket);
-                            // Closing unblocks JDK I/O; the interrupt also ends waits on anything else (Netty futures).
+                        if (!e.removed && !e.ended) {
+                            LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
+                                    ? "idle/header timeout" : "transfer deadline") + " passed");
+                            end(e);
+                            // The shutdown unblocks socket I/O; the interrupt also ends waits on anything else (Netty futures).
                             e.thread.interrupt();
                         }
                     }
@@ -118,22 +126,27 @@ final class ConnectionRegistry implements AutoCloseable {
     }
 
     /**
-     * Shuts the socket itself down first: a Netty method works on a dup of its fd, which closing the JDK's
-     * descriptor alone would leave connected.
+     * Shuts the socket down both ways, which also reaches a Netty method's dup of its fd; the connection's thread
+     * closes it (see the class comment).
      */
-    private static void closeQuietly(SocketChannel socket) {
+    private static void end(Entry e) {
+        synchronized (e) {
+            if (e.removed || e.ended) {
+                return;
+            }
+            e.ended = true;
+        }
         try {
             // Output first: the peer sees a clean end of stream before the connection's own thread wakes up
             // (on the input shutdown) and could write anything misleading.
-            socket.shutdownOutput();
-            socket.shutdownInput();
+            e.socket.shutdownOutput();
         } catch (IOException ignored) {
-            // Already shut down, or not connected.
+            // Already shut down, closed, or not connected.
         }
         try {
-            socket.close();
+            e.socket.shutdownInput();
         } catch (IOException ignored) {
-            // Closing to unblock; nothing else to do.
+            // Already shut down, closed, or not connected.
         }
     }
 

@@ -1,0 +1,57 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The watchdog ends a connection from outside by shutting its socket down and interrupting its thread, and leaves
+ * the descriptor to that thread: a close from here could free the fd number while a native-shim method is between
+ * two syscalls on it.
+ */
+@Timeout(30)
+class ConnectionRegistryTest {
+    @Test
+    void aConnectionPastItsDeadlineIsShutDownAndInterruptedButItsDescriptorStaysItsThreads() throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+             SocketChannel peer = SocketChannel.open(listener.getLocalAddress());
+             SocketChannel socket = listener.accept();
+             ConnectionRegistry registry = new ConnectionRegistry()) {
+            registry.add(1, socket);
+            registry.enter(1, ConnectionRegistry.State.BUSY, Duration.ofMillis(1));
+
+            assertThatThrownBy(() -> Thread.sleep(20_000)).as("the reaper interrupts the connection's thread")
+                    .isInstanceOf(InterruptedException.class);
+            assertThat(socket.isOpen()).as("the descriptor is still the connection's").isTrue();
+            assertThat(peer.read(ByteBuffer.allocate(1))).as("the peer sees the end of stream").isEqualTo(-1);
+            assertThat(socket.read(ByteBuffer.allocate(1))).as("the connection's reads end").isEqualTo(-1);
+            registry.remove(1);
+        }
+    }
+
+    @Test
+    void shutdownEndsIdleConnectionsTheSameWay() throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+             SocketChannel peer = SocketChannel.open(listener.getLocalAddress());
+             SocketChannel socket = listener.accept();
+             ConnectionRegistry registry = new ConnectionRegistry()) {
+            registry.add(2, socket);
+            registry.enter(2, ConnectionRegistry.State.AWAITING_REQUEST, Duration.ofHours(1));
+
+            registry.closeIdle();
+
+            assertThat(registry.stopping()).isTrue();
+            assertThat(socket.isOpen()).isTrue();
+            assertThat(socket.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+            assertThat(peer.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+            registry.remove(2);
+        }
+    }
+}
