@@ -8,6 +8,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,40 +20,51 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(30)
 class ConnectionRegistryTest {
+    private ServerSocketChannel listener;
+    private SocketChannel peer;
+    private SocketChannel socket;
+    private ConnectionRegistry registry;
+
+    @BeforeEach
+    void connect() throws Exception {
+        listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        peer = SocketChannel.open(listener.getLocalAddress());
+        socket = listener.accept();
+        registry = new ConnectionRegistry();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        registry.close();
+        socket.close();
+        peer.close();
+        listener.close();
+    }
+
     @Test
     void aConnectionPastItsDeadlineIsShutDownAndInterruptedButItsDescriptorStaysItsThreads() throws Exception {
-        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             SocketChannel peer = SocketChannel.open(listener.getLocalAddress());
-             SocketChannel socket = listener.accept();
-             ConnectionRegistry registry = new ConnectionRegistry()) {
-            registry.add(1, socket);
-            registry.enter(1, ConnectionRegistry.State.BUSY, Duration.ofMillis(1));
+        registry.add(1, socket);
+        registry.enter(1, ConnectionRegistry.State.BUSY, Duration.ofMillis(1));
 
-            assertThatThrownBy(() -> Thread.sleep(20_000)).as("the reaper interrupts the connection's thread")
-                    .isInstanceOf(InterruptedException.class);
-            assertThat(socket.isOpen()).as("the descriptor is still the connection's").isTrue();
-            assertThat(peer.read(ByteBuffer.allocate(1))).as("the peer sees the end of stream").isEqualTo(-1);
-            assertThat(socket.read(ByteBuffer.allocate(1))).as("the connection's reads end").isEqualTo(-1);
-            registry.remove(1);
-        }
+        assertThatThrownBy(() -> Thread.sleep(20_000)).as("the reaper interrupts the connection's thread")
+                .isInstanceOf(InterruptedException.class);
+        assertThat(socket.isOpen()).as("the descriptor is still the connection's").isTrue();
+        assertThat(peer.read(ByteBuffer.allocate(1))).as("the peer sees the end of stream").isEqualTo(-1);
+        assertThat(socket.read(ByteBuffer.allocate(1))).as("the connection's reads end").isEqualTo(-1);
+        registry.remove(1);
     }
 
     @Test
     void shutdownEndsIdleConnectionsTheSameWay() throws Exception {
-        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-             SocketChannel peer = SocketChannel.open(listener.getLocalAddress());
-             SocketChannel socket = listener.accept();
-             ConnectionRegistry registry = new ConnectionRegistry()) {
-            registry.add(2, socket);
-            registry.enter(2, ConnectionRegistry.State.AWAITING_REQUEST, Duration.ofHours(1));
+        registry.add(2, socket);
+        registry.enter(2, ConnectionRegistry.State.AWAITING_REQUEST, Duration.ofHours(1));
 
-            registry.closeIdle();
+        registry.closeIdle();
 
-            assertThat(registry.stopping()).isTrue();
-            assertThat(socket.isOpen()).isTrue();
-            assertThat(socket.read(ByteBuffer.allocate(1))).isEqualTo(-1);
-            assertThat(peer.read(ByteBuffer.allocate(1))).isEqualTo(-1);
-            registry.remove(2);
-        }
+        assertThat(registry.stopping()).isTrue();
+        assertThat(socket.isOpen()).isTrue();
+        assertThat(socket.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+        assertThat(peer.read(ByteBuffer.allocate(1))).isEqualTo(-1);
+        registry.remove(2);
     }
 }
