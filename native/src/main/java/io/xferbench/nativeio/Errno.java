@@ -32,9 +32,10 @@ public final class Errno {
     public static final int ECONNRESET = 104;
     public static final int ELOOP = 40;
     public static final int EDQUOT = 122;
+    public static final int ECANCELED = 125;
 
     private static final Map<Integer, String> NAMES = Map.ofEntries(
-            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"), Map.entry(EIO, "EIO"), Map.entry(ENXIO, "ENXIO"), Map.entry(ELOOP, "ELOOP"),
+            Map.entry(EPERM, "EPERM"), Map.entry(ENOENT, "ENOENT"), Map.entry(EINTR, "EINTR"), Map.entry(EIO, "EIO"), Map.entry(ENXIO, "ENXIO"), Map.entry(ELOOP, "ELOOP"), Map.entry(ECANCELED, "ECANCELED"),
             Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"),
             Map.entry(EACCES, "EACCES"), Map.entry(EFAULT, "EFAULT"), Map.entry(EBUSY, "EBUSY"),
             Map.entry(EEXIST, "EEXIST"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"),

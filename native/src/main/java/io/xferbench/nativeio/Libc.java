@@ -31,6 +31,7 @@ final class Libc {
     static final int O_NOFOLLOW = 0400000;
 
     static final int AT_EMPTY_PATH = 0x1000;
+    static final int AT_SYMLINK_NOFOLLOW = 0x100;
     static final int STATX_TYPE = 0x1;
     static final int STATX_MODE = 0x2;
     static final int STATX_CTIME = 0x80;

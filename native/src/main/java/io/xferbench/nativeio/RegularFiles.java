@@ -18,7 +18,8 @@ import java.nio.file.Path;
  */
 public final class RegularFiles {
     private static final int AT_FDCWD = -100;
-    private static final int FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_NOFOLLOW | Libc.O_CLOEXEC;
+    /** The open(2) flags of every open here; public for an open submitted elsewhere (an io_uring OPENAT) and adopted. */
+    public static final int FLAGS = Libc.O_RDONLY | Libc.O_NONBLOCK | Libc.O_NOFOLLOW | Libc.O_CLOEXEC;
 
     private RegularFiles() {
     }
@@ -85,14 +86,32 @@ public final class RegularFiles {
         try {
             fd = Libc.openat(dirfd, path, FLAGS, 0);
         } catch (LastErrorException e) {
-            throw switch (e.getErrorCode()) {
-                case Errno.ENOENT -> new NoSuchFileException(shown);
-                case Errno.ELOOP -> new SymbolicLinkException(shown);
-                case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");
-                case Errno.ENXIO -> new AccessDeniedException(shown, null, "not a regular file");
-                default -> NativeException.of("open(" + shown + ")", e);
-            };
+            throw openFailure(e.getErrorCode(), shown, e);
         }
+        return adopt(fd, shown);
+    }
+
+    /** What an open with {@link #FLAGS} failing with {@code errno} means for {@code shown}. */
+    public static IOException openFailure(int errno, String shown) {
+        return openFailure(errno, shown, new LastErrorException(errno));
+    }
+
+    private static IOException openFailure(int errno, String shown, LastErrorException e) {
+        return switch (errno) {
+            case Errno.ENOENT -> new NoSuchFileException(shown);
+            case Errno.ELOOP -> new SymbolicLinkException(shown);
+            case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");
+            case Errno.ENXIO -> new AccessDeniedException(shown, null, "not a regular file");
+            default -> NativeException.of("open(" + shown + ")", e);
+        };
+    }
+
+    /**
+     * Takes over {@code fd}, a descriptor of {@code shown} opened with {@link #FLAGS} by other means (an io_uring
+     * OPENAT): refused unless a regular file, as {@link #openRead(Path)} refuses, and closed on every failure.
+     */
+    public static OpenRegularFile adopt(int fd, String shown) throws IOException {
+        NativeSupport.check();
         try {
             Statx st = Statx.of(fd, FileIdentity.MASK);
             if (!st.regular()) {

@@ -1,6 +1,9 @@
 package io.xferbench.core.data;
 
 import io.xferbench.core.protocol.FileStat;
+import io.xferbench.nativeio.EntryStat;
+import io.xferbench.nativeio.Errno;
+import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.FileIdentity;
 import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
@@ -371,6 +374,56 @@ public final class DataDirectory implements AutoCloseable {
             return null;
         }
         return ifRecorded(root.resolve(name), opened, size);
+    }
+
+    /**
+     * Whether {@code name} is a valid client-supplied name of one entry of the directory (no '/'): what
+     * {@link #adoptIfRemembered} takes, opened by the caller relative to {@link #directoryFd()}.
+     */
+    public static boolean isSingleEntry(String name) {
+        try {
+            return checkName(name).indexOf('/') < 0;
+        } catch (AccessDeniedException e) {
+            return false;
+        }
+    }
+
+    /**
+     * STAT's answer from a statx of the entry {@code name} (see {@link #isSingleEntry}) in {@link #directoryFd()} made
+     * by other means (an io_uring STATX, a symlink not followed): {@code res} 0 with {@code stat}, or a negated errno.
+     * Null where only {@link #stat} can answer by its rules: a symlink (the real path decides), another type than a
+     * regular file (refused there), an error other than absence.
+     */
+    public static FileStat statOfEntry(int res, EntryStat stat) {
+        if (res == -Errno.ENOENT) {
+            return FileStat.ABSENT;
+        }
+        return res == 0 && stat.regular() ? new FileStat(true, stat.size(), stat.mtimeNanos()) : null;
+    }
+
+    /** The descriptor of the directory as opened at start: single entries are looked up in it, wherever it moved. */
+    public int directoryFd() {
+        return Fds.of(rootDir);
+    }
+
+    /**
+     * The entry {@code entry} (see {@link #isSingleEntry}), which the caller opened as {@code fd} in
+     * {@link #directoryFd()} by other means (an io_uring OPENAT with {@link RegularFiles#FLAGS}), when it is a regular
+     * file and a checksum record of its bytes, of {@code size} bytes (-1: any), is remembered; else null, with
+     * {@code fd} closed. Takes over {@code fd} in every case. Touches memory and the descriptor only, not even the
+     * record file: for a caller that must not block (an event loop), which opens the rest another way.
+     *
+     * @throws AccessDeniedException if it is not a regular file
+     */
+    public OpenedFile adoptIfRemembered(String entry, int fd, long size) throws IOException {
+        OpenRegularFile opened = RegularFiles.adopt(fd, entry);
+        Path path = root.resolve(entry);
+        Integer crc = size < 0 || opened.size() == size ? known.lookup(path, opened) : null;
+        if (crc == null) {
+            opened.close();
+            return null;
+        }
+        return new OpenedFile(path, opened.channel(), opened.size(), crc);
     }
 
     /** {@code opened} with its recorded CRC32C, or null (and closed) without a record for it of {@code size} (-1: any). */

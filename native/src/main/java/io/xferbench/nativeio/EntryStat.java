@@ -1,0 +1,35 @@
+package io.xferbench.nativeio;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * What a {@code statx(2)} of a directory entry says of its type, size and modification time, for a statx submitted
+ * by other means (an io_uring {@code STATX} with {@link #MASK} and {@link #FLAGS}) into a buffer of {@link #BYTES}.
+ * A symlink is described, not followed.
+ */
+public record EntryStat(int mode, long size, long mtimeNanos) {
+    /** Size of the {@code struct statx} the kernel fills. */
+    public static final int BYTES = Libc.STATX_BYTES;
+    /** The fields asked for: type, size, mtime. */
+    public static final int MASK = Libc.STATX_TYPE | Libc.STATX_SIZE | Libc.STATX_MTIME;
+    /** Describe a symlink itself, as a path check must. */
+    public static final int FLAGS = Libc.AT_SYMLINK_NOFOLLOW;
+
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFREG = 0100000;
+
+    /** The fields of the {@code struct statx} at {@code statx}'s position (its byte order is the machine's). */
+    public static EntryStat parse(ByteBuffer statx) {
+        ByteBuffer b = statx.duplicate().order(ByteOrder.nativeOrder());
+        int at = statx.position();
+        long mtime = b.getLong(at + Libc.STATX_MTIME_OFFSET) * 1_000_000_000L
+                + Integer.toUnsignedLong(b.getInt(at + Libc.STATX_MTIME_OFFSET + 8));
+        return new EntryStat(Short.toUnsignedInt(b.getShort(at + Libc.STATX_MODE_OFFSET)),
+                b.getLong(at + Libc.STATX_SIZE_OFFSET), mtime);
+    }
+
+    public boolean regular() {
+        return (mode & S_IFMT) == S_IFREG;
+    }
+}
