@@ -9,9 +9,11 @@ import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.DuplexChannel;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
+import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
+import io.xferbench.core.uring.UringEntryOps;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,6 +60,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final int id;
     /** Open-on-loop models: a download's, HEAD's or STAT's metadata work runs here on the loop (see {@link #quickOrOnFiles}). */
     private final boolean openOnLoop;
+    /** This loop's ring lookups where lookups run on the ring ({@link LookupPlacement#RING}); null otherwise. */
+    private final UringEntryOps ring;
     /** Bodies up to this size are read into a buffer and written, larger ones go as a file region (the transport's). */
     private final int copiedBodyLimit;
 
@@ -84,9 +88,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
     EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections,
-            boolean openOnLoop, int copiedBodyLimit) {
+            LookupPlacement lookups, UringEntryOps ring, int copiedBodyLimit) {
+        if ((lookups == LookupPlacement.RING) != (ring != null)) {
+            throw new IllegalArgumentException(lookups + " with" + (ring == null ? "out" : "") + " ring lookups");
+        }
         this.model = model;
-        this.openOnLoop = openOnLoop;
+        this.openOnLoop = lookups == LookupPlacement.LOOP;
+        this.ring = ring;
         this.copiedBodyLimit = copiedBodyLimit;
         this.config = parts.config();
         this.data = parts.data();
@@ -294,11 +302,64 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Opens an existing file of the data directory by a client-supplied name, with its CRC32C, on the file pool, then
-     * {@code then} with it (or {@code failure}) on this connection's loop.
+     * Opens an existing file of the data directory by a client-supplied name, with its CRC32C, then {@code then} with
+     * it (or {@code failure}) on this connection's loop; see {@link #openForDownload}.
      */
     void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        quickOrOnFiles(() -> data.openExistingIfRecorded(name), () -> data.openExisting(name), then, failure);
+        openForDownload(name, -1, () -> data.openExistingIfRecorded(name), () -> data.openExisting(name), then, failure);
+    }
+
+    /**
+     * Opens the file a download or HEAD names, where the model's {@link LookupPlacement} says: {@code entry} is its
+     * name in the data directory and {@code size} the size it must have (-1: any). On the ring, the descriptor comes
+     * back to this loop, which checks it and looks its checksum record up in memory; anything the ring path cannot
+     * settle (a name that is not a single entry, no slot free, a failed open, a record not in memory) runs
+     * {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
+     */
+    void openForDownload(String entry, long size, FileWork<OpenedFile> quick, FileWork<OpenedFile> full,
+            Consumer<OpenedFile> then, Consumer<Throwable> failure) {
+        if (ring != null && DataDirectory.isSingleEntry(entry)
+                && ring.open(data.directoryFd(), entry, fd -> openedOnRing(fd, entry, size, full, then, failure))) {
+            return;
+        }
+        quickOrOnFiles(quick, full, then, failure);
+    }
+
+    /**
+     * STAT of a client-supplied name, answered with {@code then} (or {@code failure}) on this loop, where the model's
+     * {@link LookupPlacement} says. On the ring, a statx of a single entry (a symlink not followed) answers a regular
+     * file or absence here; anything else (a name that is not a single entry, a symlink, another type, another error)
+     * runs {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
+     */
+    void statFile(String name, FileWork<FileStat> full, Consumer<FileStat> then, Consumer<Throwable> failure) {
+        if (ring != null && DataDirectory.isSingleEntry(name) && ring.stat(data.directoryFd(), name, (res, st) -> {
+            FileStat stat = DataDirectory.statOfEntry(res, st);
+            if (stat != null) {
+                then.accept(stat);
+            } else {
+                offload(full, then, failure);
+            }
+        })) {
+            return;
+        }
+        quickOrOnFiles(full, full, then, failure);
+    }
+
+    private void openedOnRing(int fd, String entry, long size, FileWork<OpenedFile> full, Consumer<OpenedFile> then,
+            Consumer<Throwable> failure) {
+        OpenedFile file = null;
+        if (fd >= 0) {
+            try {
+                file = data.adoptIfRemembered(entry, fd, size);
+            } catch (IOException | RuntimeException e) {
+                // Not a regular file, say: the pool's open refuses it in the words the other models use.
+            }
+        }
+        if (file != null) {
+            then.accept(file);
+        } else {
+            offload(full, then, failure);
+        }
     }
 
     /**

@@ -89,11 +89,9 @@ final class EventLoopNative {
             case DOWNLOAD -> download(request);
             case UPLOAD -> upload(request);
             case PREPARE -> prepare(request);
-            case STAT -> {
-                EventLoopConnection.FileWork<ByteBuffer> stat = () -> ResponseCodec.stat(conn.data().stat(request.name()));
-                conn.quickOrOnFiles(stat, stat, frame -> conn.ctx().writeAndFlush(EventLoopConnection.frame(frame)).addListener(f -> conn.written(f.isSuccess())),
-                        this::failed);
-            }
+            case STAT -> conn.statFile(request.name(), () -> conn.data().stat(request.name()),
+                    stat -> conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.stat(stat))).addListener(f -> conn.written(f.isSuccess())),
+                    this::failed);
             case DELETE -> onFiles(() -> {
                 conn.data().delete(request.name());
                 return ResponseCodec.deleted();
@@ -120,9 +118,7 @@ final class EventLoopNative {
 
     /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
     private OpenedFile open(Request request) throws IOException {
-        if (request.name().isEmpty() && request.size() > conn.config().maxGenerated()) {
-            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + conn.config().maxGenerated() + " bytes");
-        }
+        checkGeneratedSize(request);
         try {
             return request.name().isEmpty() ? conn.data().openGenerated(request.size()) : conn.data().openExisting(request.name());
         } catch (NoSuchFileException | AccessDeniedException e) {
@@ -134,11 +130,15 @@ final class EventLoopNative {
         }
     }
 
-    /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
-    private OpenedFile openIfRecorded(Request request) throws IOException {
+    private void checkGeneratedSize(Request request) throws Refused {
         if (request.name().isEmpty() && request.size() > conn.config().maxGenerated()) {
             throw new Refused(Status.TOO_LARGE, "generated files are limited to " + conn.config().maxGenerated() + " bytes");
         }
+    }
+
+    /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
+    private OpenedFile openIfRecorded(Request request) throws IOException {
+        checkGeneratedSize(request);
         return request.name().isEmpty() ? conn.data().openGeneratedIfRecorded(request.size()) : conn.data().openExistingIfRecorded(request.name());
     }
 
@@ -152,10 +152,16 @@ final class EventLoopNative {
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
         boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
         if (!inline) {
-            conn.quickOrOnFiles(() -> {
-                OpenedFile file = openIfRecorded(request);
-                return file == null ? null : new Opened(file, -1);
-            }, () -> new Opened(open(request), -1), opened -> send(opened, false), this::failed);
+            boolean generated = request.name().isEmpty();
+            try {
+                checkGeneratedSize(request);
+            } catch (Refused e) {
+                failed(e);
+                return;
+            }
+            conn.openForDownload(generated ? DataDirectory.generatedName(request.size()) : request.name(),
+                    generated ? request.size() : -1, () -> openIfRecorded(request), () -> open(request),
+                    file -> send(new Opened(file, -1), false), this::failed);
             return;
         }
         conn.offload(() -> {

@@ -5,12 +5,17 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.xferbench.core.method.Availability;
+import io.xferbench.core.uring.UringEntryOps;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -26,11 +31,15 @@ import java.util.logging.Logger;
  */
 final class EventLoopServer implements ServerListener {
     private static final Logger LOG = Logger.getLogger(EventLoopServer.class.getName());
+    /** Per loop: more opens and stats than this at once go to the pool (a slot is 512 bytes: a name and a statx). */
+    private static final int RING_LOOKUPS_IN_FLIGHT = 1024;
 
     private final EventLoopGroup loops;
     private final int loopCount;
     private final ThreadPoolExecutor files;
     private final EventLoopConnections connections;
+    /** Per loop, its ring's entry ops; empty unless lookups run on the ring ({@link LookupPlacement#RING}). */
+    private final Map<EventExecutor, UringEntryOps> ringOps = new IdentityHashMap<>();
     private Channel listener;
 
     private EventLoopServer(EventLoopTransport transport, int loopCount, int fileThreads, int maxConnections) {
@@ -48,10 +57,9 @@ final class EventLoopServer implements ServerListener {
 
     /**
      * Starts model {@code model} on {@code transport} with an event loop per core and {@code fileThreads} threads for
-     * file work; with {@code openOnLoop}, downloads, HEAD and STAT open their file on the loop (see
-     * {@link EventLoopConnection}).
+     * file work; downloads, HEAD and STAT look their file up where {@code lookups} says (see {@link EventLoopConnection}).
      */
-    static EventLoopServer start(String model, EventLoopTransport transport, boolean openOnLoop, Parts parts, int fileThreads)
+    static EventLoopServer start(String model, EventLoopTransport transport, LookupPlacement lookups, Parts parts, int fileThreads)
             throws IOException {
         Availability availability = transport.availability();
         if (!availability.isAvailable()) {
@@ -60,6 +68,16 @@ final class EventLoopServer implements ServerListener {
         ServerConfig config = parts.config();
         EventLoopServer server = new EventLoopServer(transport, Runtime.getRuntime().availableProcessors(), fileThreads,
                 config.maxConnections());
+        if (lookups == LookupPlacement.RING) {
+            try {
+                for (EventExecutor loop : server.loops) {
+                    server.ringOps.put(loop, UringEntryOps.register((IoEventLoop) loop, RING_LOOKUPS_IN_FLIGHT));
+                }
+            } catch (RuntimeException e) {
+                server.shutdownThreads();
+                throw new IOException("--io-model " + model + ": cannot register file lookups with an io_uring loop: " + e, e);
+            }
+        }
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(server.loops)
                 .channel(transport.serverChannel)
@@ -69,8 +87,8 @@ final class EventLoopServer implements ServerListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, openOnLoop,
-                                transport.copiedBodyLimit));
+                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, lookups,
+                                server.ringOps.get(channel.eventLoop()), transport.copiedBodyLimit));
                     }
                 });
         try {

@@ -18,7 +18,7 @@ import io.xferbench.core.netty.IoUringWorkers;
  */
 enum EventLoopTransport {
     /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
-    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0) {
+    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, LookupPlacement.POOL) {
         @Override
         Availability availability() {
             return Epoll.isAvailable() ? Availability.AVAILABLE
@@ -37,7 +37,7 @@ enum EventLoopTransport {
      * body is read into a buffer instead (one pread on the loop) and goes out with the header in one WRITEV, which
      * the kernel completes inline when the socket has room.
      */
-    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024) {
+    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, LookupPlacement.RING) {
         @Override
         Availability availability() {
             return IoUring.isAvailable() ? Availability.AVAILABLE
@@ -59,10 +59,14 @@ enum EventLoopTransport {
      */
     final int copiedBodyLimit;
 
-    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit) {
+    /** Where the model named {@link #model} (not its {@code -inline} variant) looks files up (see {@link LookupPlacement}). */
+    final LookupPlacement lookupPlacement;
+
+    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, LookupPlacement lookupPlacement) {
         this.model = model;
         this.serverChannel = serverChannel;
         this.copiedBodyLimit = copiedBodyLimit;
+        this.lookupPlacement = lookupPlacement;
     }
 
     abstract Availability availability();

@@ -62,9 +62,13 @@ final class ServerModels {
             openOnLoop(EventLoopTransport.IO_URING, IO_URING_SOCKETS));
 
     private static Model eventLoop(EventLoopTransport transport, String sockets) {
-        return new Model(transport.model, sockets + ", file work (open, checksum, stat, unlink, upload writes) on a "
-                + "pool of " + DEFAULT_POOL + " platform threads", transport::availability,
-                parts -> EventLoopServer.start(transport.model, transport, false, parts, DEFAULT_POOL));
+        String work = transport.lookupPlacement == LookupPlacement.RING
+                ? ", a download's and HEAD's open and a STAT on the loop's ring (io_uring OPENAT and STATX: cached lookups "
+                        + "inline, others on io-wq workers), the rest of the file work (hashing, generation, unlink, upload "
+                        + "writes, cache steps) on a pool of "
+                : ", file work (open, checksum, stat, unlink, upload writes) on a pool of ";
+        return new Model(transport.model, sockets + work + DEFAULT_POOL + " platform threads", transport::availability,
+                parts -> EventLoopServer.start(transport.model, transport, transport.lookupPlacement, parts, DEFAULT_POOL));
     }
 
     /** The same on the loop for a download's, HEAD's and STAT's open and checksum record, as nginx opens on its loop. */
@@ -73,7 +77,7 @@ final class ServerModels {
         return new Model(id, sockets + "; a download's, HEAD's and STAT's open and checksum-record lookup on the loop "
                 + "(a cold-metadata open blocks it), the rest of the file work (hashing, generation, unlink, upload writes, "
                 + "cache steps) on a pool of " + DEFAULT_POOL + " platform threads", transport::availability,
-                parts -> EventLoopServer.start(id, transport, true, parts, DEFAULT_POOL));
+                parts -> EventLoopServer.start(id, transport, LookupPlacement.LOOP, parts, DEFAULT_POOL));
     }
 
     static final String DEFAULT = "platform";

@@ -99,20 +99,21 @@ class EventLoopServerTest {
     }
 
     /**
-     * Where a download's open runs: the open-on-loop models serve a file that has its checksum record (native by
-     * name and generated, HTTP GET and HEAD, STAT) without starting a thread of their file pool; the others hand every
-     * open to it.
+     * Where a download's open and a STAT run: the open-on-loop models serve a file that has its checksum record
+     * (native by name and generated, HTTP GET and HEAD, STAT) without starting a thread of their file pool, and so does
+     * {@code netty-io-uring}, which opens and stats on its ring; {@code netty-epoll} hands every one to the pool.
      */
     @Test
-    void openOnLoopModelsServeRecordedFilesWithoutTheirFilePool() throws Exception {
+    void openOnLoopAndRingModelsServeRecordedFilesWithoutTheirFilePool() throws Exception {
         int size = 50 * 1024;
+        boolean onLoop = model.endsWith(ServerModels.INLINE);
+        boolean onRing = model.equals(EventLoopTransport.IO_URING.model);
         try (XferServer server = XferServer.start(config());
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             TestFile f = server.data().generated(size); // written, with its record, before any request
             String name = f.path().getFileName().toString();
             assertThat(c.download(generated(size)).verified()).isTrue();
             assertThat(c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
-            assertThat(c.stat(name).size()).isEqualTo(size);
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
             java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + server.port() + "/" + name);
             java.net.http.HttpResponse<byte[]> get = http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
@@ -123,13 +124,25 @@ class EventLoopServerTest {
                     .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
                     java.net.http.HttpResponse.BodyHandlers.discarding());
             assertThat(head.statusCode()).isEqualTo(200);
-            int fileThreads = server.workerThreads() - Runtime.getRuntime().availableProcessors();
-            if (model.endsWith(ServerModels.INLINE)) {
-                assertThat(fileThreads).as(model + ": file-pool threads started").isZero();
+            if (onLoop || onRing) {
+                assertThat(fileThreads(server)).as(model + ": file-pool threads started by downloads").isZero();
             } else {
-                assertThat(fileThreads).as(model + ": file-pool threads started").isPositive();
+                assertThat(fileThreads(server)).as(model + ": file-pool threads started by downloads").isPositive();
+            }
+            FileStat stat = c.stat(name);
+            assertThat(stat.size()).isEqualTo(size);
+            assertThat(stat.mtimeNanos()).isEqualTo(Files.getLastModifiedTime(f.path()).to(java.util.concurrent.TimeUnit.NANOSECONDS));
+            assertThat(c.stat("absent").exists()).isFalse();
+            if (onLoop || onRing) {
+                assertThat(fileThreads(server)).as(model + ": file-pool threads started by STAT").isZero();
+            } else {
+                assertThat(fileThreads(server)).as(model + ": file-pool threads started by STAT").isPositive();
             }
         }
+    }
+
+    private static int fileThreads(XferServer server) {
+        return server.workerThreads() - Runtime.getRuntime().availableProcessors();
     }
 
     @Test
