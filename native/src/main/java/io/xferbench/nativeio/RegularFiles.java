@@ -86,18 +86,13 @@ public final class RegularFiles {
         try {
             fd = Libc.openat(dirfd, path, FLAGS, 0);
         } catch (LastErrorException e) {
-            throw openFailure(e.getErrorCode(), shown, e);
+            throw openFailure(shown, e);
         }
         return adopt(fd, shown);
     }
 
-    /** What an open with {@link #FLAGS} failing with {@code errno} means for {@code shown}. */
-    public static IOException openFailure(int errno, String shown) {
-        return openFailure(errno, shown, new LastErrorException(errno));
-    }
-
-    private static IOException openFailure(int errno, String shown, LastErrorException e) {
-        return switch (errno) {
+    private static IOException openFailure(String shown, LastErrorException e) {
+        return switch (e.getErrorCode()) {
             case Errno.ENOENT -> new NoSuchFileException(shown);
             case Errno.ELOOP -> new SymbolicLinkException(shown);
             case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");

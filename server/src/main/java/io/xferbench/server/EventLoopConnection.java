@@ -39,7 +39,8 @@ import java.util.logging.Logger;
  * into chunks the pool writes. The open-on-loop models are the
  * exception: a download's, HEAD's and STAT's open, fstat and checksum-record lookup run on the loop, as nginx opens
  * files on its loop; a file with no record and a generated file still to write go to the pool
- * ({@link #quickOrOnFiles}).
+ * ({@link #quickOrOnFiles}). So is {@code netty-io-uring}, whose loop submits those opens and stats to its ring
+ * ({@link #openForDownload}, {@link #statFile}).
  */
 final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopConnection.class.getName());
