@@ -26,14 +26,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Uploads, downloads, renames behind the server's back (same size, same mtime: what defeated size+mtime records)
  * and server restarts, mixed by four clients at once from a fixed seed: the server must never announce a checksum
- * that does not match the bytes it sends.
+ * that does not match the bytes it sends, whichever I/O model looks the record up.
  */
 @Timeout(300)
 class ChecksumRaceTest {
@@ -46,8 +47,14 @@ class ChecksumRaceTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void noSequenceOfUploadsRenamesAndRestartsMakesTheServerAnnounceAWrongChecksum() throws Exception {
+    /**
+     * For the default model, and for the two whose downloads look up checksum records off the pool: on the loop
+     * ({@code -inline}) and from a descriptor the ring opened ({@code netty-io-uring}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "netty-io-uring", "netty-epoll-inline"})
+    void noSequenceOfUploadsRenamesAndRestartsMakesTheServerAnnounceAWrongChecksum(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
         Path dataDir = Files.createDirectories(tmp.resolve("server"));
         io.xferbench.core.data.DataDirectory bodies = new io.xferbench.core.data.DataDirectory(tmp.resolve("bodies"));
         List<TestFile> contents = new ArrayList<>();
@@ -67,7 +74,7 @@ class ChecksumRaceTest {
         AtomicInteger renames = new AtomicInteger();
 
         for (int phase = 0; phase < PHASES; phase++) {
-            try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir));
+            try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
                  ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
                 List<Future<?>> done = new ArrayList<>();
                 for (int c = 0; c < CLIENTS; c++) {
