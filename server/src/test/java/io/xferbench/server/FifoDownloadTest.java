@@ -12,9 +12,10 @@ import io.xferbench.core.protocol.Status;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A FIFO where a file should be, behind a record that matches it: answered at once, never a hung thread. */
 @Timeout(60)
@@ -22,9 +23,12 @@ class FifoDownloadTest {
     @TempDir
     Path dataDir;
 
-    @Test
-    void aFifoBehindAMatchingRecordIsRefusedAndTheServerKeepsServing() throws Exception {
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withMaxConnections(2))) {
+    /** For the default model, and for the two that open a download's file off the pool: on the ring, on the loop. */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "netty-io-uring", "netty-epoll-inline"})
+    void aFifoBehindAMatchingRecordIsRefusedAndTheServerKeepsServing(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withMaxConnections(2).withIoModel(model))) {
             TestFile empty = server.data().generated(0);
             Files.delete(empty.path());
             assertThat(new ProcessBuilder("mkfifo", empty.path().toString()).start().waitFor()).isZero();

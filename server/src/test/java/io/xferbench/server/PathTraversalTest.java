@@ -12,16 +12,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Names that try to leave the data directory, over the real protocol. */
+/**
+ * Names that try to leave the data directory, over the real protocol: for the default model, and for the two that
+ * look a download's file up off the pool (on the ring, on the loop).
+ */
 class PathTraversalTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void everyEscapeIsRefusedAndNothingOutsideIsReadOrCreated() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "netty-io-uring", "netty-epoll-inline"})
+    void everyEscapeIsRefusedAndNothingOutsideIsReadOrCreated(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
         Path data = Files.createDirectories(tmp.resolve("data"));
         Path secret = Files.writeString(tmp.resolve("secret.txt"), "do not serve");
         Files.createSymbolicLink(data.resolve("escape"), secret);
@@ -29,7 +35,7 @@ class PathTraversalTest {
         Files.writeString(data.resolve("ok.txt"), "fine");
         List<String> before = listing(tmp);
 
-        try (XferServer server = XferServer.start(ServerConfig.loopback(data));
+        try (XferServer server = XferServer.start(ServerConfig.loopback(data).withIoModel(model));
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             for (String name : List.of("../secret.txt", "/etc/passwd", "escape", "updir/secret.txt", "ok.txt/../../secret.txt",
                     "..%2fsecret.txt", "%2e%2e/secret.txt", "..\\secret.txt", "ok.txt\0", ".crc", "./ok.txt", "a//b")) {
@@ -37,6 +43,11 @@ class PathTraversalTest {
                 assertThatThrownBy(() -> c.download(r)).as(name.replace('\0', '0'))
                         .isInstanceOfSatisfying(RemoteException.class,
                                 e -> assertThat(e.status()).isIn(Status.FORBIDDEN, Status.NOT_FOUND));
+            }
+            // STAT of a symlink out is refused, never the size of what it points to.
+            for (String name : List.of("escape", "updir/secret.txt")) {
+                assertThatThrownBy(() -> c.stat(name)).as("STAT " + name)
+                        .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.FORBIDDEN));
             }
             // The connection is still fine, and a legitimate name still works.
             assertThat(c.download(new Request(Op.DOWNLOAD, "stream", "ok.txt", "", 0, 0, io.xferbench.core.protocol.Flags.VERIFY_CRC32C, 0))
