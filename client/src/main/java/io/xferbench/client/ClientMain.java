@@ -4,6 +4,7 @@ import io.xferbench.client.load.LoadBenchCommand;
 import io.xferbench.client.load.LoadCommand;
 import io.xferbench.client.netpath.VethBenchCommand;
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.netty.NettyLeakDetection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,6 +21,7 @@ public final class ClientMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        NettyLeakDetection.offUnlessAsked();
         // Later occurrences of an option win, so scripts can set defaults that users override.
         System.exit(Cli.run(new ClientMain(), args));
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import io.xferbench.core.netty.IoUringWorkers;
 import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.netty.NettyLeakDetection;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.OpenFilesLimit;
@@ -185,6 +186,7 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        NettyLeakDetection.offUnlessAsked();
         System.exit(Cli.run(new ServerMain(), args));
     }
 }
