@@ -79,9 +79,11 @@ public final class LoadBenchCommand implements Callable<Integer> {
     Duration warmup;
 
     @Option(names = "--repeat", defaultValue = "1", converter = Converters.PositiveInt.class,
-            description = "Measure each row in this many windows, round by round: each round measures every server at a "
-                    + "concurrency and operation once. A row shows its median window, the range of requests/s, the ratio "
-                    + "to the round's best xferbench model and its median over the best model's median (default: ${DEFAULT-VALUE}).")
+            description = "Measure each row in this many windows, round by round: each round measures every server at every "
+                    + "concurrency of an operation once, odd rounds in reverse order. A row shows its median window, the range "
+                    + "of requests/s, the ratio to the round's best xferbench model, its median over the best model's median "
+                    + "and, with several concurrencies, the ratio to its own row at the fewest connections in the same round "
+                    + "(default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--repeat-warmup", converter = Converters.Time.class,
@@ -259,9 +261,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
     }
 
     /**
-     * Every row, each measured in {@code --repeat} windows: per concurrency and operation, round by round, each round
-     * measuring every server's rows once ({@link RoundSchedule}); the rows come out in the table's order (server,
-     * concurrency, operation, protocol), each folded from its windows ({@link RepeatedRows}).
+     * Every row, each measured in {@code --repeat} windows: per operation, round by round, each round measuring every
+     * server's rows at every concurrency once, a server's concurrencies one after another ({@link RoundSchedule}), so
+     * that a row at 1,000 connections is compared with its own row at 50 of the same round; the rows come out in the
+     * table's order (server, concurrency, operation, protocol), each folded from its windows ({@link RepeatedRows}).
      */
     private List<LoadReport.Row> measure(List<LoadTarget> targets, int loops, int crc, ConnectionDrain drain)
             throws IOException, InterruptedException {
@@ -274,13 +277,11 @@ public final class LoadBenchCommand implements Callable<Integer> {
             }
         }
         Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
-        for (int connections : concurrency) {
-            for (FileOp op : ops) {
-                List<Cell> group = windows.keySet().stream().filter(c -> c.connections() == connections && c.op() == op).toList();
-                for (RoundSchedule.Turn<Cell> turn : RoundSchedule.interleave(group, repeat)) {
-                    Duration warm = turn.round() == 0 ? warmup : repeatWarmup();
-                    windows.get(turn.cell()).add(window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain));
-                }
+        for (FileOp op : ops) {
+            List<Cell> group = windows.keySet().stream().filter(c -> c.op() == op).toList();
+            for (RoundSchedule.Turn<Cell> turn : RoundSchedule.interleave(group, repeat)) {
+                Duration warm = turn.round() == 0 ? warmup : repeatWarmup();
+                windows.get(turn.cell()).add(window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain));
             }
         }
         return RepeatedRows.merge(new ArrayList<>(windows.values()));

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -254,6 +255,11 @@ final class LoadReport {
             m.put("ratioToBestMin", best == null ? null : best.min());
             m.put("ratioToBestMax", best == null ? null : best.max());
             m.put("medianToBestMedian", rep.medianToBestMedian());
+            Repeats.VsFewest few = rep.vsFewest();
+            m.put("fewestConnections", few == null ? null : few.connections());
+            m.put("ratioToFewestConnectionsMedian", few == null ? null : few.ratio().median());
+            m.put("ratioToFewestConnectionsMin", few == null ? null : few.ratio().min());
+            m.put("ratioToFewestConnectionsMax", few == null ? null : few.ratio().max());
         }
         m.put("verified", row.verified());
         return m;
@@ -267,10 +273,13 @@ final class LoadReport {
     private static String table(List<Row> rows) {
         boolean ranges = rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1);
         boolean vsBest = rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().ratioToBest() != null);
+        OptionalInt fewest = rows.stream().filter(r -> r.repeats() != null && r.repeats().vsFewest() != null)
+                .mapToInt(r -> r.repeats().vsFewest().connections()).min();
         List<String[]> cells = new ArrayList<>();
-        cells.add(columns(ranges, vsBest, new String[] {"server", "model", "client", "proto", "op", "file", "conns", "req/s", "req/s range",
-            "p50 ms", "p99 ms", "p99.9 ms", "errors", "srv µs/req", "srv threads", "started", "carriers", "sys/req", "cs/req",
-            "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "vs best median", "verified"}));
+        cells.add(columns(ranges, vsBest, fewest.isPresent(), new String[] {"server", "model", "client", "proto", "op", "file", "conns",
+            "req/s", "req/s range", "p50 ms", "p99 ms", "p99.9 ms", "errors", "srv µs/req", "srv threads", "started", "carriers",
+            "sys/req", "cs/req", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "vs best median",
+            "vs " + fewest.orElse(0) + " conns", "verified"}));
         for (Row row : rows) {
             if (row.skipped() != null) {
                 String[] line = new String[cells.get(0).length];
@@ -283,7 +292,7 @@ final class LoadReport {
             LoadResult r = row.result();
             Optional<Row> ref = reference(row, rows);
             Repeats rep = row.repeats();
-            cells.add(columns(ranges, vsBest, new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+            cells.add(columns(ranges, vsBest, fewest.isPresent(), new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
                 Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()),
                 rep == null ? "" : String.format(Locale.ROOT, "%.0f–%.0f of %d", rep.requestsPerSecMin(), rep.requestsPerSecMax(), rep.windows()),
                 f("%.2f", r.latency().p50()),
@@ -299,14 +308,21 @@ final class LoadReport {
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
                 rep == null || rep.ratioToBest() == null ? "" : ratio(rep.ratioToBest()),
                 rep == null || rep.medianToBestMedian() == null ? "" : f("%.2f", rep.medianToBestMedian()),
+                rep == null || rep.vsFewest() == null ? "" : ratio(rep.vsFewest().ratio()),
                 row.client().equals("xferbench") ? (row.verified() ? "yes" : "NO") : "status only"}));
         }
         return align(cells, 7) + legend(rows);
     }
 
-    /** Drops the repeat columns (req/s range at 8, vs best at 23 and 24) a table without repeats has no use for. */
-    private static String[] columns(boolean ranges, boolean vsBest, String[] all) {
+    /**
+     * Drops the repeat columns (req/s range at 8, vs best at 23 and 24, vs the fewest connections at 25) a table without
+     * them has no use for.
+     */
+    private static String[] columns(boolean ranges, boolean vsBest, boolean vsFewest, String[] all) {
         List<String> kept = new ArrayList<>(List.of(all));
+        if (!vsFewest) {
+            kept.remove(25);
+        }
         if (!vsBest) {
             kept.subList(23, 25).clear();
         }
@@ -369,9 +385,10 @@ final class LoadReport {
                     + "failures show as 'read-back: ...' errors and the row is not verified.\n");
         }
         if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1)) {
-            sb.append("Repeated rows: each row measured in several windows, round by round (every server at this concurrency and "
-                    + "operation once per round); every figure is the window with the median req/s (the lower middle one for an "
-                    + "even number), req/s range is all windows', errors and verified cover all windows.\n");
+            sb.append("Repeated rows: each row measured in several windows, round by round (every server at every concurrency "
+                    + "of the operation once per round, odd rounds in reverse order); every figure is the window with the median "
+                    + "req/s (the lower middle one for an even number), req/s range is all windows', errors and verified cover "
+                    + "all windows.\n");
         }
         if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().ratioToBest() != null)) {
             sb.append("vs best req/s: req/s over the best xferbench model's in the same round (same client, protocol, operation "
@@ -379,6 +396,10 @@ final class LoadReport {
                     + "of its models' windows, so models of like speed all sit under 1 by about the rounds' noise.\n");
             sb.append("vs best median: the row's median req/s over the highest median req/s among the xferbench models (same "
                     + "client, protocol, operation and connections), which that luck does not bias.\n");
+        }
+        if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().vsFewest() != null)) {
+            sb.append("vs N conns: req/s over the same row's at the fewest connections (N) in the same round; the median over "
+                    + "rounds, with the rounds' range and number. Under 1 the row slows as connections grow.\n");
         }
         if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
             sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");

@@ -16,7 +16,10 @@ import java.util.stream.IntStream;
  * and range over rounds: a round's windows are the closest in time, so a drift of the machine cancels out of it; but a
  * round's best is the luckiest of its models' windows, so with several models of like speed every one but the luckiest
  * sits under 1 by about the rounds' noise. The other is the ratio of medians (the row's median window over the highest
- * median among the models), which that bias does not touch.
+ * median among the models), which that bias does not touch. With several concurrencies, each row also gets its per-round
+ * ratio to the same row at the fewest connections ({@link Repeats.VsFewest}): the issue's "no collapse" asks how a model
+ * holds from 50 connections to 1,000, and on a machine whose speed drifts by more than that between minutes only a
+ * comparison within a round can tell.
  */
 final class RepeatedRows {
     private RepeatedRows() {
@@ -47,7 +50,34 @@ final class RepeatedRows {
             return b == null || !comparedWithModels(row) || b <= 0 ? row
                     : row.withRepeats(row.repeats().withMedianToBestMedian(row.result().requestsPerSecond() / b));
         });
+        addVsFewest(rows);
         return rows;
+    }
+
+    /** Each row's per-round ratio to its own row (same server, model, client, protocol, operation) at the fewest connections. */
+    private static void addVsFewest(List<LoadReport.Row> rows) {
+        Map<String, LoadReport.Row> fewest = new HashMap<>();
+        for (LoadReport.Row row : rows) {
+            if (row.repeats() != null) {
+                fewest.merge(series(row), row, (a, b) -> b.concurrency() < a.concurrency() ? b : a);
+            }
+        }
+        rows.replaceAll(row -> {
+            LoadReport.Row base = row.repeats() == null ? null : fewest.get(series(row));
+            if (base == null || base.concurrency() == row.concurrency()) {
+                return row;
+            }
+            List<Double> rates = row.repeats().requestsPerSecByRound();
+            List<Double> baseRates = base.repeats().requestsPerSecByRound();
+            List<Double> ratios = new ArrayList<>();
+            for (int r = 0; r < Math.min(rates.size(), baseRates.size()); r++) {
+                if (baseRates.get(r) > 0) {
+                    ratios.add(rates.get(r) / baseRates.get(r));
+                }
+            }
+            return ratios.isEmpty() ? row
+                    : row.withRepeats(row.repeats().withVsFewest(new Repeats.VsFewest(base.concurrency(), Repeats.Spread.of(ratios))));
+        });
     }
 
     private static LoadReport.Row fold(List<LoadReport.Row> windows, Map<String, Map<Integer, Double>> best) {
@@ -84,12 +114,16 @@ final class RepeatedRows {
             }
             ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
         }
-        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null));
+        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null, null));
     }
 
     /** The "best model" is among the xferbench server's I/O models; nginx rows have their own columns. */
     private static boolean comparedWithModels(LoadReport.Row w) {
         return w.server().equals("xferbench");
+    }
+
+    private static String series(LoadReport.Row w) {
+        return w.server() + "|" + w.model() + "|" + w.client() + "|" + w.protocol() + "|" + w.operation() + "|" + w.fileSize();
     }
 
     private static String group(LoadReport.Row w) {

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * What a row measured in several windows ({@code load-bench --repeat N}) adds to the window it shows (the one with the
  * median requests/s): the spread of requests/s, everything that failed in any window, and two ratios to the best
- * xferbench model of the same client, protocol, operation and concurrency: round by round, and of the medians.
+ * xferbench model of the same client, protocol, operation and concurrency: round by round, and of the medians; and, with
+ * several concurrencies, the ratio to the same row at the fewest connections, round by round.
  *
  * @param requestsPerSecByRound the windows' requests/s in round order
  * @param errors                failed requests by cause, summed over every window
@@ -15,16 +16,22 @@ import java.util.Map;
  * @param ratioToBest           the per-round ratios to the round's best model, or null (not an xferbench server's row)
  * @param medianToBestMedian    the median window's requests/s over the highest such median among the models, or null
  *                              (not an xferbench server's row)
+ * @param vsFewest              the per-round ratios to the same server, model, client, protocol and operation at the
+ *                              fewest connections measured, or null (this row is at the fewest, or only one concurrency)
  */
 record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
-               Spread ratioToBest, Double medianToBestMedian) {
+               Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
     Repeats {
         requestsPerSecByRound = List.copyOf(requestsPerSecByRound);
         errors = Map.copyOf(errors);
     }
 
     Repeats withMedianToBestMedian(Double ratio) {
-        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, ratio);
+        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, ratio, vsFewest);
+    }
+
+    Repeats withVsFewest(VsFewest v) {
+        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, medianToBestMedian, v);
     }
 
     int windows() {
@@ -41,6 +48,14 @@ record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, Rea
 
     long errorCount() {
         return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * How a row's rate holds as connections grow: round by round, its requests/s over the same row's at
+     * {@code connections}, the fewest measured. Both windows of a round are minutes apart at most, where the rows'
+     * medians may come from different parts of the run.
+     */
+    record VsFewest(int connections, Spread ratio) {
     }
 
     /** Values' median (the lower of the two middle ones for an even count, as the window shown), least and greatest. */

@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The order of a repeated group's windows: round by round, every cell (server, client, protocol) once per round, so a
- * slow drift of the machine falls on every server of the round alike and a round's windows are the closest in time.
+ * The order of a repeated group's windows: round by round, every cell (server, concurrency, client, protocol) once per
+ * round, so a slow drift of the machine falls on every cell of the round alike and a round's windows are the closest in
+ * time. Odd rounds run the cells in reverse order (A B, B A): a drift within a round then favours no cell over two
+ * rounds, where in a fixed order the first cell would always run before the others.
  */
 final class RoundSchedule {
     private RoundSchedule() {
@@ -21,8 +23,8 @@ final class RoundSchedule {
         }
         List<Turn<C>> turns = new ArrayList<>(cells.size() * rounds);
         for (int r = 0; r < rounds; r++) {
-            for (C cell : cells) {
-                turns.add(new Turn<>(r, cell));
+            for (int i = 0; i < cells.size(); i++) {
+                turns.add(new Turn<>(r, cells.get(r % 2 == 0 ? i : cells.size() - 1 - i)));
             }
         }
         return turns;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code load-bench --repeat 2} end to end at a tiny scale: two windows a row, measured round by round. */
+/** {@code load-bench --repeat 2} end to end at a tiny scale: two windows a row, measured round by round, at two concurrencies. */
 @Timeout(300)
 class LoadBenchRepeatTest {
     private static final Path SERVER_JAR = ServerJar.PATH;
@@ -35,7 +35,7 @@ class LoadBenchRepeatTest {
         System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
         try {
             exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
-                    "--io-models", "platform,netty-epoll", "--concurrency", "2", "--ops", "download", "--no-wrk",
+                    "--io-models", "platform,netty-epoll", "--concurrency", "1,2", "--ops", "download", "--no-wrk",
                     "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB", "--repeat", "2",
                     "--format", "json", "--out", out.toString());
         } finally {
@@ -44,16 +44,21 @@ class LoadBenchRepeatTest {
         String log = progress.toString(StandardCharsets.UTF_8);
         System.err.print(log);
 
-        // Round 1 measured every server before round 2 started.
-        List<String> rounds = log.lines().filter(l -> l.contains(", round ")).map(l -> l.replaceAll(".*, round (\\d) of 2.*", "$1"))
+        // Round 1 measured every server at both concurrencies before round 2 started, which ran them in reverse.
+        List<String> windows = log.lines().filter(l -> l.contains(", round ") && l.startsWith("xferbench: xferbench "))
+                .map(l -> l.replaceAll("xferbench: xferbench (\\S+) \\S+, xferbench (\\S+) \\S+, (\\d) connections.*, round (\\d) of 2.*",
+                        "$4 $1 $2 $3"))
                 .toList();
-        assertThat(rounds).hasSizeGreaterThanOrEqualTo(8); // two models over two protocols, twice
-        assertThat(rounds).isSortedAccordingTo(String::compareTo);
-        assertThat(rounds.stream().filter("1"::equals).count()).isEqualTo(rounds.stream().filter("2"::equals).count());
+        assertThat(windows).containsExactly(
+                "1 platform native 1", "1 platform http 1", "1 platform native 2", "1 platform http 2",
+                "1 netty-epoll native 1", "1 netty-epoll http 1", "1 netty-epoll native 2", "1 netty-epoll http 2",
+                "2 netty-epoll http 2", "2 netty-epoll native 2", "2 netty-epoll http 1", "2 netty-epoll native 1",
+                "2 platform http 2", "2 platform native 2", "2 platform http 1", "2 platform native 1");
 
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.path("settings").path("repeat").asInt()).isEqualTo(2);
         Map<String, List<JsonNode>> byGroup = new HashMap<>();
+        Map<String, JsonNode> atOne = new HashMap<>();
         List<String> models = new ArrayList<>();
         for (JsonNode row : doc.path("rows")) {
             if (row.has("skipped")) {
@@ -72,14 +77,28 @@ class LoadBenchRepeatTest {
                 assertThat(row.path("medianToBestMedian").isNull()).as(row.toString()).isTrue();
                 continue;
             }
-            models.add(row.path("model").asText() + " " + row.path("protocol").asText());
+            models.add(row.path("model").asText() + " " + row.path("protocol").asText() + " " + row.path("concurrency").asInt());
             double median = row.path("ratioToBestMedian").asDouble();
             assertThat(median).as(row.toString()).isBetween(row.path("ratioToBestMin").asDouble(), row.path("ratioToBestMax").asDouble());
             assertThat(row.path("ratioToBestMax").asDouble()).as(row.toString()).isLessThanOrEqualTo(1.0);
-            byGroup.computeIfAbsent(row.path("protocol").asText(), k -> new ArrayList<>()).add(row);
+            byGroup.computeIfAbsent(row.path("protocol").asText() + " " + row.path("concurrency").asInt(), k -> new ArrayList<>()).add(row);
+            String series = row.path("model").asText() + " " + row.path("protocol").asText();
+            if (row.path("concurrency").asInt() == 1) {
+                atOne.put(series, row);
+                assertThat(row.path("fewestConnections").isNull()).as(row.toString()).isTrue();
+                continue;
+            }
+            // At 2 connections each round's rate is compared with the same model and protocol at 1 in that round.
+            JsonNode one = atOne.get(series);
+            assertThat(row.path("fewestConnections").asInt()).as(row.toString()).isEqualTo(1);
+            double first = row.path("requestsPerSecByRound").get(0).asDouble() / one.path("requestsPerSecByRound").get(0).asDouble();
+            double second = row.path("requestsPerSecByRound").get(1).asDouble() / one.path("requestsPerSecByRound").get(1).asDouble();
+            assertThat(row.path("ratioToFewestConnectionsMin").asDouble()).as(row.toString()).isCloseTo(Math.min(first, second), within(1e-9));
+            assertThat(row.path("ratioToFewestConnectionsMax").asDouble()).as(row.toString()).isCloseTo(Math.max(first, second), within(1e-9));
         }
-        assertThat(models).containsExactly("platform sendfile native", "platform sendfile http", "netty-epoll sendfile native",
-                "netty-epoll sendfile http");
+        assertThat(models).containsExactly("platform sendfile native 1", "platform sendfile http 1", "platform sendfile native 2",
+                "platform sendfile http 2", "netty-epoll sendfile native 1", "netty-epoll sendfile http 1",
+                "netty-epoll sendfile native 2", "netty-epoll sendfile http 2");
         // Each round's ratio is the row's rate over the best model's in the same round; the other ratio is of the
         // shown (median) windows.
         for (List<JsonNode> group : byGroup.values()) {

@@ -16,6 +16,13 @@ class RepeatedRowsTest {
                 new ServerSampler.ServerFigures(1000, 3), null, null, null, null);
     }
 
+    private static LoadReport.Row windowAt(String model, int connections, double perSecond) {
+        LoadResult r = new LoadResult(4, 1, 0, (long) perSecond, Map.of(), 0, 1, perSecond, 1,
+                new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
+        return new LoadReport.Row("xferbench", model, "xferbench", "native", "download", 1024, connections, r,
+                new ServerSampler.ServerFigures(1000, 3), null, null, null, null);
+    }
+
     private static LoadReport.Row window(String model, double perSecond, double p99) {
         return window("xferbench", model, perSecond, p99, Map.of());
     }
@@ -72,6 +79,28 @@ class RepeatedRowsTest {
         assertThat(rows.get(2).repeats().medianToBestMedian()).isCloseTo(0.9, within(1e-9));
         assertThat(rows.get(3).repeats().medianToBestMedian()).isNull();
         assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("medianToBestMedian", rows.get(2).repeats().medianToBestMedian());
+    }
+
+    @Test
+    void eachRowIsComparedWithItsOwnRowAtTheFewestConnectionsRoundByRound() {
+        // The machine's speed halves from round 0 to round 1; in both, a at 1,000 connections makes 0.9 of its rate at 50.
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(windowAt("a", 50, 2000), windowAt("a", 50, 1000)),
+                List.of(windowAt("a", 500, 1900), windowAt("a", 500, 950)),
+                List.of(windowAt("a", 1000, 1800), windowAt("a", 1000, 900)),
+                List.of(windowAt("b", 50, 1000), windowAt("b", 50, 2000))));
+
+        assertThat(rows.get(0).repeats().vsFewest()).isNull(); // a row is not compared with itself
+        assertThat(rows.get(1).repeats().vsFewest().connections()).isEqualTo(50);
+        assertThat(rows.get(1).repeats().vsFewest().ratio().median()).isCloseTo(0.95, within(1e-9));
+        Repeats.Spread a1000 = rows.get(2).repeats().vsFewest().ratio();
+        assertThat(a1000.min()).isCloseTo(0.9, within(1e-9));
+        assertThat(a1000.max()).isCloseTo(0.9, within(1e-9));
+        assertThat(a1000.of()).isEqualTo(2);
+        assertThat(rows.get(3).repeats().vsFewest()).isNull(); // b has one concurrency
+        assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("fewestConnections", 50)
+                .containsEntry("ratioToFewestConnectionsMin", a1000.min());
+        assertThat(LoadReport.fields(rows.get(0), rows)).containsEntry("fewestConnections", null);
     }
 
     @Test

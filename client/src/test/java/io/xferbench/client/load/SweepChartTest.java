@@ -62,7 +62,7 @@ class SweepChartTest {
     @Test
     void repeatedRowsSayTheirPointsAreMedians() {
         LoadReport.Row once = row("nginx", "xferbench", "download", 500, 38_000, 3);
-        Repeats three = new Repeats(List.of(36_000.0, 38_000.0, 40_000.0), Map.of(), null, true, null, null);
+        Repeats three = new Repeats(List.of(36_000.0, 38_000.0, 40_000.0), Map.of(), null, true, null, null, null);
         LoadReport.Row repeated = new LoadReport.Row(once.server(), once.model(), once.client(), once.protocol(),
                 once.operation(), once.fileSize(), once.concurrency(), once.result(), once.serverFigures(), null, null, null,
                 null, three);
