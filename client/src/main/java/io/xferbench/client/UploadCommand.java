@@ -67,8 +67,8 @@ final class UploadCommand implements Callable<Integer> {
         }
         int bufferSize = buffer.bufferSize();
         Path bodies = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"), "xferbench-client-data");
+        ServerDescription info = Windows.info(server); // before the bodies' directory exists: no server, nothing made
         DataDirectory local = new DataDirectory(bodies);
-        ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;

@@ -6,6 +6,8 @@ import io.xferbench.core.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -71,12 +73,16 @@ class UsageErrorsTest {
 
     @Test
     void anUnreachableServerIsOneLineAndExitOne() throws Exception {
+        Path bodies = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-client-data");
+        boolean bodiesExisted = Files.exists(bodies);
         for (String cmd : new String[] {"info", "download", "upload", "proxy"}) {
             Run r = run(cmd, "--port", closedPort());
             assertThat(r.exit()).as(cmd + ": " + r.err()).isEqualTo(Cli.FAILED);
             assertOneLine(r);
             assertThat(r.err()).contains("cannot connect");
         }
+        // An upload that never reached its server leaves no bodies' directory behind.
+        assertThat(Files.exists(bodies)).as(bodies.toString()).isEqualTo(bodiesExisted);
         Run unknown = run("info", "--host", "no-such-host.invalid");
         assertThat(unknown.exit()).isEqualTo(Cli.FAILED);
         assertOneLine(unknown);

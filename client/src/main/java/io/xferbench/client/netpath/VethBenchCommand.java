@@ -81,7 +81,9 @@ public final class VethBenchCommand implements Callable<Integer> {
         requireRoot();
         String rootQdisc = netem != null ? "netem " + netem : qdisc;
         Path dataDir = serverDataDir != null ? serverDataDir : Path.of(System.getProperty("java.io.tmpdir"), "xferbench-data");
-        Files.createDirectories(dataDir);
+        if (!command.equals("load-bench")) {
+            Files.createDirectories(dataDir); // the load bench's servers serve a temporary directory of their own
+        }
         Optional<CpuPinning> pinning = noPin ? Optional.empty() : CpuPinning.plan();
 
         try (VethPair pair = VethPair.create(mtu, rootQdisc); NamespacedProcesses processes = new NamespacedProcesses()) {

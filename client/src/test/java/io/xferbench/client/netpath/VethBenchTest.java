@@ -66,10 +66,14 @@ class VethBenchTest {
     @Test
     void theLoadBenchRunsItsServersAndNginxAcrossThePair() throws Exception {
         Path report = dir.resolve("load.json");
+        Path defaultDataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-data");
+        boolean defaultDataDirExisted = Files.exists(defaultDataDir);
         int status = Cli.run(new io.xferbench.client.ClientMain(), "veth", "load-bench", "--server-jar", SERVER_JAR.toString(),
                 "--io-models", "platform", "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
                 "--no-wrk", "--format", "json", "--out", report.toString());
         assertThat(status).as("load-bench over veth: exit status").isZero();
+        assertThat(Files.exists(defaultDataDir)).as("the single server's default data directory, unused by the load bench")
+                .isEqualTo(defaultDataDirExisted);
         JsonNode doc = JSON.readTree(report.toFile());
         assertThat(doc.at("/settings/serverAddress").asText()).isEqualTo(VethPair.SERVER_ADDRESS);
         assertThat(doc.at("/settings/network").asText()).as("the client's end is the veth").startsWith(VethPair.CLIENT_DEVICE + " veth mtu ");
