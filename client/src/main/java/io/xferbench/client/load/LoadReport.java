@@ -22,6 +22,8 @@ final class LoadReport {
     /** The row every other is compared with: nginx's event loop with sendfile, same client, same concurrency. */
     static final String REFERENCE_SERVER = "nginx";
     static final String REFERENCE_MODEL = "sendfile";
+    /** The JIT compiler threads' share of a window's server CPU from which the table's legend names the row. */
+    static final double JIT_NOTED_SHARE = 0.05;
 
     private LoadReport() {
     }
@@ -231,6 +233,7 @@ final class LoadReport {
         }
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
+        m.put("serverJitCpuShare", row.serverFigures() == null ? null : num(row.serverFigures().jitShare()));
         MeasurementReport sr = row.serverReport();
         m.put("serverThreadsStarted", sr == null ? null : sr.threadsStarted());
         m.put("serverCarrierThreads", sr == null || sr.carrierThreads() < 0 ? null : sr.carrierThreads());
@@ -408,6 +411,14 @@ final class LoadReport {
             sb.append("srv µs/req: CPU of all the server's processes (user + system, /proc) over the window per request; "
                     + "srv threads: peak live threads, sampled every 10 ms; vs nginx: against nginx sendfile, same client and "
                     + "connections, over HTTP.\n");
+        }
+        String compiling = rows.stream().filter(r -> r.serverFigures() != null && r.serverFigures().jitShare() >= JIT_NOTED_SHARE)
+                .map(r -> String.format(Locale.ROOT, "%s %s %s %d conns %.0f%%", r.server(), r.model(), r.protocol(), r.concurrency(),
+                        r.serverFigures().jitShare() * 100))
+                .collect(Collectors.joining(", "));
+        if (!compiling.isEmpty()) {
+            sb.append("JIT: in these rows' windows the server's JIT compiler threads took this share of its CPU (it was still "
+                    + "warming up; a longer --warmup or --repeat helps): ").append(compiling).append(".\n");
         }
         if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
             sb.append("started: platform threads the xferbench server started from the run's start, warm-up included (ThreadMXBean); carriers: its "

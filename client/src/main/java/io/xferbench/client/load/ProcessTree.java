@@ -43,6 +43,33 @@ final class ProcessTree {
         return ticks * MICROS_PER_TICK;
     }
 
+    /**
+     * User + system CPU of the tree's HotSpot compiler threads now ({@code C1 CompilerThread…}, {@code C2
+     * CompilerThread…}; their names are cut to 15 characters in /proc), in microseconds. A lower bound: HotSpot stops
+     * idle compiler threads, and a thread that exited leaves its CPU in its process's total but in no task's.
+     */
+    double jitCpuMicros() {
+        double ticks = 0;
+        for (long pid : pids()) {
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : (Iterable<Path>) tasks::iterator) {
+                    String stat = read(task.resolve("stat"));
+                    if (stat == null) {
+                        continue;
+                    }
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // exited since the listing: not counted
+            }
+        }
+        return ticks * MICROS_PER_TICK;
+    }
+
     /** Live threads of every process in the tree now. */
     int threads() {
         int threads = 0;

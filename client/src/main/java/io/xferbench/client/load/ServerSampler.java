@@ -3,8 +3,9 @@ package io.xferbench.client.load;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Watches a server's processes during a window: CPU at both ends, and the peak of live threads sampled every
- * few milliseconds (a thread-per-connection server grows and shrinks within a run; the peak is what it cost).
+ * Watches a server's processes during a window: CPU at both ends (all of it, and its JIT compiler threads'), and the
+ * peak of live threads sampled every few milliseconds (a thread-per-connection server grows and shrinks within a run;
+ * the peak is what it cost).
  */
 final class ServerSampler implements AutoCloseable {
     private static final long PERIOD_MILLIS = 10;
@@ -13,11 +14,13 @@ final class ServerSampler implements AutoCloseable {
     private final AtomicInteger peakThreads = new AtomicInteger();
     private final Thread sampler;
     private final double cpuAtStart;
+    private final double jitCpuAtStart;
     private volatile boolean running = true;
 
     ServerSampler(ProcessTree tree) {
         this.tree = tree;
         this.cpuAtStart = tree.cpuMicros();
+        this.jitCpuAtStart = tree.jitCpuMicros();
         peakThreads.set(tree.threads());
         this.sampler = Thread.ofPlatform().name("xferbench-server-sampler").daemon().start(() -> {
             while (running) {
@@ -36,7 +39,7 @@ final class ServerSampler implements AutoCloseable {
         running = false;
         sampler.join();
         peakThreads.accumulateAndGet(tree.threads(), Math::max);
-        return new ServerFigures(tree.cpuMicros() - cpuAtStart, peakThreads.get());
+        return new ServerFigures(tree.cpuMicros() - cpuAtStart, peakThreads.get(), Math.max(0, tree.jitCpuMicros() - jitCpuAtStart));
     }
 
     @Override
@@ -46,7 +49,15 @@ final class ServerSampler implements AutoCloseable {
         }
     }
 
-    /** A server's CPU (all its processes, user + system) and its peak live threads over one window. */
-    record ServerFigures(double cpuMicros, int threadsPeak) {
+    /**
+     * A server's CPU (all its processes, user + system) and its peak live threads over one window, and how much of
+     * that CPU its JIT compiler threads took (at least; 0 for a server that is not a HotSpot JVM): a window that
+     * includes compilation measures a server still warming up.
+     */
+    record ServerFigures(double cpuMicros, int threadsPeak, double jitCpuMicros) {
+        /** The JIT compiler threads' share of the window's CPU, or NaN without CPU. */
+        double jitShare() {
+            return cpuMicros > 0 ? jitCpuMicros / cpuMicros : Double.NaN;
+        }
     }
 }

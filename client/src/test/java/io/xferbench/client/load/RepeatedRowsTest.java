@@ -13,14 +13,14 @@ class RepeatedRowsTest {
         LoadResult r = new LoadResult(4, 1, 0, (long) perSecond, errors, 0, 1, perSecond, 1,
                 new LoadResult.LatencySummary(1, 2, p99, 4, 5), 1, 0.1, Map.of());
         return new LoadReport.Row(server, model, "xferbench", "native", "download", 1024, 4, r,
-                new ServerSampler.ServerFigures(1000, 3), null, null, null, null);
+                new ServerSampler.ServerFigures(1000, 3, 0), null, null, null, null);
     }
 
     private static LoadReport.Row windowAt(String model, int connections, double perSecond) {
         LoadResult r = new LoadResult(4, 1, 0, (long) perSecond, Map.of(), 0, 1, perSecond, 1,
                 new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
         return new LoadReport.Row("xferbench", model, "xferbench", "native", "download", 1024, connections, r,
-                new ServerSampler.ServerFigures(1000, 3), null, null, null, null);
+                new ServerSampler.ServerFigures(1000, 3, 0), null, null, null, null);
     }
 
     private static LoadReport.Row window(String model, double perSecond, double p99) {
@@ -101,6 +101,21 @@ class RepeatedRowsTest {
         assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("fewestConnections", 50)
                 .containsEntry("ratioToFewestConnectionsMin", a1000.min());
         assertThat(LoadReport.fields(rows.get(0), rows)).containsEntry("fewestConnections", null);
+    }
+
+    @Test
+    void aWindowInWhichTheServerStillCompiledIsNamedWithItsJitShare() throws Exception {
+        LoadResult r = new LoadResult(4, 1, 0, 1000, Map.of(), 0, 1, 1000, 1, new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
+        LoadReport.Row warming = new LoadReport.Row("xferbench", "netty-epoll sendfile", "xferbench", "native", "download", 1024, 50, r,
+                new ServerSampler.ServerFigures(1_000_000, 3, 230_000), null, null, null, null);
+        LoadReport.Row warm = new LoadReport.Row("xferbench", "netty-epoll sendfile", "xferbench", "native", "download", 1024, 500, r,
+                new ServerSampler.ServerFigures(1_000_000, 3, 10_000), null, null, null, null);
+        List<LoadReport.Row> rows = List.of(warming, warm);
+
+        assertThat(LoadReport.fields(warming, rows)).containsEntry("serverJitCpuShare", 0.23);
+        String table = LoadReport.render(Map.of(), Map.of(), rows, LoadCommand.Format.TABLE);
+        assertThat(table).contains("JIT: ").contains("xferbench netty-epoll sendfile native 50 conns 23%")
+                .doesNotContain("500 conns 1%"); // under 5 %: compilation no longer matters to the figures
     }
 
     @Test

@@ -16,7 +16,7 @@ class SweepChartTest {
 
     private static LoadReport.Row row(String server, String client, String op, int conns, double perSecond, int threads) {
         return new LoadReport.Row(server, "m", client, "http", op, 1024, conns, result(perSecond),
-                new ServerSampler.ServerFigures(1000, threads), null, null, null, null);
+                new ServerSampler.ServerFigures(1000, threads, 0), null, null, null, null);
     }
 
     @Test
