@@ -2,6 +2,7 @@ package io.xferbench.client.load;
 
 import io.xferbench.core.metrics.LiveThreads;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,9 +37,7 @@ final class ProcessTree {
             if (stat == null) {
                 continue;
             }
-            // The command name (field 2) may contain spaces; fields after its closing ')' are fixed.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            ticks += cpuTicks(stat);
         }
         return ticks * MICROS_PER_TICK;
     }
@@ -59,15 +58,21 @@ final class ProcessTree {
                     }
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                        ticks += cpuTicks(stat);
                     }
                 }
-            } catch (IOException | java.io.UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException e) {
                 // exited since the listing: not counted
             }
         }
         return ticks * MICROS_PER_TICK;
+    }
+
+    /** utime + stime of a /proc stat line (a process's or a task's), in clock ticks. */
+    private static long cpuTicks(String stat) {
+        // The command name (field 2) may contain spaces; fields after its closing ')' are fixed.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /** Live threads of every process in the tree now. */
