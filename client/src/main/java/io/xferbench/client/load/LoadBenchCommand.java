@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +90,13 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--repeat-warmup", converter = Converters.Time.class,
             description = "Unmeasured load before each window after a row's first (default: the smaller of --warmup and 1s).")
     Duration repeatWarmupOption;
+
+    @Option(names = "--jit-settle", defaultValue = "60s", converter = Converters.Time.class,
+            description = "Before a row's first window on an xferbench server: unmeasured 1 s slices of the row's own load "
+                    + "until the server's JIT compiler threads took under 5 % of its CPU in " + JitSettle.QUIET_SLICES
+                    + " slices in a row, for at most this long per row; then --warmup as usual. 0s: no settling, a fresh "
+                    + "server's first windows include its compilation (default: ${DEFAULT-VALUE}).")
+    Duration jitSettle;
 
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
@@ -175,7 +183,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
                 XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement);
                 targets.add(xfer);
                 // The first download makes the server generate the file (and its checksum record) nginx serves too.
-                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1), xfer.downloads(fileSize, crc).get("native"));
+                LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1, duration), xfer.downloads(fileSize, crc).get("native"));
             }
             Optional<Path> nginx = NginxProcess.binary();
             for (NginxProcess.Design design : NginxProcess.designs()) {
@@ -210,6 +218,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("operations", ops.stream().map(LoadBenchCommand::name).toList());
         settings.put("uploadMethod", uploadMethod);
         settings.put("warmup", warmup.toMillis() + " ms");
+        settings.put("jitSettle", jitSettle.isZero() ? "off" : "at most " + jitSettle.toMillis() + " ms per row, "
+                + JitSettle.SLICE.toMillis() + " ms slices, until the compiler threads take under "
+                + Math.round(LoadReport.JIT_NOTED_SHARE * 100) + " % of the server's CPU in " + JitSettle.QUIET_SLICES + " in a row");
         settings.put("repeat", repeat);
         if (repeat > 1) {
             settings.put("repeatWarmup", repeatWarmup().toMillis() + " ms");
@@ -277,14 +288,51 @@ public final class LoadBenchCommand implements Callable<Integer> {
             }
         }
         Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
+        Map<Cell, JitSettle.Outcome> settled = new HashMap<>();
         for (FileOp op : ops) {
             List<Cell> group = windows.keySet().stream().filter(c -> c.op() == op).toList();
             for (RoundSchedule.Turn<Cell> turn : RoundSchedule.interleave(group, repeat)) {
                 Duration warm = turn.round() == 0 ? warmup : repeatWarmup();
+                if (turn.round() == 0 && settles(turn.cell())) {
+                    settled.put(turn.cell(), settle(turn.cell(), loops, crc, drain));
+                }
                 windows.get(turn.cell()).add(window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain));
             }
         }
-        return RepeatedRows.merge(new ArrayList<>(windows.values()));
+        List<LoadReport.Row> rows = RepeatedRows.merge(new ArrayList<>(windows.values()));
+        // merge keeps the cells' order: row i is cell i's
+        List<Cell> cells = new ArrayList<>(windows.keySet());
+        for (int i = 0; i < rows.size(); i++) {
+            JitSettle.Outcome s = settled.get(cells.get(i));
+            if (s != null && rows.get(i).skipped() == null) {
+                rows.set(i, rows.get(i).withJitSettle(s));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Only the xferbench servers are JVMs, and a wrk row follows the same server's HTTP row at its concurrency, which
+     * settled the same code.
+     */
+    private boolean settles(Cell cell) {
+        return !jitSettle.isZero() && cell.client().equals("xferbench") && cell.target().server().equals("xferbench");
+    }
+
+    private JitSettle.Outcome settle(Cell cell, int loops, int crc, ConnectionDrain drain) throws IOException, InterruptedException {
+        LoadTarget target = cell.target();
+        System.err.printf(Locale.ROOT, "xferbench: %s %s, xferbench %s %s, %d connections: settling its JIT (at most %d s) ...%n",
+                target.server(), target.model(), cell.protocol(), name(cell.op()), cell.connections(), jitSettle.toSeconds());
+        JitSettle.Outcome outcome = JitSettle.settle(length -> {
+            drain.awaitAndWarn(target.address().getPort());
+            JitSettle.SliceWatch watch = new JitSettle.SliceWatch(target.processes());
+            FileOpsRun.Outcome o = load(cell, plan(target.address(), cell.connections(), loops, Duration.ZERO, 0, length), crc, watch);
+            return o.skipped() != null ? null : watch.figures(); // a refused row: its window says why
+        }, jitSettle, LoadReport.JIT_NOTED_SHARE);
+        System.err.printf(Locale.ROOT, "xferbench: %s after %d slices, %.1f s (compiler threads: %s of the server's CPU in the last)%n",
+                outcome.settled() ? "settled" : "not settled", outcome.slices(), outcome.seconds(),
+                LoadReport.f("%.0f %%", outcome.lastShare() * 100));
+        return outcome;
     }
 
     /** The rows of one server at one concurrency and operation, in the order the table shows them. */
@@ -320,16 +368,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         drain.awaitAndWarn(target.address().getPort());
         progress(target, "xferbench " + cell.protocol() + " " + name(cell.op()), cell.connections(), round, warm);
         ServerWatch watch = watch(target);
-        if (cell.op() == FileOp.DOWNLOAD) {
-            LoadResult r = LoadEngine.run(plan(target.address(), cell.connections(), loops, warm, requests), cell.exchange(), watch);
-            return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), "download", fileSize,
-                    cell.connections(), r, watch.figures(), watch.report(), watch.syscalls(), null, null);
-        }
-        boolean http = cell.protocol().equals("http");
-        String run = LoadCommand.runId(cell.connections());
-        FileOpsRun.Outcome o = FileOpsRun.run(plan(target.address(), cell.connections(), loops, warm, requests),
-                http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
-                FileOpsWorkload.Kind.valueOf(cell.op().name()), fileSize, crc, run, cell.exchange(), cell.exchange(), watch);
+        FileOpsRun.Outcome o = load(cell, plan(target.address(), cell.connections(), loops, warm, requests, duration), crc, watch);
         if (o.skipped() != null) {
             // Should a server still refuse the probe, the row is skipped with its answer.
             return LoadReport.Row.skipped(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
@@ -337,6 +376,18 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
                 cell.connections(), o.result(), watch.figures(), watch.report(), watch.syscalls(), o.readBack(), null);
+    }
+
+    /** One run of a cell's load (a window, or a slice of settling), watched by {@code observer}. */
+    private FileOpsRun.Outcome load(Cell cell, LoadPlan plan, int crc, LoadEngine.WindowObserver observer)
+            throws IOException, InterruptedException {
+        if (cell.op() == FileOp.DOWNLOAD) {
+            return new FileOpsRun.Outcome(LoadEngine.run(plan, cell.exchange(), observer), null, null);
+        }
+        boolean http = cell.protocol().equals("http");
+        return FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
+                FileOpsWorkload.Kind.valueOf(cell.op().name()), fileSize, crc, LoadCommand.runId(cell.connections()),
+                cell.exchange(), cell.exchange(), observer);
     }
 
     private LoadReport.Row wrkWindow(LoadTarget target, Path wrk, int connections, int round, Duration warm, int loops,
@@ -373,8 +424,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         return op.name().toLowerCase(Locale.ROOT);
     }
 
-    private LoadPlan plan(InetSocketAddress address, int connections, int loops, Duration warm, long count) {
-        return new LoadPlan(address, connections, loops, count, duration, warm, 0, Duration.ofSeconds(10));
+    private static LoadPlan plan(InetSocketAddress address, int connections, int loops, Duration warm, long count, Duration length) {
+        return new LoadPlan(address, connections, loops, count, length, warm, 0, Duration.ofSeconds(10));
     }
 
     private static ServerSampler.ServerFigures finish(ServerSampler sampler) {

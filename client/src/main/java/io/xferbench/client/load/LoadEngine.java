@@ -4,7 +4,6 @@ import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -26,6 +25,14 @@ public final class LoadEngine {
         }
 
         default void opened() {
+        }
+
+        /**
+         * The window opened {@code lateNanos} after its time, more than {@code allowedNanos} (a twentieth of a timed
+         * window, 100 ms of one bounded by count): an observer whose figures cover the window from {@code opened} on
+         * says what that costs them.
+         */
+        default void openedLate(long lateNanos, long allowedNanos) {
         }
 
         default void closed() {
@@ -76,7 +83,11 @@ public final class LoadEngine {
             sleepUntil(window.measureFromNanos, running);
             cpuAtStart = OS.getProcessCpuTime();
             observer.opened();
-            warnIfLate(plan, System.nanoTime() - window.measureFromNanos);
+            long late = System.nanoTime() - window.measureFromNanos;
+            long allowed = plan.requests() == 0 ? plan.duration().toNanos() / 20 : 100_000_000L;
+            if (late > allowed) {
+                observer.openedLate(late, allowed);
+            }
             if (plan.requests() == 0) {
                 sleepUntil(window.measureUntilNanos(), running);
             } else {
@@ -88,16 +99,6 @@ public final class LoadEngine {
         }
         joinAll(running);
         return merge(plan, window, workers, cpuAtEnd - cpuAtStart);
-    }
-
-    /** The observer's figures cover the window from when {@code opened} returned: say so when that was late. */
-    private static void warnIfLate(LoadPlan plan, long lateNanos) {
-        long allowed = plan.requests() == 0 ? plan.duration().toNanos() / 20 : 100_000_000L;
-        if (lateNanos > allowed) {
-            System.err.printf(Locale.ROOT, "xferbench: warning: the server's window took %d ms to open (the xferbench "
-                    + "server's own window, started last: its threads started and carriers cover that much less)%n",
-                    lateNanos / 1_000_000);
-        }
     }
 
     private static void joinAll(List<Thread> threads) throws InterruptedException {

@@ -41,23 +41,31 @@ final class LoadReport {
      * @param skipped       why the row could not run, or null
      * @param repeats       the row's windows when measured in several ({@code load-bench}), the figures above being
      *                      its median window's; null for a single window that stands alone ({@code client load})
+     * @param jitSettle     how long the server was loaded, unmeasured, before the row's first window until its JIT was
+     *                      quiet ({@code load-bench}), or null when it was not
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
                LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
-               CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped, Repeats repeats) {
+               CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped, Repeats repeats,
+               JitSettle.Outcome jitSettle) {
 
         /** One window's row. */
         Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
             LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
             CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped) {
             this(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
-                    serverCounts, readBack, skipped, null);
+                    serverCounts, readBack, skipped, null, null);
         }
 
         /** This window as the one shown for all of {@code r}'s windows. */
         Row withRepeats(Repeats r) {
             return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
-                    serverCounts, readBack, skipped, r);
+                    serverCounts, readBack, skipped, r, jitSettle);
+        }
+
+        Row withJitSettle(JitSettle.Outcome s) {
+            return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
+                    serverCounts, readBack, skipped, repeats, s);
         }
 
         /** Failed requests by cause: every window's. */
@@ -234,6 +242,13 @@ final class LoadReport {
         m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
         m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
         m.put("serverJitCpuShare", row.serverFigures() == null ? null : num(row.serverFigures().jitShare()));
+        JitSettle.Outcome settle = row.jitSettle();
+        if (settle != null) {
+            m.put("jitSettleSlices", settle.slices());
+            m.put("jitSettleSeconds", settle.seconds());
+            m.put("jitSettleLastShare", num(settle.lastShare()));
+            m.put("jitSettled", settle.settled());
+        }
         MeasurementReport sr = row.serverReport();
         m.put("serverThreadsStarted", sr == null ? null : sr.threadsStarted());
         m.put("serverCarrierThreads", sr == null || sr.carrierThreads() < 0 ? null : sr.carrierThreads());
@@ -418,8 +433,9 @@ final class LoadReport {
                 .collect(Collectors.joining(", "));
         if (!compiling.isEmpty()) {
             sb.append("JIT: in these rows' windows the server's JIT compiler threads took this share of its CPU (it was still "
-                    + "warming up; a longer --warmup or --repeat helps): ").append(compiling).append(".\n");
+                    + "warming up; a longer --jit-settle or --repeat helps): ").append(compiling).append(".\n");
         }
+        sb.append(settleLegend(rows));
         if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
             sb.append("started: platform threads the xferbench server started from the run's start, warm-up included (ThreadMXBean); carriers: its "
                     + "virtual-thread scheduler's carrier threads at the window's end (JDK 24+).\n");
@@ -430,6 +446,24 @@ final class LoadReport {
                     + "possible, the xferbench server's own count (perf per thread, getrusage); n/a where neither counts.\n");
         }
         return sb.toString();
+    }
+
+    /** How long the rows' servers were loaded before their first windows until their JIT was quiet, and which never were. */
+    private static String settleLegend(List<Row> rows) {
+        List<Row> settled = rows.stream().filter(r -> r.jitSettle() != null).toList();
+        if (settled.isEmpty()) {
+            return "";
+        }
+        java.util.DoubleSummaryStatistics seconds = settled.stream().mapToDouble(r -> r.jitSettle().seconds()).summaryStatistics();
+        String restless = settled.stream().filter(r -> !r.jitSettle().settled())
+                .map(r -> String.format(Locale.ROOT, "%s %s %s %s %d conns (%s in its last second)", r.server(), r.model(),
+                        r.protocol(), r.operation(), r.concurrency(), f("%.0f%%", r.jitSettle().lastShare() * 100)))
+                .collect(Collectors.joining(", "));
+        return String.format(Locale.ROOT, "JIT settle: before its first window each xferbench row ran its own load unmeasured, "
+                + "in %d s slices, until the server's compiler threads took under %.0f%% of its CPU in %d slices in a row: "
+                + "%.0f-%.0f s per row", JitSettle.SLICE.toSeconds(), JIT_NOTED_SHARE * 100, JitSettle.QUIET_SLICES,
+                seconds.getMin(), seconds.getMax())
+                + (restless.isEmpty() ? ".\n" : "; not quiet within --jit-settle: " + restless + ".\n");
     }
 
     /** The run's errors, and the read-back's failures after it (which are not requests of the window). */

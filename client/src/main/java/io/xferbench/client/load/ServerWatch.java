@@ -3,6 +3,7 @@ package io.xferbench.client.load;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Locale;
 
 /**
  * Watches a server over a run's measured window from outside (its processes' CPU and peak threads, when the bench
@@ -82,6 +83,12 @@ final class ServerWatch implements LoadEngine.WindowObserver {
                 window = null;
             }
         }
+    }
+
+    @Override
+    public void openedLate(long lateNanos, long allowedNanos) {
+        System.err.printf(Locale.ROOT, "xferbench: warning: the server's window took %d ms to open (the xferbench server's own "
+                + "window, started last: its threads started and carriers cover that much less)%n", lateNanos / 1_000_000);
     }
 
     @Override

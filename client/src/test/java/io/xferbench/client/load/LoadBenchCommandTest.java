@@ -25,7 +25,7 @@ class LoadBenchCommandTest {
         ServerJar.assumeBuilt("load-bench");
         Path out = tmp.resolve("load.json");
         int exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
-                "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
+                "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--jit-settle", "0s", "--file-size", "8KiB",
                 "--format", "json", "--out", out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.path("schema").asText()).isEqualTo(LoadReport.SCHEMA);

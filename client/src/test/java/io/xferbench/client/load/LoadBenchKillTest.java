@@ -27,7 +27,7 @@ class LoadBenchKillTest {
         Process bench = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
                 // One xferbench model: the nginx rows (what is killed) come after every model's rows.
                 "load-bench", "--server-jar", SERVER_JAR.toString(), "--io-models", "platform", "--concurrency", "4", "--duration", "2s",
-                "--warmup", "0s", "--file-size", "4KiB", "--no-wrk")
+                "--warmup", "0s", "--jit-settle", "0s", "--file-size", "4KiB", "--no-wrk")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             // The xferbench rows take a few seconds; then nginx (master and workers) runs from its own directory.

@@ -36,7 +36,7 @@ class LoadBenchRepeatTest {
         try {
             exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
                     "--io-models", "platform,netty-epoll", "--concurrency", "1,2", "--ops", "download", "--no-wrk",
-                    "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB", "--repeat", "2",
+                    "--duration", "1s", "--warmup", "200ms", "--jit-settle", "2s", "--file-size", "8KiB", "--repeat", "2",
                     "--format", "json", "--out", out.toString());
         } finally {
             System.setErr(err);
@@ -44,19 +44,25 @@ class LoadBenchRepeatTest {
         String log = progress.toString(StandardCharsets.UTF_8);
         System.err.print(log);
 
-        // Round 1 measured every server at both concurrencies before round 2 started, which ran them in reverse.
-        List<String> windows = log.lines().filter(l -> l.contains(", round ") && l.startsWith("xferbench: xferbench "))
+        // Round 1 measured every server at both concurrencies before round 2 started, which ran them in reverse; each
+        // row's first window came right after its JIT settle, and only the first.
+        List<String> windows = log.lines().filter(l -> (l.contains(", round ") || l.contains("settling its JIT"))
+                        && l.startsWith("xferbench: xferbench "))
                 .map(l -> l.replaceAll("xferbench: xferbench (\\S+) \\S+, xferbench (\\S+) \\S+, (\\d) connections.*, round (\\d) of 2.*",
-                        "$4 $1 $2 $3"))
+                        "$4 $1 $2 $3").replaceAll("xferbench: xferbench (\\S+) \\S+, xferbench (\\S+) \\S+, (\\d) connections: settling.*",
+                        "settle $1 $2 $3"))
                 .toList();
         assertThat(windows).containsExactly(
-                "1 platform native 1", "1 platform http 1", "1 platform native 2", "1 platform http 2",
-                "1 netty-epoll native 1", "1 netty-epoll http 1", "1 netty-epoll native 2", "1 netty-epoll http 2",
+                "settle platform native 1", "1 platform native 1", "settle platform http 1", "1 platform http 1",
+                "settle platform native 2", "1 platform native 2", "settle platform http 2", "1 platform http 2",
+                "settle netty-epoll native 1", "1 netty-epoll native 1", "settle netty-epoll http 1", "1 netty-epoll http 1",
+                "settle netty-epoll native 2", "1 netty-epoll native 2", "settle netty-epoll http 2", "1 netty-epoll http 2",
                 "2 netty-epoll http 2", "2 netty-epoll native 2", "2 netty-epoll http 1", "2 netty-epoll native 1",
                 "2 platform http 2", "2 platform native 2", "2 platform http 1", "2 platform native 1");
 
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.path("settings").path("repeat").asInt()).isEqualTo(2);
+        assertThat(doc.path("settings").path("jitSettle").asText()).startsWith("at most 2000 ms per row");
         Map<String, List<JsonNode>> byGroup = new HashMap<>();
         Map<String, JsonNode> atOne = new HashMap<>();
         List<String> models = new ArrayList<>();
@@ -73,11 +79,17 @@ class LoadBenchRepeatTest {
             assertThat(row.path("errors").asLong()).as(row.toString()).isZero();
             assertThat(row.path("verified").asBoolean()).as(row.toString()).isTrue();
             if (row.path("server").asText().equals("nginx")) {
+                assertThat(row.has("jitSettleSlices")).as(row.toString()).isFalse(); // not a JVM
                 assertThat(row.path("ratioToBestMedian").isNull()).as(row.toString()).isTrue();
                 assertThat(row.path("medianToBestMedian").isNull()).as(row.toString()).isTrue();
                 continue;
             }
             models.add(row.path("model").asText() + " " + row.path("protocol").asText() + " " + row.path("concurrency").asInt());
+            // 1 s slices within a 2 s budget: one or two, and three quiet ones in a row are needed to settle.
+            assertThat(row.path("jitSettleSlices").asInt()).as(row.toString()).isBetween(1, 2);
+            assertThat(row.path("jitSettleSeconds").asDouble()).as(row.toString())
+                    .isGreaterThanOrEqualTo(row.path("jitSettleSlices").asDouble());
+            assertThat(row.path("jitSettled").asBoolean()).as(row.toString()).isFalse();
             double median = row.path("ratioToBestMedian").asDouble();
             assertThat(median).as(row.toString()).isBetween(row.path("ratioToBestMin").asDouble(), row.path("ratioToBestMax").asDouble());
             assertThat(row.path("ratioToBestMax").asDouble()).as(row.toString()).isLessThanOrEqualTo(1.0);

@@ -119,6 +119,29 @@ class RepeatedRowsTest {
     }
 
     @Test
+    void theLegendGivesTheRowsSettleTimesAndNamesTheRowsWhoseServerNeverWentQuiet() throws Exception {
+        LoadResult r = new LoadResult(4, 1, 0, 1000, Map.of(), 0, 1, 1000, 1, new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
+        LoadReport.Row quiet = new LoadReport.Row("xferbench", "netty-epoll sendfile", "xferbench", "native", "download", 1024, 50, r,
+                new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null)
+                .withJitSettle(new JitSettle.Outcome(41, 42.6, 0.01, true));
+        LoadReport.Row restless = new LoadReport.Row("xferbench", "netty-io-uring sendfile", "xferbench", "native", "download", 1024, 1000, r,
+                new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null)
+                .withJitSettle(new JitSettle.Outcome(58, 60.4, 0.12, false));
+        LoadReport.Row nginx = new LoadReport.Row("nginx", "sendfile", "xferbench", "http", "download", 1024, 50, r,
+                new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null);
+        List<LoadReport.Row> rows = List.of(quiet, restless, nginx);
+
+        assertThat(LoadReport.fields(restless, rows)).containsEntry("jitSettleSlices", 58).containsEntry("jitSettleSeconds", 60.4)
+                .containsEntry("jitSettleLastShare", 0.12).containsEntry("jitSettled", false);
+        assertThat(LoadReport.fields(nginx, rows)).doesNotContainKey("jitSettleSlices");
+        String table = LoadReport.render(Map.of(), Map.of(), rows, LoadCommand.Format.TABLE);
+        assertThat(table).contains("in 1 s slices, until the server's compiler threads took under 5% of its CPU in 3 slices in a "
+                + "row: 43-60 s per row; not quiet within --jit-settle: xferbench netty-io-uring sendfile native download 1000 conns "
+                + "(12% in its last second).");
+        assertThat(LoadReport.render(Map.of(), Map.of(), List.of(nginx), LoadCommand.Format.TABLE)).doesNotContain("JIT settle");
+    }
+
+    @Test
     void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() {
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
                 List.of(window("xferbench", "a", 1000, 1, Map.of()), window("xferbench", "a", 1100, 1, Map.of("io: reset", 2L)),

@@ -65,7 +65,7 @@ class SweepChartTest {
         Repeats three = new Repeats(List.of(36_000.0, 38_000.0, 40_000.0), Map.of(), null, true, null, null, null);
         LoadReport.Row repeated = new LoadReport.Row(once.server(), once.model(), once.client(), once.protocol(),
                 once.operation(), once.fileSize(), once.concurrency(), once.result(), once.serverFigures(), null, null, null,
-                null, three);
+                null).withRepeats(three);
 
         assertThat(SweepChart.of(List.of(once), 1024, Map.of(), "loopback").subtitle()).noneMatch(l -> l.contains("median"));
         assertThat(SweepChart.of(List.of(repeated), 1024, Map.of(), "loopback").subtitle())

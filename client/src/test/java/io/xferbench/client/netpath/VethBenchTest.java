@@ -69,7 +69,7 @@ class VethBenchTest {
         Path defaultDataDir = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-data");
         boolean defaultDataDirExisted = Files.exists(defaultDataDir);
         int status = Cli.run(new io.xferbench.client.ClientMain(), "veth", "load-bench", "--server-jar", SERVER_JAR.toString(),
-                "--io-models", "platform", "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--file-size", "8KiB",
+                "--io-models", "platform", "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--jit-settle", "0s", "--file-size", "8KiB",
                 "--no-wrk", "--format", "json", "--out", report.toString());
         assertThat(status).as("load-bench over veth: exit status").isZero();
         assertThat(Files.exists(defaultDataDir)).as("the single server's default data directory, unused by the load bench")
