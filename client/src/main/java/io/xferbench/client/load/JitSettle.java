@@ -1,86 +1,92 @@
 package io.xferbench.client.load;
 
-import java.io.IOException;
-import java.time.Duration;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Unmeasured load on a JVM server until its JIT compilers are quiet. A fixed warm-up of a few seconds leaves a fresh
  * server compiling through its first windows (its compiler threads took 20-58 % of its CPU there, docs/load.md), and
- * compilation comes in bursts, so the settle runs short slices of the row's own load and stops once
- * {@link #QUIET_SLICES} slices in a row had the compiler threads under the quiet share of the server's CPU, or when
- * its budget is spent.
+ * compilation comes in bursts, so the settle watches one run of the row's own load in slices of {@link #SLICE_NANOS}
+ * and ends it once {@link #QUIET_SLICES} slices in a row had the compiler threads under the quiet share of the
+ * server's CPU; the run's length is the budget. One run, not a run per slice: each run at 1,000 connections leaves
+ * 1,000 client ports in TIME_WAIT, and a dozen of them made the next window's connects crawl.
  */
-final class JitSettle {
-    static final Duration SLICE = Duration.ofSeconds(1);
+final class JitSettle implements LoadEngine.WindowObserver {
+    static final long SLICE_NANOS = 1_000_000_000L;
     static final int QUIET_SLICES = 3;
 
-    /** One slice of unmeasured load; the server's figures over it, or null when it could not run (settling stops). */
-    interface Slice {
-        ServerSampler.ServerFigures run(Duration length) throws IOException, InterruptedException;
-    }
-
     /**
-     * @param slices    slices run
-     * @param seconds   wall-clock time they took, connections' set-up included
-     * @param lastShare the compiler threads' share of the server's CPU in the last slice (NaN: the server used none)
+     * @param slices    whole slices watched
+     * @param seconds   how long the load ran
+     * @param lastShare the compiler threads' share of the server's CPU in the last slice (NaN: no slice, or the server
+     *                  used no CPU in it)
      * @param settled   the last {@link #QUIET_SLICES} slices were quiet; false: the budget ran out first
      */
     record Outcome(int slices, double seconds, double lastShare, boolean settled) {
     }
 
-    private JitSettle() {
+    private final DoubleSupplier cpuMicros;
+    private final DoubleSupplier jitCpuMicros;
+    private final double quietShare;
+    private final LongSupplier clock;
+    private long openedAt;
+    private long closedAt;
+    private long sliceStart;
+    private double cpuAtSliceStart;
+    private double jitAtSliceStart;
+    private int slices;
+    private int quietInARow;
+    private double lastShare = Double.NaN;
+
+    /**
+     * @param cpuMicros    the server's CPU so far (all its processes, user + system)
+     * @param jitCpuMicros its compiler threads' CPU so far
+     */
+    JitSettle(DoubleSupplier cpuMicros, DoubleSupplier jitCpuMicros, double quietShare, LongSupplier clock) {
+        this.cpuMicros = cpuMicros;
+        this.jitCpuMicros = jitCpuMicros;
+        this.quietShare = quietShare;
+        this.clock = clock;
     }
 
-    /** A slice's watch: the server's CPU and its compiler threads' over the slice's window, nothing else. */
-    static final class SliceWatch implements LoadEngine.WindowObserver {
-        private final ProcessTree processes;
-        private ServerSampler sampler;
-        private ServerSampler.ServerFigures figures;
-
-        SliceWatch(ProcessTree processes) {
-            this.processes = processes;
-        }
-
-        @Override
-        public void opened() {
-            sampler = new ServerSampler(processes);
-        }
-
-        @Override
-        public void closed() {
-            if (sampler == null) {
-                return;
-            }
-            try {
-                figures = sampler.finish();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        /** Null when the slice's window never opened. */
-        ServerSampler.ServerFigures figures() {
-            return figures;
-        }
+    static JitSettle of(ProcessTree server, double quietShare) {
+        return new JitSettle(server::cpuMicros, server::jitCpuMicros, quietShare, System::nanoTime);
     }
 
-    /** Runs slices until quiet or until {@code budget} has passed (the last slice may end after it). */
-    static Outcome settle(Slice slice, Duration budget, double quietShare) throws IOException, InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + budget.toNanos();
-        int slices = 0;
-        int quietInARow = 0;
-        double share;
-        do {
-            ServerSampler.ServerFigures figures = slice.run(SLICE);
-            slices++;
-            if (figures == null) {
-                return new Outcome(slices, (System.nanoTime() - start) / 1e9, Double.NaN, false);
-            }
-            share = figures.jitShare();
-            // NaN (no CPU at all) is not quiet: a server that did no work cannot show it has stopped compiling.
-            quietInARow = share < quietShare ? quietInARow + 1 : 0;
-        } while (quietInARow < QUIET_SLICES && System.nanoTime() < deadline);
-        return new Outcome(slices, (System.nanoTime() - start) / 1e9, share, quietInARow >= QUIET_SLICES);
+    @Override
+    public void opened() {
+        openedAt = clock.getAsLong();
+        startSlice(openedAt);
+    }
+
+    private void startSlice(long now) {
+        sliceStart = now;
+        cpuAtSliceStart = cpuMicros.getAsDouble();
+        jitAtSliceStart = jitCpuMicros.getAsDouble();
+    }
+
+    @Override
+    public boolean done() {
+        long now = clock.getAsLong();
+        if (now - sliceStart < SLICE_NANOS) {
+            return false;
+        }
+        double cpu = cpuMicros.getAsDouble() - cpuAtSliceStart;
+        double jit = Math.max(0, jitCpuMicros.getAsDouble() - jitAtSliceStart);
+        slices++;
+        lastShare = cpu > 0 ? jit / cpu : Double.NaN;
+        // NaN (no CPU at all) is not quiet: a server that did no work cannot show it has stopped compiling.
+        quietInARow = lastShare < quietShare ? quietInARow + 1 : 0;
+        startSlice(now);
+        return quietInARow >= QUIET_SLICES;
+    }
+
+    @Override
+    public void closed() {
+        closedAt = clock.getAsLong();
+    }
+
+    Outcome outcome() {
+        return new Outcome(slices, Math.max(0, closedAt - openedAt) / 1e9, lastShare, quietInARow >= QUIET_SLICES);
     }
 }

@@ -92,9 +92,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
     Duration repeatWarmupOption;
 
     @Option(names = "--jit-settle", defaultValue = "60s", converter = Converters.Time.class,
-            description = "Before a row's first window on an xferbench server: unmeasured 1 s slices of the row's own load "
-                    + "until the server's JIT compiler threads took under 5 % of its CPU in " + JitSettle.QUIET_SLICES
-                    + " slices in a row, for at most this long per row; then --warmup as usual. 0s: no settling, a fresh "
+            description = "Before a row's first window on an xferbench server: the row's own load, unmeasured, until the "
+                    + "server's JIT compiler threads took under 5 % of its CPU in " + JitSettle.QUIET_SLICES
+                    + " one-second slices in a row, for at most this long per row; then --warmup as usual. 0s: no settling, a fresh "
                     + "server's first windows include its compilation (default: ${DEFAULT-VALUE}).")
     Duration jitSettle;
 
@@ -219,7 +219,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("uploadMethod", uploadMethod);
         settings.put("warmup", warmup.toMillis() + " ms");
         settings.put("jitSettle", jitSettle.isZero() ? "off" : "at most " + jitSettle.toMillis() + " ms per row, "
-                + JitSettle.SLICE.toMillis() + " ms slices, until the compiler threads take under "
+                + JitSettle.SLICE_NANOS / 1_000_000 + " ms slices, until the compiler threads take under "
                 + Math.round(LoadReport.JIT_NOTED_SHARE * 100) + " % of the server's CPU in " + JitSettle.QUIET_SLICES + " in a row");
         settings.put("repeat", repeat);
         if (repeat > 1) {
@@ -323,12 +323,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         LoadTarget target = cell.target();
         System.err.printf(Locale.ROOT, "xferbench: %s %s, xferbench %s %s, %d connections: settling its JIT (at most %d s) ...%n",
                 target.server(), target.model(), cell.protocol(), name(cell.op()), cell.connections(), jitSettle.toSeconds());
-        JitSettle.Outcome outcome = JitSettle.settle(length -> {
-            drain.awaitAndWarn(target.address().getPort());
-            JitSettle.SliceWatch watch = new JitSettle.SliceWatch(target.processes());
-            FileOpsRun.Outcome o = load(cell, plan(target.address(), cell.connections(), loops, Duration.ZERO, 0, length), crc, watch);
-            return o.skipped() != null ? null : watch.figures(); // a refused row: its window says why
-        }, jitSettle, LoadReport.JIT_NOTED_SHARE);
+        drain.awaitAndWarn(target.address().getPort());
+        JitSettle watch = JitSettle.of(target.processes(), LoadReport.JIT_NOTED_SHARE);
+        load(cell, plan(target.address(), cell.connections(), loops, Duration.ZERO, 0, jitSettle), crc, watch);
+        JitSettle.Outcome outcome = watch.outcome();
         System.err.printf(Locale.ROOT, "xferbench: %s after %d slices, %.1f s (compiler threads: %s of the server's CPU in the last)%n",
                 outcome.settled() ? "settled" : "not settled", outcome.slices(), outcome.seconds(),
                 LoadReport.f("%.0f %%", outcome.lastShare() * 100));

@@ -35,6 +35,14 @@ public final class LoadEngine {
         default void openedLate(long lateNanos, long allowedNanos) {
         }
 
+        /**
+         * Asked about every 100 ms while a timed window is open: true ends it now (a warm-up that has seen what it
+         * waited for). The run's figures then cover the window up to that moment.
+         */
+        default boolean done() {
+            return false;
+        }
+
         default void closed() {
         }
     }
@@ -80,7 +88,7 @@ public final class LoadEngine {
         long cpuAtEnd;
         // closed() runs on every path: an observer may have moved the server into a cgroup or started perf.
         try {
-            sleepUntil(window.measureFromNanos, running);
+            sleepUntil(window.measureFromNanos, running, WindowObserver.NONE);
             cpuAtStart = OS.getProcessCpuTime();
             observer.opened();
             long late = System.nanoTime() - window.measureFromNanos;
@@ -89,7 +97,9 @@ public final class LoadEngine {
                 observer.openedLate(late, allowed);
             }
             if (plan.requests() == 0) {
-                sleepUntil(window.measureUntilNanos(), running);
+                if (sleepUntil(window.measureUntilNanos(), running, observer)) {
+                    window.endNow(System.nanoTime());
+                }
             } else {
                 joinAll(running);
             }
@@ -107,12 +117,20 @@ public final class LoadEngine {
         }
     }
 
-    /** The calling thread sleeps until {@code nanos} (or until every worker has ended). */
-    private static void sleepUntil(long nanos, List<Thread> running) throws InterruptedException {
+    /**
+     * The calling thread sleeps until {@code nanos}, until every worker has ended, or until {@code observer} is done.
+     *
+     * @return whether the observer ended it
+     */
+    private static boolean sleepUntil(long nanos, List<Thread> running, WindowObserver observer) throws InterruptedException {
         long wait;
         while ((wait = nanos - System.nanoTime()) > 0 && running.stream().anyMatch(Thread::isAlive)) {
+            if (observer.done()) {
+                return true;
+            }
             Thread.sleep(Math.max(1, Math.min(100, wait / 1_000_000)));
         }
+        return false;
     }
 
     private static LoadResult merge(LoadPlan plan, LoadWindow window, List<LoadWorker> workers, long cpuNanos) {
@@ -124,7 +142,7 @@ public final class LoadEngine {
         long unfinished = 0;
         long last = Long.MIN_VALUE;
         double busiest = 0;
-        double windowNanos = plan.requests() > 0 ? 0 : plan.duration().toNanos();
+        double windowNanos = plan.requests() > 0 ? 0 : window.measureUntilNanos() - window.measureFromNanos;
         for (LoadWorker w : workers) {
             LoadWorker.WorkerTally t = w.tally();
             latency.add(t.latencyNanos);

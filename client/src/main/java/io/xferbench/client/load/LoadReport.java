@@ -459,9 +459,9 @@ final class LoadReport {
                 .map(r -> String.format(Locale.ROOT, "%s %s %s %s %d conns (%s in its last second)", r.server(), r.model(),
                         r.protocol(), r.operation(), r.concurrency(), f("%.0f%%", r.jitSettle().lastShare() * 100)))
                 .collect(Collectors.joining(", "));
-        return String.format(Locale.ROOT, "JIT settle: before its first window each xferbench row ran its own load unmeasured, "
-                + "in %d s slices, until the server's compiler threads took under %.0f%% of its CPU in %d slices in a row: "
-                + "%.0f-%.0f s per row", JitSettle.SLICE.toSeconds(), JIT_NOTED_SHARE * 100, JitSettle.QUIET_SLICES,
+        return String.format(Locale.ROOT, "JIT settle: before its first window each xferbench row ran its own load unmeasured "
+                + "until the server's compiler threads took under %.0f%% of its CPU in %d slices of %d s in a row: "
+                + "%.0f-%.0f s per row", JIT_NOTED_SHARE * 100, JitSettle.QUIET_SLICES, JitSettle.SLICE_NANOS / 1_000_000_000,
                 seconds.getMin(), seconds.getMax())
                 + (restless.isEmpty() ? ".\n" : "; not quiet within --jit-settle: " + restless + ".\n");
     }

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LoadWindow {
     final long startNanos;
     final long measureFromNanos;
-    private final long measureUntilNanos;
+    /** Moves only earlier, when an observer ends a timed window early ({@link #endNow}). */
+    private volatile long measureUntilNanos;
     private final AtomicLong tickets;
     private volatile boolean closed;
 
@@ -56,6 +57,12 @@ final class LoadWindow {
     }
 
     void close() {
+        closed = true;
+    }
+
+    /** Ends a timed window now: no request starts after this, and none that completes after it counts. */
+    void endNow(long nowNanos) {
+        measureUntilNanos = Math.min(measureUntilNanos, Math.max(nowNanos, measureFromNanos));
         closed = true;
     }
 }

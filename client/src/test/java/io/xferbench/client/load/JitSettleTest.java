@@ -2,74 +2,97 @@ package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JitSettleTest {
-    /** Slices whose compiler threads take these shares of 1 s of server CPU, one per slice; records each slice's length. */
-    private static final class Scripted implements JitSettle.Slice {
-        final Deque<Double> shares;
-        int runs;
+    private static final long SECOND = JitSettle.SLICE_NANOS;
 
-        Scripted(Double... shares) {
-            this.shares = new ArrayDeque<>(List.of(shares));
-        }
+    /** A server whose CPU and compiler threads' CPU the test moves by hand, on a clock the test moves too. */
+    private static final class Script {
+        long now;
+        double cpu;
+        double jit;
+        final JitSettle settle = new JitSettle(() -> cpu, () -> jit, 0.05, () -> now);
 
-        @Override
-        public ServerSampler.ServerFigures run(Duration length) {
-            assertThat(length).isEqualTo(JitSettle.SLICE);
-            runs++;
-            double share = shares.isEmpty() ? 0.5 : shares.poll();
-            return Double.isNaN(share) ? new ServerSampler.ServerFigures(0, 1, 0)
-                    : new ServerSampler.ServerFigures(1_000_000, 1, share * 1_000_000);
+        /** One second passes in which the server spends a second of CPU, {@code share} of it compiling; asks done(). */
+        boolean second(double share) {
+            now += SECOND;
+            cpu += 1_000_000;
+            jit += share * 1_000_000;
+            return settle.done();
         }
     }
 
     @Test
-    void stopsAfterThreeQuietSlicesInARowAndABurstStartsTheCountAgain() throws Exception {
-        Scripted slices = new Scripted(0.40, 0.02, 0.01, 0.30, 0.04, 0.00, 0.03, 0.20);
+    void endsAfterThreeQuietSlicesInARowAndABurstStartsTheCountAgain() {
+        Script s = new Script();
+        s.settle.opened();
 
-        JitSettle.Outcome o = JitSettle.settle(slices, Duration.ofMinutes(1), 0.05);
+        assertThat(s.second(0.40)).isFalse();
+        assertThat(s.second(0.02)).isFalse();
+        assertThat(s.second(0.01)).isFalse();
+        assertThat(s.second(0.30)).isFalse(); // a burst: the quiet count starts again
+        assertThat(s.second(0.04)).isFalse();
+        assertThat(s.second(0.00)).isFalse();
+        assertThat(s.second(0.03)).isTrue();
+        s.settle.closed();
 
+        JitSettle.Outcome o = s.settle.outcome();
         assertThat(o.settled()).isTrue();
-        assertThat(o.slices()).isEqualTo(7).isEqualTo(slices.runs);
-        assertThat(o.lastShare()).isEqualTo(0.03);
+        assertThat(o.slices()).isEqualTo(7);
+        assertThat(o.seconds()).isEqualTo(7.0);
+        assertThat(o.lastShare()).isEqualTo(0.03, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
-    void aServerStillCompilingWhenTheBudgetEndsIsNotSettled() throws Exception {
-        Scripted slices = new Scripted(0.02, 0.02); // then 0.5 for ever
+    void aSliceIsJudgedOnlyOnceASecondHasPassed() {
+        Script s = new Script();
+        s.settle.opened();
+        s.now += SECOND / 2;
+        s.jit += 900_000; // compiling hard, but the slice is not over
+        s.cpu += 1_000_000;
 
-        JitSettle.Outcome o = JitSettle.settle(slices, Duration.ZERO, 0.05);
+        assertThat(s.settle.done()).isFalse();
+        assertThat(s.settle.outcome().slices()).isZero();
+        s.now += SECOND / 2;
+        assertThat(s.settle.done()).isFalse();
+        assertThat(s.settle.outcome().slices()).isEqualTo(1);
+        assertThat(s.settle.outcome().lastShare()).isEqualTo(0.9, org.assertj.core.data.Offset.offset(1e-9));
+    }
 
+    @Test
+    void aServerStillCompilingWhenTheRunEndsIsNotSettled() {
+        Script s = new Script();
+        s.settle.opened();
+        s.second(0.02);
+        s.second(0.02);
+        s.now += SECOND / 4;
+        s.settle.closed(); // the budget ran out: the run ended by its own clock
+
+        JitSettle.Outcome o = s.settle.outcome();
         assertThat(o.settled()).isFalse();
-        assertThat(o.slices()).isEqualTo(1); // at least one slice, even with no budget left
-        assertThat(o.lastShare()).isEqualTo(0.02);
+        assertThat(o.slices()).isEqualTo(2);
+        assertThat(o.seconds()).isEqualTo(2.25);
     }
 
     @Test
-    void aSliceThatCouldNotRunEndsTheSettle() throws Exception {
-        int[] runs = {0};
-        JitSettle.Outcome o = JitSettle.settle(length -> {
-            runs[0]++;
-            return null;
-        }, Duration.ofMinutes(1), 0.05);
+    void aSliceWithoutServerCpuIsNotQuiet() {
+        Script s = new Script();
+        s.settle.opened();
+        s.second(0.0);
+        s.now += SECOND; // no CPU at all in this one
+        assertThat(s.settle.done()).isFalse();
+        assertThat(s.settle.outcome().lastShare()).isNaN();
+        assertThat(s.second(0.0)).isFalse();
+        assertThat(s.second(0.0)).isFalse();
+        assertThat(s.second(0.0)).isTrue();
+    }
 
-        assertThat(runs[0]).isEqualTo(1);
+    @Test
+    void aRunThatNeverOpenedHasNoSlices() {
+        JitSettle.Outcome o = new Script().settle.outcome();
+        assertThat(o.slices()).isZero();
         assertThat(o.settled()).isFalse();
         assertThat(o.lastShare()).isNaN();
-    }
-
-    @Test
-    void aSliceWithoutServerCpuIsNotQuiet() throws Exception {
-        Scripted slices = new Scripted(0.0, Double.NaN, 0.0, 0.0, 0.0);
-
-        JitSettle.Outcome o = JitSettle.settle(slices, Duration.ofMinutes(1), 0.05);
-
-        assertThat(o.settled()).isTrue();
-        assertThat(o.slices()).isEqualTo(5);
     }
 }

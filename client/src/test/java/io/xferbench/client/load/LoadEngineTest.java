@@ -133,6 +133,40 @@ class LoadEngineTest {
         assertThat(r.errors().keySet()).allMatch(k -> k.startsWith("io: ") || k.startsWith("connect: "));
     }
 
+    @Test
+    void anObserverThatIsDoneEndsATimedWindowEarlyAndTheRateIsOverTheWindowItHad() throws Exception {
+        HttpServer http = serve(UnaryOperator.identity(), 10); // one request at a time, 10 ms each: at most 100/s
+        try {
+            LoadPlan minute = new LoadPlan(new InetSocketAddress("127.0.0.1", http.getAddress().getPort()), 2, 1, 0,
+                    Duration.ofMinutes(1), Duration.ZERO, 0, Duration.ofSeconds(5));
+            long[] openedAt = new long[1];
+            int[] asked = new int[1];
+            long start = System.nanoTime();
+            LoadResult r = LoadEngine.run(minute, new HttpGetExchange("localhost", "/f", false, FILE, CRC),
+                    new LoadEngine.WindowObserver() {
+                        @Override
+                        public void opened() {
+                            openedAt[0] = System.nanoTime();
+                        }
+
+                        @Override
+                        public boolean done() {
+                            asked[0]++;
+                            return System.nanoTime() - openedAt[0] >= 500_000_000L;
+                        }
+                    });
+
+            assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(20).toNanos());
+            assertThat(asked[0]).isGreaterThan(1);
+            assertThat(r.seconds()).isBetween(0.45, 5.0);
+            assertThat(r.errors()).isEmpty();
+            // Over the half second it ran, not the minute it was planned for (that would be about 1/s).
+            assertThat(r.requestsPerSecond()).isBetween(20.0, 110.0);
+        } finally {
+            http.stop(0);
+        }
+    }
+
     private static HttpServer serve(UnaryOperator<byte[]> tamper, long delayMillis) throws IOException {
         byte[] body = new byte[FILE];
         new ContentGenerator(DataDirectory.SEED).fill(ByteBuffer.wrap(body), 0);

@@ -135,7 +135,7 @@ class RepeatedRowsTest {
                 .containsEntry("jitSettleLastShare", 0.12).containsEntry("jitSettled", false);
         assertThat(LoadReport.fields(nginx, rows)).doesNotContainKey("jitSettleSlices");
         String table = LoadReport.render(Map.of(), Map.of(), rows, LoadCommand.Format.TABLE);
-        assertThat(table).contains("in 1 s slices, until the server's compiler threads took under 5% of its CPU in 3 slices in a "
+        assertThat(table).contains("until the server's compiler threads took under 5% of its CPU in 3 slices of 1 s in a "
                 + "row: 43-60 s per row; not quiet within --jit-settle: xferbench netty-io-uring sendfile native download 1000 conns "
                 + "(12% in its last second).");
         assertThat(LoadReport.render(Map.of(), Map.of(), List.of(nginx), LoadCommand.Format.TABLE)).doesNotContain("JIT settle");
