@@ -327,8 +327,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         JitSettle watch = JitSettle.of(target.processes(), LoadReport.JIT_NOTED_SHARE);
         load(cell, plan(target.address(), cell.connections(), loops, Duration.ZERO, 0, jitSettle), crc, watch);
         JitSettle.Outcome outcome = watch.outcome();
-        System.err.printf(Locale.ROOT, "xferbench: %s after %d slices, %.1f s (compiler threads: %s of the server's CPU in the last)%n",
-                outcome.settled() ? "settled" : "not settled", outcome.slices(), outcome.seconds(),
+        System.err.printf(Locale.ROOT, "xferbench: %s after %.1f s of load, %d whole seconds watched (compiler threads: %s of "
+                + "the server's CPU in the last)%n", outcome.settled() ? "settled" : "not settled", outcome.seconds(), outcome.slices(),
                 LoadReport.f("%.0f %%", outcome.lastShare() * 100));
         return outcome;
     }
