@@ -288,27 +288,17 @@ public final class LoadBenchCommand implements Callable<Integer> {
             }
         }
         Optional<Path> wrk = noWrk ? Optional.empty() : WrkRun.binary();
-        Map<Cell, JitSettle.Outcome> settled = new HashMap<>();
         for (FileOp op : ops) {
             List<Cell> group = windows.keySet().stream().filter(c -> c.op() == op).toList();
             for (RoundSchedule.Turn<Cell> turn : RoundSchedule.interleave(group, repeat)) {
                 Duration warm = turn.round() == 0 ? warmup : repeatWarmup();
-                if (turn.round() == 0 && settles(turn.cell())) {
-                    settled.put(turn.cell(), settle(turn.cell(), loops, crc, drain));
-                }
-                windows.get(turn.cell()).add(window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain));
+                JitSettle.Outcome settled = turn.round() == 0 && settles(turn.cell()) ? settle(turn.cell(), loops, crc, drain) : null;
+                LoadReport.Row row = window(turn.cell(), turn.round(), warm, wrk, loops, crc, drain);
+                // The first window carries its row's settle; RepeatedRows keeps it on the folded row.
+                windows.get(turn.cell()).add(settled == null || row.skipped() != null ? row : row.withJitSettle(settled));
             }
         }
-        List<LoadReport.Row> rows = RepeatedRows.merge(new ArrayList<>(windows.values()));
-        // merge keeps the cells' order: row i is cell i's
-        List<Cell> cells = new ArrayList<>(windows.keySet());
-        for (int i = 0; i < rows.size(); i++) {
-            JitSettle.Outcome s = settled.get(cells.get(i));
-            if (s != null && rows.get(i).skipped() == null) {
-                rows.set(i, rows.get(i).withJitSettle(s));
-            }
-        }
-        return rows;
+        return RepeatedRows.merge(new ArrayList<>(windows.values()));
     }
 
     /**

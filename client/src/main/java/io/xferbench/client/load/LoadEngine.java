@@ -28,11 +28,11 @@ public final class LoadEngine {
         }
 
         /**
-         * The window opened {@code lateNanos} after its time, more than {@code allowedNanos} (a twentieth of a timed
-         * window, 100 ms of one bounded by count): an observer whose figures cover the window from {@code opened} on
-         * says what that costs them.
+         * The window opened {@code lateNanos} after its time, more than a twentieth of a timed window (100 ms of one
+         * bounded by count): an observer whose figures cover the window from {@code opened} on says what that costs
+         * them.
          */
-        default void openedLate(long lateNanos, long allowedNanos) {
+        default void openedLate(long lateNanos) {
         }
 
         /**
@@ -94,7 +94,7 @@ public final class LoadEngine {
             long late = System.nanoTime() - window.measureFromNanos;
             long allowed = plan.requests() == 0 ? plan.duration().toNanos() / 20 : 100_000_000L;
             if (late > allowed) {
-                observer.openedLate(late, allowed);
+                observer.openedLate(late);
             }
             if (plan.requests() == 0) {
                 if (sleepUntil(window.measureUntilNanos(), running, observer)) {

@@ -114,7 +114,9 @@ final class RepeatedRows {
             }
             ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
         }
-        return shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null, null));
+        LoadReport.Row folded = shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null, null));
+        JitSettle.Outcome settle = windows.get(0).jitSettle(); // the settle ran before the row's first window
+        return settle == null ? folded : folded.withJitSettle(settle);
     }
 
     /** The "best model" is among the xferbench server's I/O models; nginx rows have their own columns. */

@@ -86,7 +86,7 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     }
 
     @Override
-    public void openedLate(long lateNanos, long allowedNanos) {
+    public void openedLate(long lateNanos) {
         System.err.printf(Locale.ROOT, "xferbench: warning: the server's window took %d ms to open (the xferbench server's own "
                 + "window, started last: its threads started and carriers cover that much less)%n", lateNanos / 1_000_000);
     }

@@ -43,6 +43,18 @@ class RepeatedRowsTest {
     }
 
     @Test
+    void theFirstWindowsSettleStaysWithTheRowWhicheverWindowIsItsMedian() {
+        JitSettle.Outcome settle = new JitSettle.Outcome(5, 5.2, 0.01, true);
+        List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
+                List.of(window("a", 900, 7).withJitSettle(settle), window("a", 1000, 8), window("a", 1200, 9)),
+                List.of(window("b", 1000, 7), window("b", 900, 8), window("b", 1200, 9))));
+
+        assertThat(rows.get(0).result().requestsPerSecond()).isEqualTo(1000); // round 2's window is a's median
+        assertThat(rows.get(0).jitSettle()).isEqualTo(settle);
+        assertThat(rows.get(1).jitSettle()).isNull();
+    }
+
+    @Test
     void ratiosAreTakenRoundByRoundSoADriftOfTheMachineCancels() {
         // The machine slows down over the rounds; b is always 0.9 of a in the same round, though its best round
         // beats a's worst.
