@@ -1,13 +1,15 @@
 package io.xferbench.server;
 
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
 import io.xferbench.core.metrics.ProcessMeasurement;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -26,6 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Measurements implements AutoCloseable {
     static final long THREAD_SAMPLE_NANOS = 10_000_000;
 
+    /** The counter of connections seen after {@link WindowOverlap#MAX_PEERS} peers: counted, but not by peer. */
+    private static final long[] UNLISTED = new long[1];
+
     private final String process;
     /**
      * Guards the board. A lock, not a monitor: every request of every connection passes here, and a virtual thread
@@ -33,9 +38,13 @@ final class Measurements implements AutoCloseable {
      * thread that releases it (docs/robustness.md, "The {@code virtual} model at 1,000 connections").
      */
     private final ReentrantLock lock = new ReentrantLock();
-    /** Connections with work in flight now, and their peers. */
-    private final Map<Integer, String> busy = new HashMap<>();
-    private final Set<Window> open = new HashSet<>();
+    /**
+     * Connections with work in flight now, and their peers. Primitive keys, as in each window's {@code seen}: every
+     * request passes here, and boxed ids and map nodes were a few allocations per request.
+     */
+    private final IntObjectHashMap<String> busy = new IntObjectHashMap<>();
+    /** A list: iterated on every request, and there are rarely more than one or two. */
+    private final List<Window> open = new ArrayList<>();
     private long lastThreadSample = System.nanoTime() - THREAD_SAMPLE_NANOS;
 
     /** @param process {@link MeasurementReport#SERVER} or {@link MeasurementReport#PROXY} */
@@ -50,7 +59,9 @@ final class Measurements implements AutoCloseable {
         w.threadsPeak = ThreadCounts.live(); // outside perf's count, as the sample at the end
         lock.lock();
         try {
-            busy.forEach(w::saw);
+            for (IntObjectMap.PrimitiveEntry<String> e : busy.entries()) {
+                w.saw(e.key(), e.value());
+            }
             open.add(w);
         } finally {
             lock.unlock();
@@ -70,8 +81,8 @@ final class Measurements implements AutoCloseable {
         lock.lock();
         try {
             busy.put(conn, peer);
-            for (Window w : open) {
-                w.saw(conn, peer);
+            for (int i = 0; i < open.size(); i++) {
+                open.get(i).saw(conn, peer);
             }
             sampleThreads();
         } finally {
@@ -98,8 +109,8 @@ final class Measurements implements AutoCloseable {
         }
         lastThreadSample = now;
         int live = ThreadCounts.live();
-        for (Window w : open) {
-            w.sawThreads(live);
+        for (int i = 0; i < open.size(); i++) {
+            open.get(i).sawThreads(live);
         }
     }
 
@@ -125,10 +136,10 @@ final class Measurements implements AutoCloseable {
     /** Closes every window left open (process shutdown). */
     @Override
     public void close() {
-        Set<Window> left;
+        List<Window> left;
         lock.lock();
         try {
-            left = Set.copyOf(open);
+            left = List.copyOf(open);
         } finally {
             lock.unlock();
         }
@@ -143,9 +154,10 @@ final class Measurements implements AutoCloseable {
         private long threadsAtBegin;
         /** Guarded by the board's lock once the window is registered. */
         private int threadsPeak = -1;
-        private final Map<String, Long> peers = new HashMap<>();
-        private final Set<Integer> others = new HashSet<>();
-        private final Set<Integer> listed = new HashSet<>();
+        /** Requests per peer, for at most {@link WindowOverlap#MAX_PEERS} peers. */
+        private final Map<String, long[]> peers = new HashMap<>();
+        /** Every other connection seen: its peer's counter in {@link #peers}, or {@link #UNLISTED} past the bound. */
+        private final IntObjectHashMap<long[]> seen = new IntObjectHashMap<>();
         private long requests;
         private boolean truncated;
         private boolean closed;
@@ -160,20 +172,29 @@ final class Measurements implements AutoCloseable {
                 return;
             }
             requests++;
-            if (others.add(conn)) {
+            long[] counter = seen.get(conn);
+            if (counter == null) {
                 if (peers.size() < WindowOverlap.MAX_PEERS || peers.containsKey(peer)) {
-                    listed.add(conn);
+                    counter = peers.computeIfAbsent(peer, p -> new long[1]);
                 } else {
+                    counter = UNLISTED;
                     truncated = true;
                 }
+                seen.put(conn, counter);
             }
-            if (listed.contains(conn)) {
-                peers.merge(peer, 1L, Long::sum);
+            if (counter != UNLISTED) {
+                counter[0]++;
             }
         }
 
         private void sawThreads(int live) {
             threadsPeak = Math.max(threadsPeak, live);
+        }
+
+        private Map<String, Long> requestsByPeer() {
+            Map<String, Long> byPeer = new HashMap<>();
+            peers.forEach((peer, n) -> byPeer.put(peer, n[0]));
+            return byPeer;
         }
 
         /** Ends the window and releases its counter. */
@@ -188,8 +209,8 @@ final class Measurements implements AutoCloseable {
                     sawThreads(live);
                     peak = threadsPeak;
                     open.remove(this);
-                    overlap = others.isEmpty() ? WindowOverlap.NONE
-                            : new WindowOverlap(others.size(), requests, peers, !truncated);
+                    overlap = seen.isEmpty() ? WindowOverlap.NONE
+                            : new WindowOverlap(seen.size(), requests, requestsByPeer(), !truncated);
                 } finally {
                     lock.unlock();
                 }
