@@ -14,7 +14,7 @@ import io.xferbench.core.netty.IoUringWorkers;
 /**
  * The Netty transport under an event-loop model ({@link EventLoopServer}): everything else about the model is the
  * same, but how a download's body goes out ({@link #copiedBodyLimit}). io_uring rings get the server's io-wq worker cap
- * ({@code --io-uring-max-workers}).
+ * ({@code --io-uring-max-workers}) and ring size ({@code --io-uring-ring-size}).
  */
 enum EventLoopTransport {
     /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
@@ -46,7 +46,7 @@ enum EventLoopTransport {
 
         @Override
         IoHandlerFactory handlerFactory() {
-            return IoUringIoHandler.newFactory(IoUringWorkers.handlerConfig());
+            return IoUringIoHandler.newFactory(IoUringWorkers.handlerConfig().setRingSize(EventLoopRingSize.entries()));
         }
     };
 

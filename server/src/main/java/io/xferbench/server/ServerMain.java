@@ -73,6 +73,12 @@ public final class ServerMain implements Callable<Integer> {
             + "ring per core (default: ${DEFAULT-VALUE}).")
     int ioUringMaxWorkers;
 
+    @Option(names = "--io-uring-ring-size", defaultValue = "" + EventLoopRingSize.DEFAULT, converter = Converters.RingEntries.class,
+            description = "Submission-queue entries of each io_uring ring of the netty-io-uring models, a power of two from "
+                    + Converters.RingEntries.MIN + " to " + Converters.RingEntries.MAX + ": how many requests' operations "
+                    + "one batch to the kernel holds (default: ${DEFAULT-VALUE}; Netty's own is 128).")
+    int ioUringRingSize;
+
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
@@ -112,6 +118,7 @@ public final class ServerMain implements Callable<Integer> {
         }
         UringDepth.set(ioUringDepth);
         IoUringWorkers.limit(ioUringMaxWorkers);
+        EventLoopRingSize.set(ioUringRingSize);
         if (proxyTo != null) {
             return proxy();
         }

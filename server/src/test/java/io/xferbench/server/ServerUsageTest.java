@@ -14,7 +14,8 @@ class ServerUsageTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"--port 99999", "--port -1", "--max-connections 0", "--max-upload lots", "--min-rate 0",
-        "--max-buffer-memory 1XB", "--idle-timeout 0", "--relay-buffer 0 --proxy-to 127.0.0.1:1", "--bogus", ""})
+        "--max-buffer-memory 1XB", "--idle-timeout 0", "--relay-buffer 0 --proxy-to 127.0.0.1:1", "--io-uring-ring-size 100", "--io-uring-ring-size 8",
+        "--io-uring-ring-size 65536", "--bogus", ""})
     void badCommandLinesAreOneLineAndExitTwo(String args) {
         StringWriter err = new StringWriter();
         CommandLine cl = Cli.commandLine(new ServerMain());

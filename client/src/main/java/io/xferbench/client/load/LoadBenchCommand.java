@@ -98,6 +98,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
                     + "server's first windows include its compilation (default: ${DEFAULT-VALUE}).")
     Duration jitSettle;
 
+    @Option(names = "--io-uring-ring-size", converter = Converters.RingEntries.class, description = "Passed to every "
+            + "xferbench server: the entries of the netty-io-uring models' rings (default: the server's, 32).")
+    Integer ioUringRingSize;
+
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
 
@@ -180,7 +184,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
-                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement);
+                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement,
+                        ioUringRingSize == null ? List.of() : List.of("--io-uring-ring-size", ioUringRingSize.toString()));
                 targets.add(xfer);
                 // The first download makes the server generate the file (and its checksum record) nginx serves too.
                 LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1, duration), xfer.downloads(fileSize, crc).get("native"));
@@ -221,6 +226,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
         settings.put("jitSettle", jitSettle.isZero() ? "off" : "at most " + jitSettle.toMillis() + " ms per row, "
                 + JitSettle.SLICE_NANOS / 1_000_000 + " ms slices, until the compiler threads take under "
                 + Math.round(LoadReport.JIT_NOTED_SHARE * 100) + " % of the server's CPU in " + JitSettle.QUIET_SLICES + " in a row");
+        if (ioUringRingSize != null) {
+            settings.put("ioUringRingSize", ioUringRingSize);
+        }
         settings.put("repeat", repeat);
         if (repeat > 1) {
             settings.put("repeatWarmup", repeatWarmup().toMillis() + " ms");

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,16 +37,21 @@ final class XferServerProcess implements LoadTarget {
     /** Starts {@code java -jar serverJar} (its manifest carries the JVM flags) and waits for its port. */
     static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel)
             throws IOException {
-        return start(serverJar, dataDir, maxConnections, method, ioModel, ServerPlacement.LOOPBACK);
+        return start(serverJar, dataDir, maxConnections, method, ioModel, ServerPlacement.LOOPBACK, List.of());
     }
 
-    /** The same, placed: behind a launcher (another network namespace, say) and bound to its address. */
+    /**
+     * The same, placed: behind a launcher (another network namespace, say) and bound to its address, with
+     * {@code options} added to the server's command line.
+     */
     static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel,
-                                   ServerPlacement placement) throws IOException {
+                                   ServerPlacement placement, List<String> options) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(List.of(java, "-jar",
-                serverJar.toString(), "--data-dir", dataDir.toString(), "--bind", placement.address(),
-                "--port", "0", "--max-connections", Integer.toString(maxConnections), "--io-model", ioModel))))
+        List<String> command = new ArrayList<>(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
+                "--bind", placement.address(), "--port", "0", "--max-connections", Integer.toString(maxConnections),
+                "--io-model", ioModel));
+        command.addAll(options);
+        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(command)))
                 .redirectErrorStream(true));
         CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {

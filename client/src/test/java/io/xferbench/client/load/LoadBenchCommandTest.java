@@ -26,9 +26,10 @@ class LoadBenchCommandTest {
         Path out = tmp.resolve("load.json");
         int exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
                 "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--jit-settle", "0s", "--file-size", "8KiB",
-                "--format", "json", "--out", out.toString());
+                "--io-uring-ring-size", "32", "--format", "json", "--out", out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.path("schema").asText()).isEqualTo(LoadReport.SCHEMA);
+        assertThat(doc.path("settings").path("ioUringRingSize").asInt()).isEqualTo(32); // and every server took it
         assertThat(doc.path("environment").path("jdk").asText()).isNotEmpty();
         List<String> designs = new ArrayList<>();
         for (JsonNode row : doc.path("rows")) {
@@ -58,6 +59,20 @@ class LoadBenchCommandTest {
                 "xferbench virtual+pool:8 sendfile xferbench native",
                 "xferbench platform sendfile xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
         assertThat(exit).isZero();
+        assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+
+    @Test
+    void aRingSizeThatIsNotAPowerOfTwoIsAUsageErrorBeforeAnyServerStarts() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cl = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand());
+        cl.setErr(new java.io.PrintWriter(err, true));
+
+        int exit = cl.execute("--server-jar", SERVER_JAR.toString(), "--io-uring-ring-size", "100");
+
+        assertThat(exit).isEqualTo(io.xferbench.core.cli.Cli.USAGE);
+        assertThat(err.toString().strip().lines()).hasSize(1);
+        assertThat(err.toString()).contains("--io-uring-ring-size").contains("power of two");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
     }
 }

@@ -91,6 +91,21 @@ public final class Converters {
         }
     }
 
+    /** Entries of an io_uring ring: a power of two Netty keeps as is (at least 16) and the kernel takes (at most 32,768). */
+    public static final class RingEntries implements ITypeConverter<Integer> {
+        public static final int MIN = 16;
+        public static final int MAX = 32_768;
+
+        @Override
+        public Integer convert(String value) {
+            int v = integer(value);
+            if (v < MIN || v > MAX || Integer.bitCount(v) != 1) {
+                throw new TypeConversionException("must be a power of two from " + MIN + " to " + MAX + ", not " + value);
+            }
+            return v;
+        }
+    }
+
     public static final class NonNegativeInt implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
