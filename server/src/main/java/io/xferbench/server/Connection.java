@@ -104,7 +104,7 @@ final class Connection implements Runnable {
         }
         ReadableByteChannel in = new PrefixedChannel(first, socket);
         while (true) {
-            registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
+            registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window != null));
             if (registry.stopping()) {
                 return;
             }
@@ -112,7 +112,7 @@ final class Connection implements Runnable {
             if (request == null) {
                 return;
             }
-            registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(request.size()));
+            registry.enter(id, ConnectionRegistry.State.BUSY, config.requestBudget(request));
             if (!authorized(request)) {
                 answer(Status.FORBIDDEN, "missing or wrong token");
                 return;

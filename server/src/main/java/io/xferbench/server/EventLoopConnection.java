@@ -449,7 +449,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        arm(config.idleTimeout(), "idle/header timeout");
+        arm(Measurements.requestWait(config.idleTimeout(), nativeSide.holdsWindow()), "idle/header timeout");
         decodeNext();
         paceReading();
     }

@@ -80,7 +80,7 @@ final class EventLoopNative {
     }
 
     private void serve(Request request) {
-        conn.begin(conn.config().transferBudget(request.size()));
+        conn.begin(conn.config().requestBudget(request));
         if (!conn.config().token().isEmpty() && !Tokens.matches(conn.config().token(), request.token())) {
             conn.endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));
             return;
@@ -443,6 +443,11 @@ final class EventLoopNative {
             window = begun;
             conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)))).addListener(f -> conn.written(f.isSuccess()));
         }, this::failed);
+    }
+
+    /** Whether this connection holds an open measurement window (then it waits for END past the idle timeout). */
+    boolean holdsWindow() {
+        return window != null;
     }
 
     private void measureEnd() {

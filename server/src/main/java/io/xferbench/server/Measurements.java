@@ -6,6 +6,7 @@ import io.xferbench.core.metrics.ProcessMeasurement;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +28,20 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class Measurements implements AutoCloseable {
     static final long THREAD_SAMPLE_NANOS = 10_000_000;
+    /**
+     * How long a connection holding an open window may wait for its next request. It waits by design, for the end of
+     * other connections' run (a load run, a long transfer), so the idle timeout does not apply; a day bounds it, as it
+     * bounds a transfer.
+     */
+    static final Duration LONGEST_WINDOW = Duration.ofDays(1);
 
     /** The counter of connections seen after {@link WindowOverlap#MAX_PEERS} peers: counted, but not by peer. */
     private static final long[] UNLISTED = new long[1];
+
+    /** How long a connection may wait for its next request: its idle timeout, or a day while it holds a window. */
+    static Duration requestWait(Duration idleTimeout, boolean windowOpen) {
+        return windowOpen && LONGEST_WINDOW.compareTo(idleTimeout) > 0 ? LONGEST_WINDOW : idleTimeout;
+    }
 
     private final String process;
     /**

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.protocol.Request;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,6 +19,8 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
                            String ioModel) {
 
     public static final long DEFAULT_MAX_BUFFER_MEMORY = 1L << 30;
+    /** A window's begin or end waits for perf to attach or to print and exit: its counter bounds that at 35 s. */
+    private static final Duration WINDOW_CONTROL_BUDGET = Duration.ofMinutes(1);
 
     public static ServerConfig loopback(Path dataDir) {
         return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, 64L << 30, Duration.ofSeconds(30), 1L << 20,
@@ -55,6 +58,17 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
 
     public ServerConfig withShutdownGrace(Duration grace) {
         return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel);
+    }
+
+    /**
+     * Longest {@code request} may take before the connection is dropped as stalled: a transfer's budget, or for a
+     * measurement window's begin and end, which wait on perf (1.7 s to stop here), at least a minute.
+     */
+    public Duration requestBudget(Request request) {
+        return switch (request.op()) {
+            case MEASURE_BEGIN, MEASURE_END -> idleTimeout.compareTo(WINDOW_CONTROL_BUDGET) > 0 ? idleTimeout : WINDOW_CONTROL_BUDGET;
+            default -> transferBudget(request.size());
+        };
     }
 
     /** Longest a transfer of {@code bytes} may take before the connection is dropped as stalled (at most a day). */

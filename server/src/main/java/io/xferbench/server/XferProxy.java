@@ -110,7 +110,7 @@ public final class XferProxy implements AutoCloseable {
             TransferOptions options;
             while (true) {
                 // A client that never sends its first frame must not pin this thread (slowloris).
-                registry.enter(conn, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
+                registry.enter(conn, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window.get() != null));
                 Request first = RequestCodec.read(client);
                 if (first == null) {
                     return;
