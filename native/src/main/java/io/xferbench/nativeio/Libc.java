@@ -138,6 +138,13 @@ final class Libc {
 
     static native int fsync(int fd) throws LastErrorException;
 
+    static final int IPPROTO_TCP = 6;
+
+    static native int setsockopt(int fd, int level, int name, int[] value, int length) throws LastErrorException;
+
+    /** getsockopt(2); {@code length} is the in/out socklen_t. */
+    static native int getsockopt(int fd, int level, int name, byte[] value, int[] length) throws LastErrorException;
+
     static native int fdatasync(int fd) throws LastErrorException;
 
     static native int syncfs(int fd) throws LastErrorException;

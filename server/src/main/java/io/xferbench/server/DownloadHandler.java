@@ -67,6 +67,7 @@ final class DownloadHandler implements AutoCloseable {
             // use). Without them a PREPARE has done it untimed, and the transfer does nothing but send.
             boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
             int residencyBefore = inline ? CacheControl.prepare(file.path(), request.flags()) : -1;
+            ResponseCork.hold(config, socket);
             Frames.writeFully(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
@@ -79,6 +80,7 @@ final class DownloadHandler implements AutoCloseable {
             }
             long nanos = System.nanoTime() - start;
             Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, inline ? CacheControl.residency(file.path()) : -1)));
+            ResponseCork.release(config, socket);
         }
         return true;
     }

@@ -2,9 +2,11 @@ package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.DuplexChannel;
 import io.xferbench.core.data.DataDirectory;
@@ -65,6 +67,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final UringEntryOps ring;
     /** Bodies up to this size are read into a buffer and written, larger ones go as a file region (the transport's). */
     private final int copiedBodyLimit;
+    /** TCP_CORK of this transport, or null when answers are not corked. */
+    private final ChannelOption<Boolean> cork;
 
     private ChannelHandlerContext ctx;
     private String peer = "unknown";
@@ -89,15 +93,16 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
     EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections,
-            LookupPlacement lookups, UringEntryOps ring, int copiedBodyLimit) {
+            LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
         if ((lookups == LookupPlacement.RING) != (ring != null)) {
             throw new IllegalArgumentException(lookups + " with" + (ring == null ? "out" : "") + " ring lookups");
         }
         this.model = model;
         this.openOnLoop = lookups == LookupPlacement.LOOP;
         this.ring = ring;
-        this.copiedBodyLimit = copiedBodyLimit;
+        this.copiedBodyLimit = transport.copiedBodyLimit;
         this.config = parts.config();
+        this.cork = config.corkResponses() ? transport.cork : null;
         this.data = parts.data();
         this.measurements = parts.measurements();
         this.files = files;
@@ -400,6 +405,21 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (transferring) {
             transferring = false;
             measurements.finished(id);
+        }
+    }
+
+    /**
+     * Corks the connection while a download's answer is written ({@code --cork-responses}; {@link ResponseCork} for the
+     * thread models): set before its first part, cleared once its last part's write completed, which sends what was held.
+     */
+    void cork(boolean on) {
+        if (cork != null) {
+            try {
+                ctx.channel().config().setOption(cork, on);
+            } catch (ChannelException e) {
+                // The socket is gone (the peer left): nothing is left to send.
+                LOG.fine(() -> model + " conn: TCP_CORK not changed: " + e);
+            }
         }
     }
 

@@ -96,6 +96,7 @@ final class EventLoopHttp {
     /** The headers, then the body ({@link EventLoopConnection#writeBody}); a failure past the headers can only close the connection. */
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
         conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
+        conn.cork(true);
         conn.ctx().write(headers);
         conn.writeBody(file).addListener(f -> {
             EventLoopConnection.closeQuietly(file);
@@ -105,6 +106,7 @@ final class EventLoopHttp {
                 conn.ctx().close();
                 return;
             }
+            conn.cork(false);
             done(keepAlive);
         });
     }

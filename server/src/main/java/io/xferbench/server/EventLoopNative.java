@@ -189,6 +189,7 @@ final class EventLoopNative {
             EventLoopConnection.closeQuietly(file);
             return;
         }
+        conn.cork(true);
         conn.ctx().write(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), opened.residencyBefore()))));
         long start = System.nanoTime();
         ChannelFuture body = conn.writeBody(file);
@@ -209,7 +210,12 @@ final class EventLoopNative {
     }
 
     private void trailer(long nanos, int residencyAfter) {
-        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> conn.written(f.isSuccess()));
+        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> {
+            if (f.isSuccess()) {
+                conn.cork(false);
+            }
+            conn.written(f.isSuccess());
+        });
     }
 
     /** PREPARE: the file a DOWNLOAD would send, put into the cache state the flags ask for, as DownloadHandler does. */

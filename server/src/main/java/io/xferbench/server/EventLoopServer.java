@@ -88,7 +88,7 @@ final class EventLoopServer implements ServerListener {
                     @Override
                     protected void initChannel(Channel channel) {
                         channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, lookups,
-                                server.ringOps.get(channel.eventLoop()), transport.copiedBodyLimit));
+                                server.ringOps.get(channel.eventLoop()), transport));
                     }
                 });
         try {

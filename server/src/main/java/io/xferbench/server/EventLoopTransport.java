@@ -1,11 +1,14 @@
 package io.xferbench.server;
 
+import io.netty.channel.ChannelOption;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringChannelOption;
 import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.xferbench.core.method.Availability;
@@ -18,7 +21,7 @@ import io.xferbench.core.netty.IoUringWorkers;
  */
 enum EventLoopTransport {
     /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
-    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, LookupPlacement.POOL) {
+    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             return Epoll.isAvailable() ? Availability.AVAILABLE
@@ -37,7 +40,7 @@ enum EventLoopTransport {
      * body is read into a buffer instead (one pread on the loop) and goes out with the header in one WRITEV, which
      * the kernel completes inline when the socket has room.
      */
-    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, LookupPlacement.RING) {
+    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             return IoUring.isAvailable() ? Availability.AVAILABLE
@@ -62,8 +65,13 @@ enum EventLoopTransport {
     /** Where the model named {@link #model} (not its {@code -inline} variant) looks files up (see {@link LookupPlacement}). */
     final LookupPlacement lookupPlacement;
 
-    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, LookupPlacement lookupPlacement) {
+    /** The transport's TCP_CORK option, set while a download's answer is written ({@code --cork-responses}). */
+    final ChannelOption<Boolean> cork;
+
+    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, LookupPlacement lookupPlacement,
+                       ChannelOption<Boolean> cork) {
         this.model = model;
+        this.cork = cork;
         this.serverChannel = serverChannel;
         this.copiedBodyLimit = copiedBodyLimit;
         this.lookupPlacement = lookupPlacement;

@@ -133,6 +133,7 @@ final class HttpSession {
                 return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
             }
             registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
+            ResponseCork.hold(config, socket);
             Frames.writeFully(socket, headers.duplicate());
             try {
                 sender.send(source, 0, file.size(), socket);
@@ -142,6 +143,7 @@ final class HttpSession {
                 LOG.info(() -> "conn " + id + ": " + method.id() + " failed after the headers were sent: " + e);
                 return false;
             }
+            ResponseCork.release(config, socket);
             return true;
         } finally {
             measurements.finished(id);

@@ -13,10 +13,12 @@ import java.time.Duration;
  * @param shutdownGrace  on SIGTERM, in-flight transfers get this long to finish
  * @param maxBufferMemory transfer buffers all connections may hold at once; a request that would pass it is BUSY
  * @param ioModel        how connections get threads: an id of {@code ServerModels} ({@code platform}, {@code virtual})
+ * @param corkResponses  each download's answer is corked (TCP_CORK), so its parts leave in as few segments as they need
+ *                       (off by default: it pays on loopback and costs over a 1,500-byte MTU, docs/load.md)
  */
 public record ServerConfig(Path dataDir, String bind, int port, int maxConnections, String token, long maxGenerated,
                            long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace, long maxBufferMemory,
-                           String ioModel) {
+                           String ioModel, boolean corkResponses) {
 
     public static final long DEFAULT_MAX_BUFFER_MEMORY = 1L << 30;
     /** A window's begin or end waits for perf to attach or to print and exit: its counter bounds that at 35 s. */
@@ -24,40 +26,45 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
 
     public static ServerConfig loopback(Path dataDir) {
         return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, 64L << 30, Duration.ofSeconds(30), 1L << 20,
-                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY, ServerModels.DEFAULT);
+                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY, ServerModels.DEFAULT, false);
     }
 
     public ServerConfig withIoModel(String model) {
         return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
-                maxBufferMemory, model);
+                maxBufferMemory, model, corkResponses);
+    }
+
+    public ServerConfig withCorkResponses(boolean cork) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
+                maxBufferMemory, ioModel, cork);
     }
 
     public ServerConfig withMaxBufferMemory(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max, ioModel);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max, ioModel, corkResponses);
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withToken(String newToken) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withMaxConnections(int max) {
-        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withMaxUpload(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel, corkResponses);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
+import io.xferbench.nativeio.NativeSupport;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,6 +43,8 @@ final class ServerInfo {
         }
         Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
         environment.put("ioModel", config.ioModel());
+        // Whether download answers are corked here (asked for, and the native shim can set TCP_CORK).
+        environment.put("corkResponses", config.corkResponses() && NativeSupport.available());
         if (config.ioModel().equals(ServerModels.VIRTUAL)) {
             environment.put("virtualThreadPollers", PlatformPollers.inEffect());
         }

@@ -79,6 +79,12 @@ public final class ServerMain implements Callable<Integer> {
                     + "one batch to the kernel holds (default: ${DEFAULT-VALUE}; Netty's own is 128).")
     int ioUringRingSize;
 
+    @Option(names = "--cork-responses", description = "Cork each download's answer (TCP_CORK, as nginx's tcp_nopush), so "
+            + "its header, body and trailer leave in as few TCP segments as their bytes need, at two setsockopt calls per "
+            + "answer. Faster on loopback, slower over a 1,500-byte MTU in this suite's runs (docs/load.md, \"Corked answers\"); "
+            + "off by default.")
+    boolean corkResponses;
+
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
@@ -134,7 +140,7 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
         }
         ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
-                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory, ioModel);
+                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory, ioModel, corkResponses);
         if (ServerModels.byId(ioModel).isEmpty()) {
             throw new IllegalArgumentException("--io-model must be one of " + ServerModels.ids() + ", not " + ioModel);
         }

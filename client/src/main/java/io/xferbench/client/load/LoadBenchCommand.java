@@ -102,6 +102,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
             + "xferbench server: the entries of the netty-io-uring models' rings (default: the server's, 32).")
     Integer ioUringRingSize;
 
+    @Option(names = "--cork-responses", description = "Passed to every xferbench server: cork each download's answer "
+            + "(TCP_CORK) into as few segments as its bytes need instead of sending each part as it is written.")
+    boolean corkResponses;
+
     @Option(names = "--no-wrk", description = "Do not run wrk rows even where wrk is installed.")
     boolean noWrk;
 
@@ -184,8 +188,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
-                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement,
-                        ioUringRingSize == null ? List.of() : List.of("--io-uring-ring-size", ioUringRingSize.toString()));
+                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement, serverOptions());
                 targets.add(xfer);
                 // The first download makes the server generate the file (and its checksum record) nginx serves too.
                 LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1, duration), xfer.downloads(fileSize, crc).get("native"));
@@ -229,6 +232,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         if (ioUringRingSize != null) {
             settings.put("ioUringRingSize", ioUringRingSize);
         }
+        settings.put("corkResponses", corkResponses);
         settings.put("repeat", repeat);
         if (repeat > 1) {
             settings.put("repeatWarmup", repeatWarmup().toMillis() + " ms");
@@ -270,6 +274,18 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         return rows.stream().filter(r -> r.skipped() == null && r.client().equals("xferbench"))
                 .allMatch(LoadReport.Row::verified) ? 0 : 1;
+    }
+
+    /** The options every xferbench server of the bench gets besides its model. */
+    private List<String> serverOptions() {
+        List<String> options = new ArrayList<>();
+        if (ioUringRingSize != null) {
+            options.addAll(List.of("--io-uring-ring-size", ioUringRingSize.toString()));
+        }
+        if (corkResponses) {
+            options.add("--cork-responses");
+        }
+        return options;
     }
 
     /**

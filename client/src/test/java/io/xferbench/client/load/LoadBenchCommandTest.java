@@ -26,10 +26,12 @@ class LoadBenchCommandTest {
         Path out = tmp.resolve("load.json");
         int exit = io.xferbench.core.cli.Cli.commandLine(new LoadBenchCommand()).execute("--server-jar", SERVER_JAR.toString(),
                 "--concurrency", "4", "--duration", "1s", "--warmup", "200ms", "--jit-settle", "0s", "--file-size", "8KiB",
-                "--io-uring-ring-size", "32", "--format", "json", "--out", out.toString());
+                "--io-uring-ring-size", "32", "--cork-responses", "--format", "json", "--out", out.toString());
         JsonNode doc = new ObjectMapper().readTree(out.toFile());
         assertThat(doc.path("schema").asText()).isEqualTo(LoadReport.SCHEMA);
         assertThat(doc.path("settings").path("ioUringRingSize").asInt()).isEqualTo(32); // and every server took it
+        assertThat(doc.path("settings").path("corkResponses").isBoolean()).isTrue();
+        assertThat(doc.path("settings").path("corkResponses").asBoolean()).isTrue();
         assertThat(doc.path("environment").path("jdk").asText()).isNotEmpty();
         List<String> designs = new ArrayList<>();
         for (JsonNode row : doc.path("rows")) {

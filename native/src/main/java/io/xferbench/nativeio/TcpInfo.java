@@ -1,0 +1,33 @@
+package io.xferbench.nativeio;
+
+import com.sun.jna.LastErrorException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+
+/** Counters of a TCP socket from the kernel's {@code struct tcp_info} (getsockopt TCP_INFO), x86_64 layout. */
+public final class TcpInfo {
+    private static final int TCP_INFO = 11;
+    private static final int STRUCT_BYTES = 232;
+    /** {@code tcpi_data_segs_in} (Linux 4.6+): segments received that carried data, pure ACKs not counted. */
+    private static final int DATA_SEGS_IN_OFFSET = 152;
+
+    private TcpInfo() {
+    }
+
+    /** Segments with data this socket has received so far. */
+    public static long dataSegmentsIn(SocketChannel socket) throws NativeException {
+        NativeSupport.check();
+        byte[] info = new byte[STRUCT_BYTES];
+        int[] length = {info.length};
+        try {
+            Libc.getsockopt(Fds.of(socket), Libc.IPPROTO_TCP, TCP_INFO, info, length);
+        } catch (LastErrorException e) {
+            throw NativeException.of("getsockopt(TCP_INFO)", e);
+        }
+        if (length[0] < DATA_SEGS_IN_OFFSET + Integer.BYTES) {
+            throw new NativeException("getsockopt(TCP_INFO)", Errno.ENOSYS, "the kernel's tcp_info has no data_segs_in (" + length[0] + " bytes)");
+        }
+        return Integer.toUnsignedLong(ByteBuffer.wrap(info).order(ByteOrder.nativeOrder()).getInt(DATA_SEGS_IN_OFFSET));
+    }
+}
