@@ -140,6 +140,8 @@ final class Libc {
 
     static final int IPPROTO_TCP = 6;
 
+    static native long send(int fd, byte[] buf, long length, int flags) throws LastErrorException;
+
     static native int setsockopt(int fd, int level, int name, int[] value, int length) throws LastErrorException;
 
     /** getsockopt(2); {@code length} is the in/out socklen_t. */

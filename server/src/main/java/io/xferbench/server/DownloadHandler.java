@@ -68,7 +68,7 @@ final class DownloadHandler implements AutoCloseable {
             boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
             int residencyBefore = inline ? CacheControl.prepare(file.path(), request.flags()) : -1;
             ResponseCork.hold(config, socket);
-            Frames.writeFully(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
+            AnswerHead.write(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
                 sender.send(source, 0, file.size(), socket);

@@ -134,7 +134,7 @@ final class HttpSession {
             }
             registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
             ResponseCork.hold(config, socket);
-            Frames.writeFully(socket, headers.duplicate());
+            AnswerHead.write(socket, headers.duplicate());
             try {
                 sender.send(source, 0, file.size(), socket);
             } catch (IOException | RuntimeException e) {
