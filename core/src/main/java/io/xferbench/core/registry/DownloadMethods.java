@@ -16,7 +16,9 @@ import io.xferbench.core.method.send.SendfileSender;
 import io.xferbench.core.method.send.StreamSender;
 import io.xferbench.core.method.send.TransferToSender;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The registry of download (file → socket) methods, in the order results are shown. Add a method here (its class plus this line); see docs/architecture.md. */
 public final class DownloadMethods {
@@ -36,6 +38,10 @@ public final class DownloadMethods {
             JdkDirectIoSender.METHOD,
             IoUringDirectSender.METHOD), SenderMethod.class);
 
+    /** By id, for the per-request lookup (a stream over the list per download showed in a pooled server's profile). */
+    private static final Map<String, SenderMethod> BY_ID = ALL.stream()
+            .collect(Collectors.toUnmodifiableMap(SenderMethod::id, m -> m));
+
     private DownloadMethods() {
     }
 
@@ -44,7 +50,7 @@ public final class DownloadMethods {
     }
 
     public static Optional<SenderMethod> byId(String id) {
-        return ALL.stream().filter(m -> m.id().equals(id)).findFirst();
+        return id == null ? Optional.empty() : Optional.ofNullable(BY_ID.get(id));
     }
 
     public static List<String> ids() {
