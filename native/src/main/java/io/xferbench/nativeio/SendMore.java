@@ -17,6 +17,11 @@ public final class SendMore {
     private SendMore() {
     }
 
+    /** Whether it can run here: the shim bound, and the JDK's socket descriptors reachable ({@link Fds}). */
+    public static boolean available() {
+        return NativeSupport.available() && Fds.unavailableReason() == null;
+    }
+
     /**
      * Sends what remains of {@code src}, or as much as the socket takes, advancing its position. Returns the bytes
      * sent, or {@link #SOCKET_FULL} on EAGAIN from a non-blocking socket. EINTR is retried.

@@ -16,6 +16,11 @@ public final class TcpCork {
     private TcpCork() {
     }
 
+    /** Whether it can run here: the shim bound, and the JDK's socket descriptors reachable ({@link Fds}). */
+    public static boolean available() {
+        return NativeSupport.available() && Fds.unavailableReason() == null;
+    }
+
     public static void set(SocketChannel socket, boolean on) throws NativeException {
         NativeSupport.check();
         try {

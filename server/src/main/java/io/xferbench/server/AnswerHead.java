@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.xferbench.core.protocol.Frames;
-import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.SendMore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,11 +14,14 @@ import java.nio.channels.SocketChannel;
  * socket left.
  */
 final class AnswerHead {
+    /** Without the shim (or the JDK's descriptors) the head is a plain write. */
+    private static final boolean SEND_MORE = SendMore.available();
+
     private AnswerHead() {
     }
 
     static void write(SocketChannel socket, ByteBuffer head) throws IOException {
-        if (NativeSupport.available()) {
+        if (SEND_MORE) {
             SendMore.send(socket, head);
         }
         Frames.writeFully(socket, head);

@@ -1,6 +1,5 @@
 package io.xferbench.server;
 
-import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpCork;
 import java.nio.channels.SocketChannel;
 
@@ -12,18 +11,25 @@ import java.nio.channels.SocketChannel;
  * wake-up; over a 1,500-byte MTU it cost more than it saved (docs/load.md, "Corked answers").
  */
 final class ResponseCork {
+    private static final boolean AVAILABLE = TcpCork.available();
+
     private ResponseCork() {
     }
 
+    /** Whether answers are corked here: asked for, and the shim can set TCP_CORK. */
+    static boolean corks(ServerConfig config) {
+        return config.corkResponses() && AVAILABLE;
+    }
+
     static void hold(ServerConfig config, SocketChannel socket) throws java.io.IOException {
-        if (config.corkResponses() && NativeSupport.available()) {
+        if (corks(config)) {
             TcpCork.set(socket, true);
         }
     }
 
     /** Sends what the cork held; called once the answer's last part is written. */
     static void release(ServerConfig config, SocketChannel socket) throws java.io.IOException {
-        if (config.corkResponses() && NativeSupport.available()) {
+        if (corks(config)) {
             TcpCork.set(socket, false);
         }
     }

@@ -11,7 +11,6 @@ import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
-import io.xferbench.nativeio.NativeSupport;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,8 +42,10 @@ final class ServerInfo {
         }
         Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
         environment.put("ioModel", config.ioModel());
-        // Whether download answers are corked here (asked for, and the native shim can set TCP_CORK).
-        environment.put("corkResponses", config.corkResponses() && NativeSupport.available());
+        // Whether download answers are corked here: asked for, and set through Netty's option on the event loops or the
+        // shim's setsockopt on the thread models.
+        boolean onLoops = java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> config.ioModel().startsWith(t.model));
+        environment.put("corkResponses", onLoops ? config.corkResponses() : ResponseCork.corks(config));
         if (config.ioModel().equals(ServerModels.VIRTUAL)) {
             environment.put("virtualThreadPollers", PlatformPollers.inEffect());
         }
