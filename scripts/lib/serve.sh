@@ -2,6 +2,7 @@
 # all when the script exits, and renders a client's JSON report. Needs scripts/lib/java.sh sourced first.
 
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$xferbench_root/scripts/lib/child.sh"
 xferbench_pids=()
 xferbench_logs=()
 
@@ -40,7 +41,7 @@ xferbench_start() {
 xferbench_over_veth() {
   local command=$1 json=$2
   shift 2
-  "$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" veth "$command" \
+  xferbench_run "$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" veth "$command" \
     --server-jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --format json --out "$json"
 }
 
@@ -53,8 +54,9 @@ xferbench_split_report_options() {
   while [ $# -gt 0 ]; do
     case $1 in
       --format | --out | --chart)
-        xferbench_report_args+=("$1" "${2-}")
-        shift $(($# > 1 ? 2 : 1)) ;;
+        [ $# -ge 2 ] || { echo "xferbench: $1 needs a value" >&2; exit 2; }
+        xferbench_report_args+=("$1" "$2")
+        shift 2 ;;
       --format=* | --out=* | --chart=*)
         xferbench_report_args+=("$1")
         shift ;;

@@ -24,7 +24,7 @@ public final class TwinFile implements Callable<Integer> {
     @Parameters(index = "0", description = "Data directory.")
     Path dir;
 
-    @Parameters(index = "1", converter = Converters.Size.class, description = "File size, e.g. 1GiB.")
+    @Parameters(index = "1", converter = Converters.PositiveSize.class, description = "File size, e.g. 1GiB.")
     long size;
 
     @ArgGroup(exclusive = true)

@@ -10,9 +10,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
@@ -59,6 +63,9 @@ public final class VethBenchCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         if (!COMMANDS.contains(command)) {
@@ -73,11 +80,18 @@ public final class VethBenchCommand implements Callable<Integer> {
         if (!Files.isRegularFile(serverJar)) {
             throw new IllegalArgumentException("--server-jar " + serverJar + " is not a file");
         }
+        for (String qdiscSpec : new String[] {netem, qdisc}) {
+            if (qdiscSpec != null && (qdiscSpec.isBlank() || qdiscSpec.startsWith("-"))) {
+                throw new IllegalArgumentException("--netem and --qdisc need the qdisc's parameters, e.g. \"delay 1ms\", not '"
+                        + qdiscSpec + "'");
+            }
+        }
         for (String arg : clientArgs) {
             if (arg.equals("--host") || arg.startsWith("--host=") || arg.equals("--port") || arg.startsWith("--port=")) {
                 throw new IllegalArgumentException(arg.split("=")[0] + " is chosen by veth (the server's namespace address)");
             }
         }
+        checkClientArgs();
         requireRoot();
         String rootQdisc = netem != null ? "netem " + netem : qdisc;
         Path dataDir = serverDataDir != null ? serverDataDir : Path.of(System.getProperty("java.io.tmpdir"), "xferbench-data");
@@ -110,6 +124,26 @@ public final class VethBenchCommand implements Callable<Integer> {
             client.addAll(List.of(command, "--host", VethPair.SERVER_ADDRESS, "--port", Integer.toString(port)));
             client.addAll(clientArgs);
             return processes.runToEnd(pair.inClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
+        }
+    }
+
+    /**
+     * Parses the client's arguments as the client command in the client's namespace will, so that a bad one is a
+     * usage error before any namespace or server exists. Only where this runs as a subcommand of the client.
+     */
+    private void checkClientArgs() {
+        CommandLine client = spec.root().subcommands().get(command);
+        if (client == null) {
+            return;
+        }
+        List<String> args = new ArrayList<>(command.equals("load-bench")
+                ? List.of("--server-jar", serverJar.toString(), "--server-address", VethPair.SERVER_ADDRESS)
+                : List.of("--host", VethPair.SERVER_ADDRESS, "--port", "1"));
+        args.addAll(clientArgs);
+        try {
+            client.parseArgs(args.toArray(String[]::new));
+        } catch (ParameterException e) {
+            throw new IllegalArgumentException(command + ": " + e.getMessage(), e);
         }
     }
 

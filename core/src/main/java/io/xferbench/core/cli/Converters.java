@@ -60,6 +60,18 @@ public final class Converters {
         }
     }
 
+    /** A byte count of at least 1: the size of a file that is read or compared. */
+    public static final class PositiveSize implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long v = size(value);
+            if (v < 1) {
+                throw new TypeConversionException("size must be at least 1 byte: " + value);
+            }
+            return v;
+        }
+    }
+
     /** A transfer buffer: 1 byte to the protocol's limit (64 MiB). */
     public static final class BufferSize implements ITypeConverter<Integer> {
         @Override

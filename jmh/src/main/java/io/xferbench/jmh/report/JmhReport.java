@@ -3,6 +3,7 @@ package io.xferbench.jmh.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.cli.Cli;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.jmh.gate.JmhResults;
@@ -19,6 +20,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * Renders a JMH JSON result file ({@code -rf json}) as one table: benchmark, params, ops/s ± error, MiB/s,
@@ -29,36 +34,33 @@ import java.util.Set;
  * 0.05) or below 0.5% of the op's total are summed into "rest" instead of being named. Run it with the same
  * JVM flags ({@code JvmFlags}) as the benchmarks: it asks the methods with no result whether they are available here.
  */
-public final class JmhReport {
+@Command(name = "jmh-report", mixinStandardHelpOptions = true,
+        description = "Render a JMH JSON result (-rf json) as one table with the syscalls per op.")
+public final class JmhReport implements Callable<Integer> {
     private static final String PACKAGE = "io.xferbench.jmh.";
     private static final String CONTROL = "ControlBenchmark.noop";
     private static final String FILE_TO_SOCKET = "FileToSocketBenchmark.transfer";
     private static final Set<String> SIZE_PARAMS = Set.of("size", "buffer", "block");
 
-    private JmhReport() {
+    @Parameters(index = "0", paramLabel = "RESULT.json", description = "JMH's JSON result file.")
+    Path file;
+
+    @Option(names = "--min", defaultValue = "0.05", paramLabel = "CALLS",
+            description = "Syscalls under this many per op (or 0.5%% of the op's) are summed into \"rest\"; default ${DEFAULT-VALUE}.")
+    double min;
+
+    public static void main(String[] args) {
+        System.exit(Cli.run(new JmhReport(), args));
     }
 
-    public static void main(String[] args) throws IOException {
-        Path file = null;
-        double min = 0.05;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--min") && i + 1 < args.length) {
-                min = Double.parseDouble(args[++i]);
-            } else if (file == null && !args[i].startsWith("--")) {
-                file = Path.of(args[i]);
-            } else {
-                usage();
-            }
+    @Override
+    public Integer call() throws IOException {
+        JsonNode root = new ObjectMapper().readTree(file.toFile());
+        if (!root.isArray()) {
+            throw new IOException(file + ": not a JMH JSON result (an array of benchmark runs expected)");
         }
-        if (file == null) {
-            usage();
-        }
-        render(new ObjectMapper().readTree(file.toFile()), min, System.out);
-    }
-
-    private static void usage() {
-        System.err.println("usage: JmhReport <jmh-result.json> [--min <calls/op>]");
-        System.exit(2);
+        render(root, min, System.out);
+        return 0;
     }
 
     /** One benchmark run (one param combination) from the JSON. */
