@@ -28,4 +28,8 @@ public abstract class AbstractBenchmark {
     public static final int FORKS = 2;
     public static final int WARMUP_ITERATIONS = 3;
     public static final int ITERATIONS = 5;
+
+    static {
+        ForkWatchdog.start();
+    }
 }

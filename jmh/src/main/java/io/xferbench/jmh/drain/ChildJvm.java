@@ -25,6 +25,8 @@ final class ChildJvm implements AutoCloseable {
     private final Path dir;
     private final SharedCounters shared;
     private final SocketChannel socket;
+    /** A fork ended by a signal or by System.exit skips close(): the process and its directory go here instead. */
+    private final Thread onExit;
 
     private ChildJvm(String name, Process process, Path dir, SharedCounters shared, SocketChannel socket) {
         this.name = name;
@@ -32,6 +34,11 @@ final class ChildJvm implements AutoCloseable {
         this.dir = dir;
         this.shared = shared;
         this.socket = socket;
+        this.onExit = new Thread(() -> {
+            process.destroyForcibly();
+            deleteQuietly(dir);
+        }, "xferbench-" + name + "-cleanup");
+        Runtime.getRuntime().addShutdownHook(onExit);
     }
 
     /**
@@ -118,6 +125,11 @@ final class ChildJvm implements AutoCloseable {
             process.destroyForcibly();
         } finally {
             deleteQuietly(dir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or ran: it finds nothing left
+            }
         }
     }
 

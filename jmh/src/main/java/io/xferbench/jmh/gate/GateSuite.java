@@ -130,6 +130,8 @@ public record GateSuite(List<GateBenchmark> benchmarks, int forks, int warmupIte
         ArrayNode all = json.createArrayNode();
         Path part = Files.createTempFile("perf-gate-part", ".json");
         Path partLog = Files.createTempFile("perf-gate-part", ".log");
+        part.toFile().deleteOnExit();      // Ctrl-C and SIGTERM skip the finally below
+        partLog.toFile().deleteOnExit();
         try {
             for (GateBenchmark b : benchmarks) {
                 runOne(b, part, partLog);
