@@ -32,7 +32,7 @@ final class BeyondRam {
     }
 
     static List<DiskRow> rows(DiskBench.Options o, Path file, RowMeasurer m, String fio, String fioSkip,
-                              PrintStream log) throws IOException {
+                              PrintStream log, Cleanup cleanup) throws IOException {
         List<DiskRow> rows = new ArrayList<>();
         if (o.cgroupLimit != null && o.cgroupLimit == 0) {
             return rows;
@@ -49,24 +49,28 @@ final class BeyondRam {
             }
             return rows;
         }
-        try (MemoryCgroup group = MemoryCgroup.create(limit)) {
-            log.printf("bench-disk: beyond RAM inside %s (%s = %s)%n", group.dir(), group.version(),
-                    Sizes.format(limit));
-            if (group.hierarchy().note() != null) {
-                log.println("bench-disk: " + group.hierarchy().note());
-            }
-            for (long span : spans) {
-                ReadSpec spec = spec(o, file, span);
-                for (String engine : List.of("sync-filechannel", "odirect-jna")) {
-                    boolean direct = engine.startsWith("odirect");
-                    DiskRow java = child(group, spec, engine, o.settle()).withCgroupLimit(limit);
-                    DiskRow f = fioSkip != null
-                            ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
-                            : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
-                    rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
-                            ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
-                    rows.add(f);
-                }
+        MemoryCgroup group = MemoryCgroup.create(limit);
+        // On Ctrl-C or SIGTERM too: a child reader still running would keep the group busy (EBUSY).
+        cleanup.add(() -> {
+            group.killMembers();
+            group.close();
+        });
+        log.printf("bench-disk: beyond RAM inside %s (%s = %s)%n", group.dir(), group.version(),
+                Sizes.format(limit));
+        if (group.hierarchy().note() != null) {
+            log.println("bench-disk: " + group.hierarchy().note());
+        }
+        for (long span : spans) {
+            ReadSpec spec = spec(o, file, span);
+            for (String engine : List.of("sync-filechannel", "odirect-jna")) {
+                boolean direct = engine.startsWith("odirect");
+                DiskRow java = child(group, spec, engine, o.settle()).withCgroupLimit(limit);
+                DiskRow f = fioSkip != null
+                        ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
+                        : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
+                rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
+                        ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
+                rows.add(f);
             }
         }
         return rows;

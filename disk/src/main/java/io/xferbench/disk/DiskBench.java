@@ -62,19 +62,11 @@ public final class DiskBench {
     }
 
     static List<DiskRow> run(Options o, PrintStream log) throws IOException {
-        Path dir = Files.createTempDirectory(o.dir, "xferbench-disk-");
-        Path file = dir.resolve("data");
-        // Ctrl-C / SIGTERM skip the finally below; a stale cgroup is cleaned by the next run instead.
-        Thread cleanup = new Thread(() -> {
-            try {
-                Files.deleteIfExists(file);
-                Files.deleteIfExists(dir);
-            } catch (IOException ignored) {
-                // best effort at shutdown
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        try {
+        try (Cleanup cleanup = new Cleanup("bench-disk")) {
+            Path dir = Files.createTempDirectory(o.dir, "xferbench-disk-");
+            cleanup.add(() -> Files.deleteIfExists(dir));
+            Path file = dir.resolve("data");
+            cleanup.add(() -> Files.deleteIfExists(file));
             String fio = o.fio() ? Fio.path() : null;
             String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
             List<ReadSpec> specs = new ArrayList<>();
@@ -119,12 +111,8 @@ public final class DiskBench {
                     }
                 }
             }
-            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log));
+            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup));
             return rows;
-        } finally {
-            Files.deleteIfExists(file);
-            Files.deleteIfExists(dir);
-            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
     }
 

@@ -203,6 +203,18 @@ public final class MemoryCgroup implements AutoCloseable {
         return c;
     }
 
+    /** Kills every member (SIGKILL) and waits up to 10 s for the group to be empty. */
+    public void killMembers() throws IOException, InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            List<Long> pids = members();
+            if (pids.isEmpty()) {
+                return;
+            }
+            pids.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            Thread.sleep(100);
+        }
+    }
+
     /** Removes the group; its members must have exited first (the kernel refuses with EBUSY otherwise). */
     @Override
     public void close() throws IOException {

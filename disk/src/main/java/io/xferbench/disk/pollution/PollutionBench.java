@@ -7,6 +7,7 @@ import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
 import io.xferbench.disk.BlockDevice;
+import io.xferbench.disk.Cleanup;
 import io.xferbench.disk.DiskBench;
 import io.xferbench.disk.MemoryCgroup;
 
@@ -60,7 +61,7 @@ public final class PollutionBench {
         if (reason != null) {
             throw new IOException("the scenario needs a memory cgroup: " + reason);
         }
-        try (Cleanup cleanup = new Cleanup()) {
+        try (Cleanup cleanup = new Cleanup("bench-pollution")) {
             Path dir = WorkDirectory.create(o.dir);
             cleanup.add(() -> WorkDirectory.delete(dir));
             Path big = dir.resolve("big.dat");
@@ -74,7 +75,7 @@ public final class PollutionBench {
 
             MemoryCgroup group = MemoryCgroup.create(o.cgroupLimit);
             cleanup.add(() -> {
-                killMembers(group); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
+                group.killMembers(); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
                 group.close();
             });
             log.printf("bench-pollution: cgroup %s (%s = %s)%n", group.dir(), group.version(),
@@ -106,18 +107,6 @@ public final class PollutionBench {
     }
 
     /** SIGKILLs every process left in the group and waits until it has none. */
-    static void killMembers(MemoryCgroup group) throws IOException, InterruptedException {
-        Path procs = group.dir().resolve("cgroup.procs");
-        for (int i = 0; i < 100 && Files.exists(procs); i++) {
-            List<String> pids = Files.readAllLines(procs).stream().filter(l -> !l.isBlank()).toList();
-            if (pids.isEmpty()) {
-                return;
-            }
-            pids.forEach(pid -> ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly));
-            Thread.sleep(100);
-        }
-    }
-
     /** Waits for the server's "listening on HOST:PORT" line, then keeps draining its stdout so it never blocks. */
     private static InetSocketAddress listening(ChildJvm server) throws IOException {
         String line;
