@@ -61,6 +61,8 @@ public final class DataDirectory implements AutoCloseable {
     private static final String RECORD_VERSION = "3";
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
+    /** Linux's longest name of one directory entry, in bytes: a longer one is refused before any system call. */
+    private static final int NAME_MAX = 255;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
     /** The uploads' temp directory, inside the data directory (see the class comment). */
     public static final String UPLOADS = ".uploads";
@@ -336,12 +338,18 @@ public final class DataDirectory implements AutoCloseable {
 
     /**
      * DELETE: removes a regular file of this client-supplied name, then its checksum record. A download that already
-     * opened it goes on sending the whole old file (the unlinked inode stays readable); a later one is NOT_FOUND.
+     * opened it goes on sending the whole old file (the unlinked inode stays readable); a later one is NOT_FOUND. A name
+     * that is a symbolic link (to a regular file inside the directory) removes the link, as rm(1) does, not its target.
      *
      * @throws NoSuchFileException if there is none (also when another delete won the race)
      */
     public void delete(String name) throws IOException {
         Path path = resolveExisting(name);
+        Path named = root.resolve(name);
+        if (Files.isSymbolicLink(named)) {
+            Files.delete(named);
+            return;
+        }
         Files.delete(path);
         known.forget(path);
         Files.deleteIfExists(recordPath(path));
@@ -565,12 +573,20 @@ public final class DataDirectory implements AutoCloseable {
             if (segment.startsWith(".")) {
                 throw new AccessDeniedException(name, null, "hidden names are reserved for the server");
             }
+            if (segment.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
+                throw new AccessDeniedException(name, null, "a path segment longer than " + NAME_MAX + " bytes (NAME_MAX)");
+            }
         }
         return name;
     }
 
     private OpenedFile generate(Path path, long size) throws IOException {
-        Path tmp = TempFiles.next(root, path.getFileName().toString());
+        String label = path.getFileName().toString();
+        for (TempFiles.Removed r : TempFiles.removeStale(root, label)) {
+            LOG.info(() -> "removed " + r.path() + " (" + r.bytes() + " bytes), left by a killed run while it made " + label);
+        }
+        Path tmp = TempFiles.next(root, label);
+        tmp.toFile().deleteOnExit(); // Ctrl-C and SIGTERM in the middle; gone already once renamed into place
         ContentGenerator generator = new ContentGenerator(SEED);
         CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);

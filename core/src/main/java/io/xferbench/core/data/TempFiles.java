@@ -1,8 +1,11 @@
 package io.xferbench.core.data;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -59,6 +62,31 @@ public final class TempFiles {
                 return FileVisitResult.CONTINUE;
             }
         });
+        return removed;
+    }
+
+    /**
+     * Removes the temporary files directly in {@code dir} that were to become {@code label} and whose owner is gone:
+     * what a killed run of any program left while making that file (only the server sweeps its whole tree).
+     */
+    public static List<Removed> removeStale(Path dir, String label) throws IOException {
+        List<Removed> removed = new ArrayList<>();
+        String suffix = "-" + label + "-";
+        try (DirectoryStream<Path> candidates = Files.newDirectoryStream(dir, PREFIX + "*")) {
+            for (Path file : candidates) {
+                String name = file.getFileName().toString();
+                BasicFileAttributes attrs;
+                try {
+                    attrs = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                } catch (NoSuchFileException gone) {
+                    continue;
+                }
+                if (attrs.isRegularFile() && name.contains(suffix) && OWNED.matcher(name).matches()
+                        && abandoned(name, attrs) && Files.deleteIfExists(file)) {
+                    removed.add(new Removed(file, attrs.size()));
+                }
+            }
+        }
         return removed;
     }
 

@@ -38,4 +38,37 @@ class TempFilesTest {
         assertThat(lookalike).exists();
         assertThat(hiddenOther).exists();
     }
+
+    /** What a killed run of any program left while making one file: the next run making it removes that, only that. */
+    @Test
+    void aGeneratorRemovesWhatADeadOneLeftForTheSameFile() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
+        String owner = ".tmp-" + dead.pid() + "." + deadStart;
+        Path partial = Files.write(root.resolve(owner + "-xferbench-4096.dat-1a"), new byte[100]);
+        Path otherFile = Files.createFile(root.resolve(owner + "-xferbench-8192.dat-2b"));
+        Path live = Files.createFile(TempFiles.next(root, "xferbench-4096.dat"));
+        Path deeper = Files.createFile(Files.createDirectories(root.resolve("sub")).resolve(owner + "-xferbench-4096.dat-3c"));
+
+        var removed = TempFiles.removeStale(root, "xferbench-4096.dat");
+
+        assertThat(removed).extracting(TempFiles.Removed::path).containsExactly(partial);
+        assertThat(otherFile).exists();
+        assertThat(live).exists();
+        assertThat(deeper).exists();
+    }
+
+    @Test
+    void generatingAFileRemovesADeadGeneratorsPartialCopy() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
+        Path partial = Files.write(root.resolve(".tmp-" + dead.pid() + "." + deadStart + "-xferbench-4096.dat-1a"), new byte[100]);
+
+        TestFile file = new DataDirectory(root).generated(4096);
+
+        assertThat(file.size()).isEqualTo(4096);
+        assertThat(partial).doesNotExist();
+    }
 }
