@@ -8,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
@@ -88,6 +89,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean ending;
     private long drained;
     private boolean stopping;
+    /** The client shut its side down (FIN): what it sent before is still answered, then the connection closes. */
+    private boolean inputEnded;
     private EventLoopDeadline deadline;
     /** The connection's native-protocol side (also what a closing connection cleans up for). */
     private final EventLoopNative nativeSide = new EventLoopNative(this);
@@ -182,7 +185,41 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             }
             return;
         }
+        if (event instanceof ChannelInputShutdownEvent) {
+            inputEnded = true;
+            if (ending) {
+                context.close(); // the lingering close's drain is over
+            } else if (http == null && nativeSide.receivingBody()) {
+                nativeSide.feedBody(); // ends the connection if the body can no longer be whole
+            } else {
+                decodeNext();
+                closeIfInputDone();
+            }
+            return;
+        }
         super.userEventTriggered(context, event);
+    }
+
+    /** Whether the client shut its side down. */
+    boolean inputEnded() {
+        return inputEnded;
+    }
+
+    /**
+     * After the client's FIN, once nothing is in flight: closes, answering first a request the FIN cut short (as the
+     * thread models answer a truncated one).
+     */
+    private void closeIfInputDone() {
+        if (!inputEnded || inFlight || ending) {
+            return;
+        }
+        if (!pending.isReadable()) {
+            ctx.close();
+        } else if (http != null) {
+            endWith(HttpResponses.error(400, "connection closed inside a request head", false, false, ""));
+        } else {
+            endWith(ResponseCodec.error(Status.BAD_REQUEST, "truncated request header (the client shut its side down)"));
+        }
     }
 
     @Override
@@ -471,6 +508,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
         arm(Measurements.requestWait(config.idleTimeout(), nativeSide.holdsWindow()), "idle/header timeout");
         decodeNext();
+        closeIfInputDone();
         paceReading();
     }
 
@@ -485,7 +523,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         arm(LINGER, "linger after the last answer");
         paceReading();
         ctx.writeAndFlush(answer == null ? Unpooled.EMPTY_BUFFER : frame(answer)).addListener(f -> {
-            if (f.isSuccess() && ctx.channel() instanceof DuplexChannel duplex) {
+            if (f.isSuccess() && !inputEnded && ctx.channel() instanceof DuplexChannel duplex) {
                 duplex.shutdownOutput();
             } else {
                 ctx.close();

@@ -353,6 +353,10 @@ final class EventLoopNative {
         }
         int n = (int) Math.min(pending.readableBytes(), u.remaining());
         if (n == 0) {
+            if (conn.inputEnded()) {
+                // The client shut its side down inside the body: it cannot be whole; closing removes the temp file.
+                conn.ctx().close();
+            }
             return;
         }
         ByteBuffer chunk = ByteBuffer.allocate(n);

@@ -84,6 +84,9 @@ final class EventLoopServer implements ServerListener {
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // A client that sends its request and then shuts down its side (`printf ... | nc -N`) still gets the
+                // answer, as from the thread models: EventLoopConnection closes once what arrived is answered.
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
