@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.logging.Logger;
 
 /**
@@ -13,6 +15,7 @@ import java.util.logging.Logger;
  */
 final class PlatformPollers {
     static final String PROPERTY = "jdk.pollerMode";
+    private static final String POLLER_CLASS = "sun.nio.ch.Poller";
     private static final Logger LOG = Logger.getLogger(PlatformPollers.class.getName());
     private static final String PLATFORM = "platform threads";
     private static final String VIRTUAL = "virtual threads";
@@ -33,6 +36,22 @@ final class PlatformPollers {
             LOG.warning("virtual: this JVM's socket pollers were started as virtual threads before the model asked for "
                     + "platform ones; at many busy connections the JDK's scheduler can starve connections "
                     + "(docs/robustness.md)");
+        }
+    }
+
+    /**
+     * Starts the JDK's socket pollers now, in whatever mode is asked for by then. The JDK makes them once, when a
+     * virtual thread first waits on a socket, and never retries: pollers first needed while descriptors are exhausted
+     * (each takes an epoll descriptor) fail for good, and with them every later socket wait of every virtual thread.
+     */
+    static void startNow() {
+        try {
+            Class.forName(POLLER_CLASS);
+        } catch (ClassNotFoundException e) {
+            LOG.fine(() -> "no " + POLLER_CLASS + " in this JDK: its pollers start when first needed");
+        } catch (ExceptionInInitializerError | NoClassDefFoundError e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new UncheckedIOException(new IOException("cannot start the JDK's socket pollers for virtual threads: " + cause, e));
         }
     }
 

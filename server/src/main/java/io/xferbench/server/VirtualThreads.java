@@ -12,6 +12,7 @@ import java.util.concurrent.Semaphore;
  * buffered reads and writes (docs/load.md, "Carrier threads under blocking file I/O"). For this model the server runs
  * the JDK's socket pollers on platform threads ({@link PlatformPollers}), so that no connection waits unserved at
  * 1,000 busy connections; {@code virtual+pool:N}, which uses this class for its sockets, keeps the JDK's default.
+ * Either way the pollers start with the model, not at the first socket wait (see {@link PlatformPollers#startNow}).
  */
 final class VirtualThreads implements ConnectionThreads {
     private final ExecutorService workers;
@@ -19,6 +20,7 @@ final class VirtualThreads implements ConnectionThreads {
     private final int maxConnections;
 
     VirtualThreads(String name, int maxConnections) {
+        PlatformPollers.startNow();
         this.workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-vconn-", 1).factory());
         this.slots = new Semaphore(maxConnections);
         this.maxConnections = maxConnections;

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code virtual} model's server JVM runs the JDK's socket pollers on platform threads (docs/robustness.md, "The
@@ -31,6 +33,19 @@ class PlatformPollersTest {
             JsonNode environment = serveOneRequestAndAskInfo(server, true);
             assertThat(environment.get("virtualThreadPollers").asText()).isEqualTo("platform threads (jdk.pollerMode=1)");
             assertThat(threadNames(server.process.pid())).contains("Read-Poller").doesNotContain("MasterPoller");
+        }
+    }
+
+    /**
+     * The JDK makes its pollers once, at a virtual thread's first socket wait, and never retries: made while the server
+     * was out of descriptors, they failed for good, and so did every later socket wait. The models start them before
+     * they accept, so they run before any connection.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "virtual+pool:2"})
+    void thePollersRunBeforeTheFirstConnection(String model) throws Exception {
+        try (ServerProcess server = ServerProcess.start(dataDir, "--io-model", model)) {
+            assertThat(threadNames(server.process.pid())).containsAnyOf("Read-Poller", "MasterPoller");
         }
     }
 
