@@ -18,6 +18,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
 
@@ -200,6 +201,11 @@ final class Connection implements Runnable {
         } catch (AccessDeniedException e) {
             LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + e.getReason());
             answer(Status.FORBIDDEN, e.getFile() + ": " + e.getReason());
+            return true;
+        } catch (FileSystemException e) {
+            // Any other failure of a file operation (a name too long, a path through a regular file, a read-only file
+            // system): answered, and the connection goes on, as on the event loops. A socket's failure is not one.
+            answer(FailureStatus.of(e), e.getMessage());
             return true;
         } catch (IllegalStateException e) {
             answer(Status.BAD_REQUEST, e.getMessage());

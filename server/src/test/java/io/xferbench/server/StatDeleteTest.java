@@ -22,6 +22,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** STAT and DELETE: truthful answers, the same path rules as downloads, and a delete racing a download. */
 @Timeout(120)
@@ -69,6 +71,36 @@ class StatDeleteTest {
             assertStatus(() -> c.delete(name), Status.NOT_FOUND);
             // Every refusal above kept the connection.
             assertThat(c.download(Request.download("transfer-to", 4096, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+        }
+    }
+
+    /**
+     * DELETE of a symbolic link removes the link, not its target; a segment over NAME_MAX is FORBIDDEN; a failure of
+     * the file operation itself (a path through a regular file) is answered, and the connection goes on, on every
+     * model.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
+    void linksLongNamesAndFailedFileOperationsAreAnsweredOnEveryModel(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        Path dataDir = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(dataDir.resolve("victim.txt"), "kept");
+        Files.createSymbolicLink(dataDir.resolve("link"), Path.of("victim.txt"));
+        Files.writeString(dataDir.resolve("base"), "a regular file");
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            c.delete("link");
+            assertThat(dataDir.resolve("link")).doesNotExist();
+            assertThat(dataDir.resolve("victim.txt")).hasContent("kept");
+
+            String tooLong = "n".repeat(256);
+            assertStatus(() -> c.stat(tooLong), Status.FORBIDDEN);
+            assertStatus(() -> c.delete(tooLong), Status.FORBIDDEN);
+            assertThat(c.stat("n".repeat(255))).isEqualTo(FileStat.ABSENT);
+
+            assertStatus(() -> c.stat("base/x"), Status.SERVER_ERROR);
+            assertStatus(() -> c.delete("base/x"), Status.SERVER_ERROR);
+            assertThat(c.stat("victim.txt").exists()).as("the connection goes on").isTrue();
         }
     }
 
