@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +40,7 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-connections", defaultValue = "256", converter = Converters.PositiveInt.class, description = "Connections served at once; more are refused BUSY (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
-    @Option(names = "--token", defaultValue = "", description = "Require this token on every request (visible in ps: prefer --token-file).")
+    @Option(names = "--token", description = "Require this token on every request (visible in ps: prefer --token-file).")
     String token;
 
     @Option(names = "--token-file", description = "Require the token stored in this file (first line).")
@@ -128,11 +130,21 @@ public final class ServerMain implements Callable<Integer> {
         if (proxyTo != null) {
             return proxy();
         }
-        if (dataDir == null) {
+        if (dataDir == null || dataDir.toString().isEmpty()) {
             System.err.println("xferbench-server: --data-dir is required (or --proxy-to HOST:PORT to run as a proxy)");
             return 2;
         }
-        String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip() : token;
+        if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+            throw new IllegalArgumentException("--data-dir " + dataDir + " is not a directory");
+        }
+        if (tokenFile != null && !(Files.isRegularFile(tokenFile) && Files.isReadable(tokenFile))) {
+            throw new IllegalArgumentException("--token-file " + tokenFile + " is not a readable file");
+        }
+        if (token != null && token.isBlank()) {
+            throw new IllegalArgumentException("--token is empty: give one, or leave the option out to serve without");
+        }
+        String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip()
+                : token != null ? token : "";
         if (tokenFile != null && secret.isEmpty()) {
             throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
         }
@@ -143,6 +155,11 @@ public final class ServerMain implements Callable<Integer> {
                 Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory, ioModel, corkResponses);
         if (ServerModels.byId(ioModel).isEmpty()) {
             throw new IllegalArgumentException("--io-model must be one of " + ServerModels.ids() + ", not " + ioModel);
+        }
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind " + bind + ": unknown host");
         }
         if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
             System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "

@@ -17,13 +17,26 @@ class ServerUsageTest {
         "--max-buffer-memory 1XB", "--idle-timeout 0", "--relay-buffer 0 --proxy-to 127.0.0.1:1", "--io-uring-ring-size 100", "--io-uring-ring-size 8",
         "--io-uring-ring-size 65536", "--bogus", ""})
     void badCommandLinesAreOneLineAndExitTwo(String args) {
-        StringWriter err = new StringWriter();
-        CommandLine cl = Cli.commandLine(new ServerMain());
-        cl.setErr(new PrintWriter(err, true));
         String[] argv = args.isEmpty() ? new String[0] : args.split(" ");
         if (!args.contains("--proxy-to") && !args.isEmpty()) {
             argv = (args + " --data-dir /nonexistent-but-never-created").split(" ");
         }
+        assertOneLineUsageError(argv);
+    }
+
+    /** Values the types accept but the server cannot use: told before anything starts, not as a failure later. */
+    @ParameterizedTest
+    @ValueSource(strings = {"--data-dir=", "--data-dir=/etc/passwd", "--data-dir=/nonexistent-but-never-created --bind=no-such-host.invalid",
+        "--data-dir=/nonexistent-but-never-created --token-file=/tmp", "--data-dir=/nonexistent-but-never-created --token="})
+    void unusableValuesAreOneLineAndExitTwo(String args) {
+        assertOneLineUsageError(args.split(" "));
+        assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
+    }
+
+    private static void assertOneLineUsageError(String[] argv) {
+        StringWriter err = new StringWriter();
+        CommandLine cl = Cli.commandLine(new ServerMain());
+        cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(argv);
         String text = err.toString() + System.lineSeparator();
         assertThat(exit).as(text).isEqualTo(Cli.USAGE);
