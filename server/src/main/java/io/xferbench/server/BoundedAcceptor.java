@@ -1,8 +1,5 @@
 package io.xferbench.server;
 
-import io.xferbench.core.protocol.Frames;
-import io.xferbench.core.protocol.ResponseCodec;
-import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -33,6 +30,7 @@ final class BoundedAcceptor {
     private final SpareDescriptor spare = new SpareDescriptor();
     private final RateLimitedLog failures;
     private final AtomicLong shed = new AtomicLong();
+    private final BusyRefusals refusals;
 
     private BoundedAcceptor(String name, int maxConnections, ServerSocketChannel listener, ConnectionThreads workers,
                             Consumer<SocketChannel> handler) {
@@ -42,6 +40,7 @@ final class BoundedAcceptor {
         this.handler = handler;
         this.workers = workers;
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
+        this.refusals = new BusyRefusals(name);
         this.failures = new RateLimitedLog(LOG, name + ": accept failed", Duration.ofSeconds(10));
     }
 
@@ -133,15 +132,7 @@ final class BoundedAcceptor {
     }
 
     private void refuseBusy(SocketChannel socket) {
-        refuse(socket, name + " busy: " + maxConnections + " connections already open (--max-connections)");
-    }
-
-    private static void refuse(SocketChannel socket, String why) {
-        try (socket) {
-            Frames.writeFully(socket, ResponseCodec.error(Status.BUSY, why));
-        } catch (IOException ignored) {
-            // The refused client is gone already.
-        }
+        refusals.refuse(socket, name + " busy: " + maxConnections + " connections already open (--max-connections)");
     }
 
     /**
@@ -159,7 +150,7 @@ final class BoundedAcceptor {
                 return false;
             }
             pending.configureBlocking(true);
-            refuse(pending, name + " busy: out of file descriptors");
+            BusyRefusals.refuseUnread(pending, name + " busy: out of file descriptors");
             shed.incrementAndGet();
             return true;
         } catch (IOException e) {
@@ -188,6 +179,7 @@ final class BoundedAcceptor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        refusals.close();
     }
 
     /** Lets the connections being served finish within {@code grace}; returns whether they all did. */

@@ -159,12 +159,17 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
                 }
                 return;
             }
+            pending.writeBytes(in);
             if (refused) {
-                endWith(ResponseCodec.error(Status.BUSY, "server busy: " + connections.maxConnections()
-                        + " connections already open (--max-connections)"));
+                // In the client's own protocol, once its first bytes tell which.
+                if (pending.readableBytes() >= ProtocolSniffer.SNIFF_BYTES) {
+                    String why = "server busy: " + connections.maxConnections() + " connections already open (--max-connections)";
+                    endWith(ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))
+                            ? HttpResponses.error(503, why, false, false, "Retry-After: 1\r\n")
+                            : ResponseCodec.error(Status.BUSY, why));
+                }
                 return;
             }
-            pending.writeBytes(in);
         } finally {
             in.release();
         }

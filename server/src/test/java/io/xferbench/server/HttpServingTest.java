@@ -1,8 +1,13 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.testing.MethodAssumptions;
@@ -25,6 +30,8 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** HTTP/1.1 on the server's port: curl byte-exact, every method, keep-alive, and bad HTTP answered or closed, never hung. */
 @Timeout(180)
@@ -82,6 +89,28 @@ class HttpServingTest {
         OutputStream out = s.getOutputStream();
         out.write(text.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
+    }
+
+    /** Over --max-connections an HTTP client hears 503 in HTTP (it got the native BUSY frame), a native one BUSY. */
+    @ParameterizedTest
+    @ValueSource(strings = {"platform", "virtual+pool:2", "netty-epoll", "netty-io-uring"})
+    void clientsOverTheLimitAreToldBusyInTheirOwnProtocol(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(1));
+             XferConnection held = XferConnection.open("127.0.0.1", server.port(), "")) {
+            held.control(Op.INFO);
+            try (Socket s = connect(server)) {
+                send(s, "GET /x HTTP/1.1\r\nHost: h\r\n\r\n");
+                Response r = read(s.getInputStream(), false);
+                assertThat(r.status()).isEqualTo(503);
+                assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("--max-connections");
+                assertThat(s.getInputStream().read()).as("then closed").isEqualTo(-1);
+            }
+            try (XferConnection refused = XferConnection.open("127.0.0.1", server.port(), "")) {
+                assertThatThrownBy(() -> refused.control(Op.INFO))
+                        .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.BUSY));
+            }
+        }
     }
 
     @Test
