@@ -12,6 +12,7 @@ import io.xferbench.core.uring.UringDepth;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.netty.NettyLeakDetection;
 import io.xferbench.core.cli.Converters;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.OpenFilesLimit;
 import java.util.logging.Logger;
@@ -114,7 +115,7 @@ public final class ServerMain implements Callable<Integer> {
     static final class RelayIds implements Iterable<String> {
         @Override
         public java.util.Iterator<String> iterator() {
-            return io.xferbench.core.registry.RelayMethods.ids().iterator();
+            return RelayMethods.ids().iterator();
         }
     }
 
@@ -187,6 +188,10 @@ public final class ServerMain implements Callable<Integer> {
         int buffer = relayBuffer;
         ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer,
                 Duration.ofSeconds(idleTimeoutSeconds));
+        if (RelayMethods.byId(relay).isEmpty()) {
+            throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
+                    + String.join(", ", RelayMethods.ids()) + ")");
+        }
         raiseOpenFilesLimit();
         XferProxy proxy = XferProxy.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -27,7 +27,8 @@ class ServerUsageTest {
     /** Values the types accept but the server cannot use: told before anything starts, not as a failure later. */
     @ParameterizedTest
     @ValueSource(strings = {"--data-dir=", "--data-dir=/etc/passwd", "--data-dir=/nonexistent-but-never-created --bind=no-such-host.invalid",
-        "--data-dir=/nonexistent-but-never-created --token-file=/tmp", "--data-dir=/nonexistent-but-never-created --token="})
+        "--data-dir=/nonexistent-but-never-created --token-file=/tmp", "--data-dir=/nonexistent-but-never-created --token=",
+        "--proxy-to=127.0.0.1:1 --relay=nope"})
     void unusableValuesAreOneLineAndExitTwo(String args) {
         assertOneLineUsageError(args.split(" "));
         assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
