@@ -5,8 +5,10 @@ import io.xferbench.client.load.LoadCommand;
 import io.xferbench.client.netpath.VethBenchCommand;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.netty.NettyLeakDetection;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code java -jar xferbench-client.jar download|upload|proxy|render|compare|merge|info|load|load-bench|veth ...} */
 @Command(name = "xferbench-client", mixinStandardHelpOptions = true, version = "xferbench-client 0.1.0",
@@ -14,10 +16,13 @@ import picocli.CommandLine.Command;
         subcommands = {DownloadCommand.class, UploadCommand.class, ProxyCommand.class, RenderCommand.class, CompareCommand.class, MergeCommand.class, InfoCommand.class, LoadCommand.class, LoadBenchCommand.class,
                 VethBenchCommand.class})
 public final class ClientMain implements Runnable {
+    @Spec
+    CommandSpec spec;
 
+    /** No command given: a usage error, like any other, with the commands to choose from. */
     @Override
     public void run() {
-        new CommandLine(this).usage(System.out);
+        throw new ParameterException(spec.commandLine(), "a command is needed: " + String.join(", ", spec.subcommands().keySet()));
     }
 
     public static void main(String[] args) {

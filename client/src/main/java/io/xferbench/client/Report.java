@@ -18,11 +18,16 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
         if (!Files.exists(file)) {
             throw new java.nio.file.NoSuchFileException(file.toString());
         }
+        Report report;
         try {
-            return JSON.readValue(file.toFile(), Report.class);
+            report = JSON.readValue(file.toFile(), Report.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException(file + " is not an xferbench client JSON report: " + e.getOriginalMessage());
         }
+        if (report == null || report.environment() == null || report.results() == null) {
+            throw new IOException(file + " is not an xferbench client JSON report: no environment or results");
+        }
+        return report;
     }
 
     /**

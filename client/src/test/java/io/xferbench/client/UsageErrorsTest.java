@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Bad command lines: one line on stderr, exit 2, before any work; an unreachable server: one line, exit 1. */
@@ -69,6 +70,26 @@ class UsageErrorsTest {
         Run r = run(args.split(" "));
         assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
         assertOneLine(r);
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        Run r = run();
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+        assertThat(r.err()).contains("download");
+    }
+
+    /** JSON that is not a client report (an empty object, say) is one line and exit 1, not an internal error. */
+    @Test
+    void aReportThatIsNotOneIsOneLine(@TempDir Path dir) throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty.json"), "{}");
+        for (String[] args : new String[][] {{"render", empty.toString()}, {"merge", empty.toString(), empty.toString()}}) {
+            Run r = run(args);
+            assertThat(r.exit()).as(r.err()).isEqualTo(Cli.FAILED);
+            assertOneLine(r);
+            assertThat(r.err()).contains("is not an xferbench client JSON report").doesNotContain("internal error");
+        }
     }
 
     @Test

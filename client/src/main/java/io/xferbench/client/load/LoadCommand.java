@@ -119,6 +119,9 @@ public final class LoadCommand implements Callable<Integer> {
         if (target.isUnresolved()) {
             throw new ParameterException(spec.commandLine(), "unknown host: " + host);
         }
+        if (requests == 0 && !duration.isPositive()) {
+            throw new ParameterException(spec.commandLine(), "--duration must be positive when --requests is 0");
+        }
         boolean fileOps = operation == Operation.UPLOAD || operation == Operation.DELETE || operation == Operation.MIX;
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
