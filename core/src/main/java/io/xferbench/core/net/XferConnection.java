@@ -1,5 +1,6 @@
 package io.xferbench.core.net;
 
+import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.FileStat;
@@ -71,17 +72,24 @@ public final class XferConnection implements AutoCloseable {
         return WindowOverlap.address(channel.getLocalAddress());
     }
 
-    /** Downloads and verifies; a server-side failure surfaces as {@link io.xferbench.core.protocol.RemoteException}. */
+    /**
+     * Downloads and verifies; a server-side failure surfaces as {@link io.xferbench.core.protocol.RemoteException}. A
+     * generated file (a request by size, no name) is checked against the size asked for and the generator's CRC32C, a
+     * named one against what the server announces.
+     */
     public DownloadResult download(Request request) throws IOException {
+        boolean checksum = request.has(Flags.VERIFY_CRC32C);
+        boolean generated = request.name().isEmpty();
+        int truth = generated && checksum ? GeneratedChecksums.of(request.size()) : 0; // before the clock: once per size
         long start = System.nanoTime();
         send(request);
         DownloadHeader header = ResponseCodec.readDownloadHeader(channel);
-        boolean checksum = request.has(Flags.VERIFY_CRC32C);
         int crc = receiver.receive(channel, header.length(), checksum);
         long clientNanos = System.nanoTime() - start;
         Trailer trailer = ResponseCodec.readTrailer(channel);
-        return new DownloadResult(header.length(), header.length(), checksum, header.crc32c(), crc,
-                clientNanos, trailer.serverNanos(), header.residencyPermille(), trailer.residencyPermille());
+        return new DownloadResult(header.length(), generated ? request.size() : header.length(), checksum,
+                generated ? truth : header.crc32c(), crc, clientNanos, trailer.serverNanos(), header.residencyPermille(),
+                trailer.residencyPermille());
     }
 
     /**
