@@ -7,10 +7,13 @@ xferbench_pids=()
 xferbench_logs=()
 
 xferbench_stop_all() {
-  local i
+  local i pid
+  trap '' INT TERM HUP  # a second Ctrl-C must not leave a server running
   for ((i = ${#xferbench_pids[@]} - 1; i >= 0; i--)); do  # last started (the proxy) first
     kill "${xferbench_pids[$i]}" 2>/dev/null || true
-    wait "${xferbench_pids[$i]}" 2>/dev/null || true
+  done
+  for pid in "${xferbench_pids[@]}"; do
+    wait "$pid" 2>/dev/null || true
   done
   rm -f "${xferbench_logs[@]}"
 }
