@@ -5,23 +5,26 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Tells clients over {@code --max-connections} BUSY in their own protocol: reads their first bytes (briefly), answers
- * a native BUSY frame or an HTTP 503, sends FIN and drains what they still send before the close (closing with their
- * request unread would send RST, which can destroy the answer before they read it). One platform thread does it for
- * the whole listener, so a flood of refused clients costs one thread; past {@link #QUEUED} waiting, a client is told
- * BUSY at once in the native protocol, unread.
+ * Tells clients over {@code --max-connections} BUSY in their own protocol: reads their first bytes, answers a native
+ * BUSY frame or an HTTP 503, sends FIN and drains what they still send before the close (closing with their request
+ * unread would send RST, which can destroy the answer before they read it), all within {@link #WAIT_MILLIS} per
+ * client. One platform thread does it for the whole listener, so a flood of refused clients costs one thread; past
+ * {@link #QUEUED} waiting, a client is told BUSY at once in the native protocol, unread.
  */
 final class BusyRefusals implements AutoCloseable {
     private static final int QUEUED = 64;
-    /** How long a refused client's first bytes, and then its FIN, are waited for. */
-    private static final int WAIT_MILLIS = 200;
+    /** How long one refused client is given, first bytes and drain together: a trickling one cannot hold the thread. */
+    private static final long WAIT_MILLIS = 200;
     private static final int DRAIN_BYTES = 64 * 1024;
 
     private record Refusal(SocketChannel socket, String why) {
@@ -63,32 +66,41 @@ final class BusyRefusals implements AutoCloseable {
     }
 
     private static void answer(Refusal r) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         try (SocketChannel socket = r.socket()) {
-            socket.socket().setSoTimeout(WAIT_MILLIS);
-            InputStream in = socket.socket().getInputStream();
-            ByteBuffer first = ByteBuffer.wrap(readUpTo(in, ProtocolSniffer.SNIFF_BYTES));
+            ByteBuffer first = ByteBuffer.wrap(readUpTo(socket.socket(), ProtocolSniffer.SNIFF_BYTES, deadline));
             Frames.writeFully(socket, ProtocolSniffer.isHttp(first)
                     ? HttpResponses.error(503, r.why(), false, false, "Retry-After: 1\r\n")
                     : ResponseCodec.error(Status.BUSY, r.why()));
             socket.shutdownOutput();
-            readUpTo(in, DRAIN_BYTES);
+            readUpTo(socket.socket(), DRAIN_BYTES, deadline);
         } catch (IOException ignored) {
             // The refused client is gone already.
         }
     }
 
-    /** Up to {@code max} bytes: fewer when the client closes or sends nothing more within the wait. */
-    private static byte[] readUpTo(InputStream in, int max) throws IOException {
+    /** Up to {@code max} bytes: fewer when the client closes, or sends nothing more before {@code deadline}. */
+    private static byte[] readUpTo(Socket socket, int max, long deadline) throws IOException {
+        InputStream in = socket.getInputStream();
         byte[] b = new byte[max];
         int n = 0;
         try {
-            for (int r; n < max && (r = in.read(b, n, max - n)) > 0; ) {
+            while (n < max) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left < 1) {
+                    break;
+                }
+                socket.setSoTimeout((int) left);
+                int r = in.read(b, n, max - n);
+                if (r <= 0) {
+                    break;
+                }
                 n += r;
             }
         } catch (SocketTimeoutException quiet) {
             // what arrived is all there is
         }
-        return java.util.Arrays.copyOf(b, n);
+        return Arrays.copyOf(b, n);
     }
 
     @Override

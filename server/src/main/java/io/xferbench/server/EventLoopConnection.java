@@ -163,10 +163,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             if (refused) {
                 // In the client's own protocol, once its first bytes tell which.
                 if (pending.readableBytes() >= ProtocolSniffer.SNIFF_BYTES) {
-                    String why = "server busy: " + connections.maxConnections() + " connections already open (--max-connections)";
-                    endWith(ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))
-                            ? HttpResponses.error(503, why, false, false, "Retry-After: 1\r\n")
-                            : ResponseCodec.error(Status.BUSY, why));
+                    refuseBusy();
                 }
                 return;
             }
@@ -192,7 +189,9 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
         if (event instanceof ChannelInputShutdownEvent) {
             inputEnded = true;
-            if (ending) {
+            if (refused && !ending) {
+                refuseBusy(); // fewer bytes than tell the protocol: the native BUSY
+            } else if (ending) {
                 context.close(); // the lingering close's drain is over
             } else if (http == null && nativeSide.receivingBody()) {
                 nativeSide.feedBody(); // ends the connection if the body can no longer be whole
@@ -203,6 +202,14 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         super.userEventTriggered(context, event);
+    }
+
+    /** Over --max-connections: BUSY, as an HTTP 503 to a client whose first bytes are HTTP's. */
+    private void refuseBusy() {
+        String why = "server busy: " + connections.maxConnections() + " connections already open (--max-connections)";
+        boolean speaksHttp = pending.readableBytes() >= ProtocolSniffer.SNIFF_BYTES
+                && ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES));
+        endWith(speaksHttp ? HttpResponses.error(503, why, false, false, "Retry-After: 1\r\n") : ResponseCodec.error(Status.BUSY, why));
     }
 
     /** Whether the client shut its side down. */
