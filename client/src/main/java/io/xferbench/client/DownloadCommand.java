@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
+import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.net.XferConnection;
@@ -68,6 +69,10 @@ final class DownloadCommand implements Callable<Integer> {
                 | (cache == Cache.COLD ? Flags.CACHE_COLD : Flags.CACHE_WARM)
                 | (buffer.unaligned ? Flags.UNALIGNED : 0);
 
+        if (rounds.verifyCrc32c()) {
+            // What each download is checked against, computed now: never inside a round's clock or CPU window.
+            parsedSizes.forEach(GeneratedChecksums::of);
+        }
         cooperation.awaitStart();
         List<MethodResult> results = new ArrayList<>();
         for (long size : parsedSizes) {

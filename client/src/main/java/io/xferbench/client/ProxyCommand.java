@@ -3,6 +3,7 @@ package io.xferbench.client;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.client.MethodResult.Scenario;
+import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.net.XferConnection;
@@ -129,6 +130,10 @@ final class ProxyCommand implements Callable<Integer> {
         // The upstream's files are generated and warmed once, untimed, before anything is measured; the timed
         // exchanges carry no cache flags, so the upstream does no cache work (mincore) inside them.
         int flags = rounds.verifyCrc32c() ? Flags.VERIFY_CRC32C : 0;
+        if (rounds.verifyCrc32c()) {
+            // What each download is checked against, computed now: never inside a round's clock or CPU window.
+            parsedSizes.forEach(GeneratedChecksums::of);
+        }
         warm(chosen.contains(Scenario.BULK) ? parsedSizes : List.of(), chosen.stream().anyMatch(s -> s != Scenario.BULK));
 
         int rows = chosen.stream().mapToInt(s -> s == Scenario.BULK ? parsedSizes.size() : 1).sum() * specs.size();

@@ -586,7 +586,11 @@ public final class DataDirectory implements AutoCloseable {
             LOG.info(() -> "removed " + r.path() + " (" + r.bytes() + " bytes), left by a killed run while it made " + label);
         }
         Path tmp = TempFiles.next(root, label);
-        tmp.toFile().deleteOnExit(); // Ctrl-C and SIGTERM in the middle; gone already once renamed into place
+        try {
+            tmp.toFile().deleteOnExit(); // Ctrl-C and SIGTERM in the middle; gone already once renamed into place
+        } catch (IllegalStateException shuttingDown) {
+            // A generation asked for during the shutdown grace: a failed one is still removed below.
+        }
         ContentGenerator generator = new ContentGenerator(SEED);
         CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);

@@ -80,7 +80,8 @@ public final class XferConnection implements AutoCloseable {
     public DownloadResult download(Request request) throws IOException {
         boolean checksum = request.has(Flags.VERIFY_CRC32C);
         boolean generated = request.name().isEmpty();
-        int truth = generated && checksum ? GeneratedChecksums.of(request.size()) : 0; // before the clock: once per size
+        // Once per size and JVM; the commands compute it before any timed round (DownloadCommand, ProxyCommand).
+        int truth = generated && checksum ? GeneratedChecksums.of(request.size()) : 0;
         long start = System.nanoTime();
         send(request);
         DownloadHeader header = ResponseCodec.readDownloadHeader(channel);
