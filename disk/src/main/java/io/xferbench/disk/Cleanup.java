@@ -6,8 +6,8 @@ import java.util.Deque;
 /**
  * What a run must undo on every exit path (normal end, exception, Ctrl-C/SIGTERM): actions run once, last registered
  * first (children are killed before their cgroup is removed, the cgroup before the files). A SIGKILLed run leaves its
- * cgroup and directory; the next run removes both (MemoryCgroup.removeStale and the bench's own sweep of its work
- * directories), and its children die with it (setpriv's parent-death signal).
+ * cgroup, which the next run removes (MemoryCgroup.removeStale), and its directory: bench-pollution's next run removes
+ * that too (its WorkDirectory sweep), bench-disk's {@code xferbench-disk-*} directory stays until removed by hand.
  */
 public final class Cleanup implements AutoCloseable {
     /** One thing to undo. */

@@ -106,7 +106,6 @@ public final class PollutionBench {
         }
     }
 
-    /** SIGKILLs every process left in the group and waits until it has none. */
     /** Waits for the server's "listening on HOST:PORT" line, then keeps draining its stdout so it never blocks. */
     private static InetSocketAddress listening(ChildJvm server) throws IOException {
         String line;
