@@ -64,8 +64,8 @@ public final class Converters {
     public static final class PositiveSize implements ITypeConverter<Long> {
         @Override
         public Long convert(String value) {
-            long v = size(value);
-            if (v < 1) {
+            long v = new Size().convert(value);
+            if (v == 0) {
                 throw new TypeConversionException("size must be at least 1 byte: " + value);
             }
             return v;

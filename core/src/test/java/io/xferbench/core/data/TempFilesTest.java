@@ -15,11 +15,9 @@ class TempFilesTest {
 
     @Test
     void onlyTempFilesOfDeadOwnersAreRemoved() throws Exception {
-        Process dead = new ProcessBuilder("true").start();
-        dead.waitFor();
-        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
+        String deadOwner = deadOwner();
         Path sub = Files.createDirectories(root.resolve("sub"));
-        Path fromDead = Files.write(sub.resolve(".tmp-" + dead.pid() + "." + deadStart + "-up.bin-1a"), new byte[1234]);
+        Path fromDead = Files.write(sub.resolve(".tmp-" + deadOwner + "-up.bin-1a"), new byte[1234]);
         Path mine = Files.createFile(TempFiles.next(root, "mine.bin"));
         long myPid = ProcessHandle.current().pid();
         Path pidReused = Files.createFile(root.resolve(".tmp-" + myPid + ".12345-old.bin-2b"));
@@ -42,10 +40,8 @@ class TempFilesTest {
     /** What a killed run of any program left while making one file: the next run making it removes that, only that. */
     @Test
     void aGeneratorRemovesWhatADeadOneLeftForTheSameFile() throws Exception {
-        Process dead = new ProcessBuilder("true").start();
-        dead.waitFor();
-        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
-        String owner = ".tmp-" + dead.pid() + "." + deadStart;
+        String deadOwner = deadOwner();
+        String owner = ".tmp-" + deadOwner;
         Path partial = Files.write(root.resolve(owner + "-xferbench-4096.dat-1a"), new byte[100]);
         Path otherFile = Files.createFile(root.resolve(owner + "-xferbench-8192.dat-2b"));
         Path live = Files.createFile(TempFiles.next(root, "xferbench-4096.dat"));
@@ -61,14 +57,19 @@ class TempFilesTest {
 
     @Test
     void generatingAFileRemovesADeadGeneratorsPartialCopy() throws Exception {
-        Process dead = new ProcessBuilder("true").start();
-        dead.waitFor();
-        long deadStart = dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
-        Path partial = Files.write(root.resolve(".tmp-" + dead.pid() + "." + deadStart + "-xferbench-4096.dat-1a"), new byte[100]);
+        String deadOwner = deadOwner();
+        Path partial = Files.write(root.resolve(".tmp-" + deadOwner + "-xferbench-4096.dat-1a"), new byte[100]);
 
         TestFile file = new DataDirectory(root).generated(4096);
 
         assertThat(file.size()).isEqualTo(4096);
         assertThat(partial).doesNotExist();
+    }
+
+    /** The owner part of a temp name ({@code <pid>.<start-millis>}) of a process that has exited. */
+    private static String deadOwner() throws Exception {
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        return dead.pid() + "." + dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
     }
 }
