@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * How many TCP segments one download's answer takes on loopback (a 16 KiB body, under one segment's 64 KiB), counted by
@@ -42,7 +42,7 @@ class AnswerSegmentsTest {
     Path dataDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
     void segmentsPerAnswerWithAndWithoutTheCork(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         assumeTrue(NativeSupport.available(), NativeSupport.unavailableReason());

@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A client that sends its request and then shuts down its side (FIN, as {@code printf ... | nc -N} does) still gets
@@ -38,7 +38,7 @@ class HalfCloseTest {
     Path dataDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
     void everyRequestBeforeTheFinIsAnswered(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         Files.write(dataDir.resolve("a.txt"), CONTENT);

@@ -53,6 +53,12 @@ class IoModelTest {
         return ManagementFactory.getThreadMXBean().getThreadCount();
     }
 
+    /** Every I/O model, the pooled one with a small pool: the source of the tests that must hold on each. */
+    static Stream<String> everyModel() {
+        return Stream.of("platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline",
+                "netty-io-uring-inline");
+    }
+
     /** Skips (or, in CI, fails) a model this machine cannot run (an event-loop model whose transport it lacks). */
     static void assumeModelRuns(String model) {
         MethodAssumptions.assumeAvailable(model, ServerModels.byId(model).orElseThrow().availability().get());

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** STAT and DELETE: truthful answers, the same path rules as downloads, and a delete racing a download. */
 @Timeout(120)
@@ -80,7 +80,7 @@ class StatDeleteTest {
      * model.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
     void linksLongNamesAndFailedFileOperationsAreAnsweredOnEveryModel(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         Path dataDir = Files.createDirectories(tmp.resolve("data"));

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A connection holding an open measurement window waits, by design, for the end of other connections' run: a load run
@@ -31,7 +31,7 @@ class WindowOutlivesIdleTimeoutTest {
     Path dataDir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"platform", "virtual", "virtual+pool:2", "netty-epoll", "netty-io-uring", "netty-epoll-inline", "netty-io-uring-inline"})
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
     void aWindowsConnectionIsNotClosedAsIdle(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withIdleTimeout(IDLE));
