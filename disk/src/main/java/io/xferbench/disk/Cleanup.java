@@ -6,8 +6,7 @@ import java.util.Deque;
 /**
  * What a run must undo on every exit path (normal end, exception, Ctrl-C/SIGTERM): actions run once, last registered
  * first (children are killed before their cgroup is removed, the cgroup before the files). A SIGKILLed run leaves its
- * cgroup, which the next run removes (MemoryCgroup.removeStale), and its directory: bench-pollution's next run removes
- * that too (its WorkDirectory sweep), bench-disk's {@code xferbench-disk-*} directory stays until removed by hand.
+ * cgroup and its directory, which the program's next run removes (MemoryCgroup.removeStale, RunDirectory).
  */
 public final class Cleanup implements AutoCloseable {
     /** One thing to undo. */

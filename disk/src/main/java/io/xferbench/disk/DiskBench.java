@@ -63,10 +63,9 @@ public final class DiskBench {
 
     static List<DiskRow> run(Options o, PrintStream log) throws IOException {
         try (Cleanup cleanup = new Cleanup("bench-disk")) {
-            Path dir = Files.createTempDirectory(o.dir, "xferbench-disk-");
-            cleanup.add(() -> Files.deleteIfExists(dir));
+            Path dir = RunDirectory.create(o.dir, "xferbench-disk-");
+            cleanup.add(() -> RunDirectory.delete(dir));
             Path file = dir.resolve("data");
-            cleanup.add(() -> Files.deleteIfExists(file));
             String fio = o.fio() ? Fio.path() : null;
             String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
             List<ReadSpec> specs = new ArrayList<>();

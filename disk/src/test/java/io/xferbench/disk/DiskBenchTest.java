@@ -26,6 +26,8 @@ class DiskBenchTest {
     void tinyTableRunsEndToEnd() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
         try {
+            Path killedRuns = Files.createDirectory(dir.resolve("xferbench-disk-" + RunDirectoryTest.deadOwner() + "-1"));
+            Files.write(killedRuns.resolve("data"), new byte[4096]);
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
                     "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--dir", dir.toString()});
             List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
@@ -52,7 +54,7 @@ class DiskBenchTest {
                 assertFalse(DiskTable.format(rows, format).isBlank());
             }
             try (Stream<Path> left = Files.list(dir)) {
-                assertEquals(0, left.count(), "the data file was left behind");
+                assertEquals(0, left.count(), "the data file, or a SIGKILLed run's directory, was left behind");
             }
         } finally {
             Files.deleteIfExists(dir);
@@ -214,7 +216,7 @@ class DiskBenchTest {
             }
         } finally {
             try (Stream<Path> left = Files.list(dir)) {
-                assertEquals(0, left.count(), "the data file was left behind");
+                assertEquals(0, left.count(), "the data file, or a SIGKILLed run's directory, was left behind");
             }
             Files.deleteIfExists(dir);
         }

@@ -10,6 +10,7 @@ import io.xferbench.disk.BlockDevice;
 import io.xferbench.disk.Cleanup;
 import io.xferbench.disk.DiskBench;
 import io.xferbench.disk.MemoryCgroup;
+import io.xferbench.disk.RunDirectory;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -62,8 +63,8 @@ public final class PollutionBench {
             throw new IOException("the scenario needs a memory cgroup: " + reason);
         }
         try (Cleanup cleanup = new Cleanup("bench-pollution")) {
-            Path dir = WorkDirectory.create(o.dir);
-            cleanup.add(() -> WorkDirectory.delete(dir));
+            Path dir = RunDirectory.create(o.dir, "xferbench-pollution-");
+            cleanup.add(() -> RunDirectory.delete(dir));
             Path big = dir.resolve("big.dat");
             log.printf("bench-pollution: writing %s and %d x %s in %s%n", Sizes.format(o.bigSize), o.hotFiles,
                     Sizes.format(o.hotFileSize), dir);
