@@ -213,6 +213,9 @@ final class Connection implements Runnable {
         } catch (PerConnection.BudgetExceeded e) {
             answer(Status.BUSY, e.getMessage());
             return true;
+        } catch (Refused e) {
+            answer(e.status, e.getMessage());
+            return true;
         }
     }
 

@@ -4,6 +4,7 @@ import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.xferbench.core.metrics.ProcessMeasurement;
 import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.IOException;
 import java.time.Duration;
@@ -34,6 +35,11 @@ final class Measurements implements AutoCloseable {
      * bounds a transfer.
      */
     static final Duration LONGEST_WINDOW = Duration.ofDays(1);
+    /**
+     * Windows that count syscalls at once: each runs a {@code perf stat} process with its own descriptors, and a
+     * client opens one per run, so a few cooperating clients fit and a client opening one per connection does not.
+     */
+    static final int MAX_COUNTING_WINDOWS = 8;
 
     /** The counter of connections seen after {@link WindowOverlap#MAX_PEERS} peers: counted, but not by peer. */
     private static final long[] UNLISTED = new long[1];
@@ -64,13 +70,21 @@ final class Measurements implements AutoCloseable {
         this.process = process;
     }
 
-    /** Opens a window for connection {@code owner}; close it (or {@link Window#end()} it) when that connection ends. */
+    /**
+     * Opens a window for connection {@code owner}; close it (or {@link Window#end()} it) when that connection ends.
+     *
+     * @throws Refused BUSY when {@link #MAX_COUNTING_WINDOWS} windows already count syscalls and this one would too
+     */
     Window begin(int owner, boolean countSyscalls) throws IOException {
         // Registered before perf starts counting, so no other connection's work is counted without being named.
-        Window w = new Window(owner);
+        Window w = new Window(owner, countSyscalls);
         w.threadsPeak = ThreadCounts.live(); // outside perf's count, as the sample at the end
         lock.lock();
         try {
+            if (countSyscalls && countingWindows() >= MAX_COUNTING_WINDOWS) {
+                throw new Refused(Status.BUSY, MAX_COUNTING_WINDOWS + " measurement windows already count syscalls "
+                        + "(a perf process each); end one, or begin this one with NO_SYSCALL_COUNT");
+            }
             for (IntObjectMap.PrimitiveEntry<String> e : busy.entries()) {
                 w.saw(e.key(), e.value());
             }
@@ -126,6 +140,17 @@ final class Measurements implements AutoCloseable {
         }
     }
 
+    /** Called with the board's lock held. */
+    private int countingWindows() {
+        int n = 0;
+        for (int i = 0; i < open.size(); i++) {
+            if (open.get(i).countsSyscalls) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Windows open now. */
     int openWindows() {
         lock.lock();
@@ -161,6 +186,7 @@ final class Measurements implements AutoCloseable {
     /** One connection's window. */
     final class Window implements AutoCloseable {
         private final int owner;
+        private final boolean countsSyscalls;
         /** Set once, right after the window is registered. */
         private ProcessMeasurement measurement;
         private long threadsAtBegin;
@@ -174,8 +200,9 @@ final class Measurements implements AutoCloseable {
         private boolean truncated;
         private boolean closed;
 
-        private Window(int owner) {
+        private Window(int owner, boolean countsSyscalls) {
             this.owner = owner;
+            this.countsSyscalls = countsSyscalls;
         }
 
         /** Called with the board's lock held. */

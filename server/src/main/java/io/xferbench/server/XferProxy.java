@@ -200,7 +200,12 @@ public final class XferProxy implements AutoCloseable {
                 if (previous != null) {
                     previous.close();
                 }
-                window.set(measurements.begin(conn, true));
+                try {
+                    window.set(measurements.begin(conn, true));
+                } catch (Refused e) {
+                    answer(client, e.status, e.getMessage());
+                    return true;
+                }
                 Frames.writeFully(client, ResponseCodec.json("{\"process\":\"proxy\"}".getBytes(StandardCharsets.UTF_8)));
             }
             case MEASURE_END -> {
