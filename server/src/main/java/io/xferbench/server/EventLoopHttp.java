@@ -1,8 +1,6 @@
 package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import io.xferbench.core.data.OpenedFile;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,13 +12,11 @@ import java.util.logging.Logger;
  * The HTTP/1.1 side of an event-loop connection ({@link EventLoopConnection}, which sniffed it from the first bytes):
  * request heads decoded from the connection's buffer, GET answered with a file of the data directory and HEAD with
  * whether it exists and its size, as {@link HttpSession} serves them on the threaded models (same path rules, token,
- * 4xx for bad heads, 431 past {@link HttpRequestReader#MAX_HEAD_BYTES}). Runs on the connection's loop; the
- * connection keeps the states, deadlines and where the file is opened.
+ * lines ending in CRLF or a bare LF, 4xx for bad heads, 431 past {@link HttpRequestReader#MAX_HEAD_BYTES}). Runs on
+ * the connection's loop; the connection keeps the states, deadlines and where the file is opened.
  */
 final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
-
-    private static final ByteBuf HEAD_END = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(new byte[] {'\r', '\n', '\r', '\n'}));
 
     private final EventLoopConnection conn;
 
@@ -31,20 +27,19 @@ final class EventLoopHttp {
     /** Serves the next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
     void decodeNext() {
         ByteBuf pending = conn.pending();
-        int end = ByteBufUtil.indexOf(HEAD_END, pending);
-        if (end < 0) {
+        HttpHeadEnd end = HttpHeadEnd.find(pending.nioBuffer(), pending.readableBytes());
+        if (end == null) {
             if (pending.readableBytes() >= HttpRequestReader.MAX_HEAD_BYTES) {
                 end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
             }
             return;
         }
-        int length = end - pending.readerIndex();
-        if (length > HttpRequestReader.MAX_HEAD_BYTES) {
+        if (end.content() > HttpRequestReader.MAX_HEAD_BYTES) {
             end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
             return;
         }
-        String head = pending.toString(pending.readerIndex(), length, StandardCharsets.ISO_8859_1);
-        pending.skipBytes(length + HEAD_END.readableBytes());
+        String head = pending.toString(pending.readerIndex(), end.content(), StandardCharsets.ISO_8859_1);
+        pending.skipBytes(end.next());
         pending.discardSomeReadBytes();
         HttpRequest request;
         try {

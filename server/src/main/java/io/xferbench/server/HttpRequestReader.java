@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads HTTP/1.1 request heads from a blocking channel, one after another on a kept-alive connection. Reads in
- * blocks, keeps what arrived past a head for the next one (pipelining), and bounds everything: a head over
- * {@link #MAX_HEAD_BYTES} is refused with 431 before more is read. Bodies are not supported (a request that
- * announces one is refused), so nothing but heads ever sits in the buffer.
+ * Reads HTTP/1.1 request heads from a blocking channel, one after another on a kept-alive connection; their lines end
+ * in CRLF or a bare LF ({@link HttpHeadEnd}). Reads in blocks, keeps what arrived past a head for the next one
+ * (pipelining), and bounds everything: a head over {@link #MAX_HEAD_BYTES} is refused with 431 before more is read.
+ * Bodies are not supported (a request that announces one is refused), so nothing but heads ever sits in the buffer.
  */
 final class HttpRequestReader {
     static final int MAX_HEAD_BYTES = 8 * 1024;
@@ -40,8 +40,8 @@ final class HttpRequestReader {
 
     /** @return the next request head, or null when the client closed cleanly between requests */
     HttpRequest next() throws IOException {
-        int end;
-        while ((end = headEnd()) < 0) {
+        HttpHeadEnd end;
+        while ((end = HttpHeadEnd.find(buffer, buffer.position())) == null) {
             if (!buffer.hasRemaining()) {
                 throw new BadRequest(431, "request head exceeds " + MAX_HEAD_BYTES + " bytes");
             }
@@ -53,26 +53,21 @@ final class HttpRequestReader {
                 throw new BadRequest(400, "connection closed inside a request head");
             }
         }
-        String head = new String(buffer.array(), 0, end, StandardCharsets.ISO_8859_1);
+        String head = new String(buffer.array(), 0, end.content(), StandardCharsets.ISO_8859_1);
         // Keep what follows the blank line for the next request.
-        int consumed = end + 4;
-        buffer.flip().position(consumed);
+        buffer.flip().position(end.next());
         buffer.compact();
         return parse(head);
     }
 
-    private int headEnd() {
-        byte[] a = buffer.array();
-        for (int i = 0; i + 3 < buffer.position(); i++) {
-            if (a[i] == '\r' && a[i + 1] == '\n' && a[i + 2] == '\r' && a[i + 3] == '\n') {
-                return i;
+    /** @param head a request head up to its last line's ending ({@link HttpHeadEnd}); lines end in CRLF or a bare LF */
+    static HttpRequest parse(String head) throws BadRequest {
+        String[] lines = head.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].endsWith("\r")) {
+                lines[i] = lines[i].substring(0, lines[i].length() - 1);
             }
         }
-        return -1;
-    }
-
-    static HttpRequest parse(String head) throws BadRequest {
-        String[] lines = head.split("\r\n", -1);
         String[] start = lines[0].split(" ", -1);
         if (start.length != 3 || start[0].isEmpty() || !start[0].chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
             throw new BadRequest(400, "malformed request line");

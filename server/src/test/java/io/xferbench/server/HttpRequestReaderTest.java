@@ -36,6 +36,26 @@ class HttpRequestReaderTest {
         assertThat(r.next()).isNull();
     }
 
+    /** RFC 9112 §2.2: a bare LF ends a line, a CR before it is part of the ending; the empty line ends the head. */
+    @Test
+    void bareLineFeedsEndLinesAndHeadsMixedWithCrlf() throws Exception {
+        HttpRequestReader r = reader("GET /a HTTP/1.1\nHost: h\nX-A: 1\n\n"
+                + "HEAD /b HTTP/1.1\r\nHost: h\n\r\n"
+                + "GET /c HTTP/1.0\nX-B: 2\r\n\n", 4);
+        HttpRequest first = r.next();
+        assertThat(first.method()).isEqualTo("GET");
+        assertThat(first.path()).isEqualTo("/a");
+        assertThat(first.headers()).containsEntry("host", "h").containsEntry("x-a", "1").hasSize(2);
+        HttpRequest second = r.next();
+        assertThat(second.method()).isEqualTo("HEAD");
+        assertThat(second.path()).isEqualTo("/b");
+        assertThat(second.headers()).containsEntry("host", "h").hasSize(1);
+        HttpRequest third = r.next();
+        assertThat(third.path()).isEqualTo("/c");
+        assertThat(third.headers()).containsEntry("x-b", "2").hasSize(1);
+        assertThat(r.next()).isNull();
+    }
+
     @Test
     void http10ClosesUnlessAskedToKeepAlive() throws Exception {
         assertThat(reader("GET / HTTP/1.0\r\n\r\n", 0).next().keepAlive()).isFalse();
@@ -55,6 +75,12 @@ class HttpRequestReaderTest {
         assertStatus("PUT /x HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello", 400, "bodies");
         assertStatus("GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400, "percent");
         assertStatus("GET / HTTP/1.1\r\nHost: h\r\n", 400, "closed inside");
+        // Bare LF line ends change none of the rules, and a bare CR ends no line.
+        assertStatus("GET / HTTP/1.1\n\n", 400, "without Host");
+        assertStatus("GET /" + "a".repeat(9000) + " HTTP/1.1\nHost: h\n\n", 431, "exceeds");
+        assertStatus("GET / HTTP/1.1\nHost: h\n folded\n\n", 400, "header line");
+        assertStatus("GET / HTTP/1.1\nHost: h\nContent-Length: 5\n\nhello", 400, "bodies");
+        assertStatus("GET / HTTP/1.1\rHost: h\r\r", 400, "closed inside");
     }
 
     @Test

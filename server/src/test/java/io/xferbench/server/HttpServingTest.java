@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** HTTP/1.1 on the server's port: curl byte-exact, every method, keep-alive, and bad HTTP answered or closed, never hung. */
@@ -111,6 +112,60 @@ class HttpServingTest {
                         .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.BUSY));
             }
         }
+    }
+
+    /**
+     * Request heads whose lines end in a bare LF, or mix LF and CRLF (RFC 9112 §2.2), are served on every model: a GET
+     * gets its verified body, a HEAD its headers. A short read timeout fails the old behaviour, which waited for
+     * "\r\n\r\n" until the idle timeout (30 s).
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void headsWithBareLineFeedsAreServed(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model)); Socket s = connect(server)) {
+            s.setSoTimeout(5_000);
+            TestFile file = server.data().generated(SIZE);
+            String name = "/" + file.path().getFileName();
+            for (String request : new String[] {
+                "GET " + name + " HTTP/1.1\nHost: x\n\n",
+                "GET " + name + " HTTP/1.1\r\nHost: x\r\n\n",
+                "GET " + name + " HTTP/1.1\nHost: x\r\n\r\n",
+            }) {
+                send(s, request);
+                Response r = read(s.getInputStream(), false);
+                assertThat(r.status()).as(request).isEqualTo(200);
+                assertThat(r.body()).as(request).hasSize(SIZE);
+                assertThat(r.crc()).as(request).isEqualTo(file.crc32c());
+            }
+            send(s, "HEAD " + name + " HTTP/1.1\nHost: x\n\r\n");
+            Response head = read(s.getInputStream(), true);
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.headers()).containsEntry("content-length", Integer.toString(SIZE));
+            send(s, "HEAD " + name + " HTTP/1.1\nHost: x\nConnection: close\n\n");
+            byte[] rest = s.getInputStream().readAllBytes();
+            assertNoBody(new String(rest, StandardCharsets.ISO_8859_1), 200);
+        }
+    }
+
+    /** Everything the server sends to {@code request} on a new connection, until it closes; FIN after the request if {@code shutDown}. */
+    private static String answerToEnd(XferServer server, String request, boolean shutDown) throws IOException {
+        try (Socket s = connect(server)) {
+            s.setSoTimeout(5_000);
+            send(s, request);
+            if (shutDown) {
+                s.shutdownOutput();
+            }
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** {@code answer} is a whole response with {@code status} and nothing after the blank line that ends its head. */
+    private static void assertNoBody(String answer, int status) {
+        assertThat(answer).startsWith("HTTP/1.1 " + status + " ");
+        int end = answer.indexOf("\r\n\r\n");
+        assertThat(end).as(answer).isPositive();
+        assertThat(answer.substring(end + 4)).as("bytes after the head of a %d to a HEAD", status).isEmpty();
     }
 
     @Test
