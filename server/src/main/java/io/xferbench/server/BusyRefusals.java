@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Tells clients over {@code --max-connections} BUSY in their own protocol: reads their first bytes, answers a native
- * BUSY frame or an HTTP 503, sends FIN and drains what they still send before the close (closing with their request
- * unread would send RST, which can destroy the answer before they read it), all within {@link #WAIT_MILLIS} per
- * client. One platform thread does it for the whole listener, so a flood of refused clients costs one thread; past
- * {@link #QUEUED} waiting, a client is told BUSY at once in the native protocol, unread.
+ * BUSY frame or an HTTP 503 ({@link BusyAnswer}), sends FIN and drains what they still send before the close (closing
+ * with their request unread would send RST, which can destroy the answer before they read it), all within
+ * {@link #WAIT_MILLIS} per client. One platform thread does it for the whole listener, so a flood of refused clients
+ * costs one thread; past {@link #QUEUED} waiting, a client is told BUSY at once in the native protocol, unread.
  */
 final class BusyRefusals implements AutoCloseable {
     private static final int QUEUED = 64;
@@ -68,10 +68,8 @@ final class BusyRefusals implements AutoCloseable {
     private static void answer(Refusal r) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         try (SocketChannel socket = r.socket()) {
-            ByteBuffer first = ByteBuffer.wrap(readUpTo(socket.socket(), ProtocolSniffer.SNIFF_BYTES, deadline));
-            Frames.writeFully(socket, ProtocolSniffer.isHttp(first)
-                    ? HttpResponses.error(503, r.why(), false, false, "Retry-After: 1\r\n")
-                    : ResponseCodec.error(Status.BUSY, r.why()));
+            ByteBuffer first = ByteBuffer.wrap(readUpTo(socket.socket(), BusyAnswer.FIRST_BYTES, deadline));
+            Frames.writeFully(socket, BusyAnswer.to(first, r.why()));
             socket.shutdownOutput();
             readUpTo(socket.socket(), DRAIN_BYTES, deadline);
         } catch (IOException ignored) {

@@ -161,8 +161,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             }
             pending.writeBytes(in);
             if (refused) {
-                // In the client's own protocol, once its first bytes tell which.
-                if (pending.readableBytes() >= ProtocolSniffer.SNIFF_BYTES) {
+                // In the client's own protocol, once its first bytes tell which (and whether HTTP asks HEAD).
+                if (pending.readableBytes() >= BusyAnswer.FIRST_BYTES) {
                     refuseBusy();
                 }
                 return;
@@ -190,7 +190,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (event instanceof ChannelInputShutdownEvent) {
             inputEnded = true;
             if (refused && !ending) {
-                refuseBusy(); // fewer bytes than tell the protocol: the native BUSY
+                refuseBusy(); // answered as far as its few bytes tell (under four: the native BUSY)
             } else if (ending) {
                 context.close(); // the lingering close's drain is over
             } else if (http == null && nativeSide.receivingBody()) {
@@ -204,12 +204,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         super.userEventTriggered(context, event);
     }
 
-    /** Over --max-connections: BUSY, as an HTTP 503 to a client whose first bytes are HTTP's. */
+    /** Over --max-connections: BUSY, as an HTTP 503 to a client whose first bytes are HTTP's ({@link BusyAnswer}). */
     private void refuseBusy() {
         String why = "server busy: " + connections.maxConnections() + " connections already open (--max-connections)";
-        boolean speaksHttp = pending.readableBytes() >= ProtocolSniffer.SNIFF_BYTES
-                && ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES));
-        endWith(speaksHttp ? HttpResponses.error(503, why, false, false, "Retry-After: 1\r\n") : ResponseCodec.error(Status.BUSY, why));
+        endWith(BusyAnswer.to(pending.nioBuffer(), why));
     }
 
     /** Whether the client shut its side down. */

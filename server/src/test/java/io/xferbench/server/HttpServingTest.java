@@ -115,6 +115,23 @@ class HttpServingTest {
     }
 
     /**
+     * A HEAD over --max-connections hears 503 with Retry-After and nothing after the head (RFC 9110 §9.3.2: an answer
+     * to HEAD never has content; it had the text body a GET gets), on every model: read until the server closes.
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void aHeadOverTheLimitHearsBusyWithoutABody(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(1));
+             XferConnection held = XferConnection.open("127.0.0.1", server.port(), "")) {
+            held.control(Op.INFO);
+            String answer = answerToEnd(server, "HEAD /x HTTP/1.1\r\nHost: h\r\n\r\n", false);
+            assertNoBody(answer, 503);
+            assertThat(answer).containsIgnoringCase("\r\nRetry-After: 1\r\n");
+        }
+    }
+
+    /**
      * Request heads whose lines end in a bare LF, or mix LF and CRLF (RFC 9112 §2.2), are served on every model: a GET
      * gets its verified body, a HEAD its headers. A short read timeout fails the old behaviour, which waited for
      * "\r\n\r\n" until the idle timeout (30 s).
