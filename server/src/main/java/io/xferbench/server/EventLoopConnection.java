@@ -226,7 +226,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (!pending.isReadable()) {
             ctx.close();
         } else if (http != null) {
-            endWith(HttpResponses.error(400, "connection closed inside a request head", false, false, ""));
+            boolean headMethod = HttpHeadMethod.isHead(pending.nioBuffer());
+            endWith(HttpResponses.error(400, "connection closed inside a request head", false, headMethod, ""));
         } else {
             endWith(ResponseCodec.error(Status.BAD_REQUEST, "truncated request header (the client shut its side down)"));
         }

@@ -30,12 +30,12 @@ final class EventLoopHttp {
         HttpHeadEnd end = HttpHeadEnd.find(pending.nioBuffer(), pending.readableBytes());
         if (end == null) {
             if (pending.readableBytes() >= HttpRequestReader.MAX_HEAD_BYTES) {
-                end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+                endOversized(pending);
             }
             return;
         }
         if (end.content() > HttpRequestReader.MAX_HEAD_BYTES) {
-            end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes");
+            endOversized(pending);
             return;
         }
         String head = pending.toString(pending.readerIndex(), end.content(), StandardCharsets.ISO_8859_1);
@@ -46,7 +46,7 @@ final class EventLoopHttp {
             request = HttpRequestReader.parse(head);
         } catch (HttpRequestReader.BadRequest e) {
             LOG.info(() -> conn.model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
-            end(e.status, e.getMessage());
+            end(e.status, e.getMessage(), e.headMethod);
             return;
         }
         serve(request);
@@ -126,8 +126,13 @@ final class EventLoopHttp {
         }
     }
 
-    /** A bad request: answered, then the connection ends. */
-    private void end(int status, String message) {
-        conn.endWith(HttpResponses.error(status, message, false, false, ""));
+    /** A head over the limit, refused unparsed: whether it asks HEAD is told by its first bytes. */
+    private void endOversized(ByteBuf pending) {
+        end(431, "request head exceeds " + HttpRequestReader.MAX_HEAD_BYTES + " bytes", HttpHeadMethod.isHead(pending.nioBuffer()));
+    }
+
+    /** A bad request: answered (without its text body when the method was HEAD), then the connection ends. */
+    private void end(int status, String message, boolean headMethod) {
+        conn.endWith(HttpResponses.error(status, message, false, headMethod, ""));
     }
 }

@@ -22,10 +22,13 @@ final class HttpRequestReader {
     /** A request the server answers with {@code status} and then closes the connection. */
     static final class BadRequest extends IOException {
         final int status;
+        /** The request's method is HEAD ({@link HttpHeadMethod}): the answer has no body. */
+        final boolean headMethod;
 
-        BadRequest(int status, String message) {
+        BadRequest(int status, String message, boolean headMethod) {
             super(message);
             this.status = status;
+            this.headMethod = headMethod;
         }
     }
 
@@ -43,14 +46,14 @@ final class HttpRequestReader {
         HttpHeadEnd end;
         while ((end = HttpHeadEnd.find(buffer, buffer.position())) == null) {
             if (!buffer.hasRemaining()) {
-                throw new BadRequest(431, "request head exceeds " + MAX_HEAD_BYTES + " bytes");
+                throw new BadRequest(431, "request head exceeds " + MAX_HEAD_BYTES + " bytes", startsHead());
             }
             int n = in.read(buffer);
             if (n < 0) {
                 if (buffer.position() == 0) {
                     return null;
                 }
-                throw new BadRequest(400, "connection closed inside a request head");
+                throw new BadRequest(400, "connection closed inside a request head", startsHead());
             }
         }
         String head = new String(buffer.array(), 0, end.content(), StandardCharsets.ISO_8859_1);
@@ -60,8 +63,14 @@ final class HttpRequestReader {
         return parse(head);
     }
 
+    /** Whether the bytes read so far start a HEAD request, for a head that is refused before it is parsed. */
+    private boolean startsHead() {
+        return HttpHeadMethod.isHead(buffer.duplicate().flip());
+    }
+
     /** @param head a request head up to its last line's ending ({@link HttpHeadEnd}); lines end in CRLF or a bare LF */
     static HttpRequest parse(String head) throws BadRequest {
+        boolean headMethod = HttpHeadMethod.isHead(head);
         String[] lines = head.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].endsWith("\r")) {
@@ -70,35 +79,35 @@ final class HttpRequestReader {
         }
         String[] start = lines[0].split(" ", -1);
         if (start.length != 3 || start[0].isEmpty() || !start[0].chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
-            throw new BadRequest(400, "malformed request line");
+            throw new BadRequest(400, "malformed request line", headMethod);
         }
         String version = start[2];
         if (!version.equals("HTTP/1.1") && !version.equals("HTTP/1.0")) {
-            throw new BadRequest(505, "HTTP version " + abbreviate(version) + " is not supported (HTTP/1.1 is)");
+            throw new BadRequest(505, "HTTP version " + abbreviate(version) + " is not supported (HTTP/1.1 is)", headMethod);
         }
         if (lines.length - 1 > MAX_HEADERS) {
-            throw new BadRequest(431, "more than " + MAX_HEADERS + " header lines");
+            throw new BadRequest(431, "more than " + MAX_HEADERS + " header lines", headMethod);
         }
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             String line = lines[i];
             int colon = line.indexOf(':');
             if (colon <= 0 || line.charAt(0) == ' ' || line.charAt(0) == '\t' || line.substring(0, colon).contains(" ")) {
-                throw new BadRequest(400, "malformed header line");
+                throw new BadRequest(400, "malformed header line", headMethod);
             }
             String name = line.substring(0, colon).toLowerCase(Locale.ROOT);
             String value = line.substring(colon + 1).strip();
             headers.merge(name, value, (a, b) -> a + ", " + b);
         }
         if (version.equals("HTTP/1.1") && !headers.containsKey("host")) {
-            throw new BadRequest(400, "HTTP/1.1 request without Host");
+            throw new BadRequest(400, "HTTP/1.1 request without Host", headMethod);
         }
         if (headers.containsKey("transfer-encoding") || !headers.getOrDefault("content-length", "0").equals("0")) {
-            throw new BadRequest(400, "request bodies are not served over HTTP here (use the native protocol to upload)");
+            throw new BadRequest(400, "request bodies are not served over HTTP here (use the native protocol to upload)", headMethod);
         }
         String target = start[1];
         if (!target.startsWith("/")) {
-            throw new BadRequest(400, "request target must be an absolute path");
+            throw new BadRequest(400, "request target must be an absolute path", headMethod);
         }
         int q = target.indexOf('?');
         String rawPath = q < 0 ? target : target.substring(0, q);
@@ -120,7 +129,7 @@ final class HttpRequestReader {
             boolean keepAlive = version.equals("HTTP/1.1") ? !connection.contains("close") : connection.contains("keep-alive");
             return new HttpRequest(start[0], path, query, headers, keepAlive);
         } catch (IllegalArgumentException e) {
-            throw new BadRequest(400, "malformed percent-encoding");
+            throw new BadRequest(400, "malformed percent-encoding", headMethod);
         }
     }
 

@@ -66,7 +66,7 @@ final class HttpSession {
                     request = reader.next();
                 } catch (HttpRequestReader.BadRequest e) {
                     LOG.info(() -> "conn " + id + ": bad HTTP request: " + e.getMessage());
-                    respond(e.status, e.getMessage(), false, false);
+                    respond(e.status, e.getMessage(), false, e.headMethod);
                     return true;
                 }
                 if (request == null || registry.stopping()) {

@@ -83,6 +83,25 @@ class HttpRequestReaderTest {
         assertStatus("GET / HTTP/1.1\rHost: h\r\r", 400, "closed inside");
     }
 
+    /** A bad head says whether its method was HEAD, refused parsed or unparsed, so its answer can leave the body out. */
+    @Test
+    void aBadRequestTellsAHeadFromOtherMethods() {
+        for (String head : new String[] {
+            "HEAD / HTTP/1.1\r\n\r\n",
+            "HEAD / HTTP/2.0\nHost: h\n\n",
+            "HEAD  / HTTP/1.1\r\nHost: h\r\n\r\n",
+            "HEAD /" + "a".repeat(9000) + " HTTP/1.1\r\nHost: h\r\n\r\n",
+            "HEAD / HTTP/1.1\r\nHost: h\r\n",
+        }) {
+            assertThatThrownBy(() -> reader(head, 4).next()).as(head.substring(0, Math.min(30, head.length())))
+                    .isInstanceOfSatisfying(HttpRequestReader.BadRequest.class, e -> assertThat(e.headMethod).isTrue());
+        }
+        for (String other : new String[] {"GET / HTTP/1.1\r\n\r\n", "HEADER / HTTP/1.1\r\n\r\n", "HEAD"}) {
+            assertThatThrownBy(() -> reader(other, 4).next()).as(other)
+                    .isInstanceOfSatisfying(HttpRequestReader.BadRequest.class, e -> assertThat(e.headMethod).isFalse());
+        }
+    }
+
     @Test
     void randomBytesNeverEscapeAsAnythingButABadRequest() throws Exception {
         Random random = new Random(42);

@@ -132,6 +132,27 @@ class HttpServingTest {
     }
 
     /**
+     * Every error answer to a HEAD has no body, on every model: the refusals of a parsed request (404, 403, 400 for an
+     * unknown method) and the answers to a head that does not parse (400, 505, 431, one cut short by the client's FIN).
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void errorAnswersToAHeadHaveNoBody(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withToken("s3cret"))) {
+            server.data().generated(10);
+            String auth = "Authorization: Bearer s3cret\r\nConnection: close\r\n";
+            assertNoBody(answerToEnd(server, "HEAD /nope.dat HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n", false), 404);
+            assertNoBody(answerToEnd(server, "HEAD /xferbench-10.dat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", false), 403);
+            assertNoBody(answerToEnd(server, "HEAD /xferbench-10.dat?method=warp HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n", false), 400);
+            assertNoBody(answerToEnd(server, "HEAD /xferbench-10.dat HTTP/1.1\r\n" + auth + "\r\n", false), 400);
+            assertNoBody(answerToEnd(server, "HEAD /xferbench-10.dat HTTP/2.0\r\nHost: x\r\n" + auth + "\r\n", false), 505);
+            assertNoBody(answerToEnd(server, "HEAD /" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n", false), 431);
+            assertNoBody(answerToEnd(server, "HEAD /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n", true), 400);
+        }
+    }
+
+    /**
      * Request heads whose lines end in a bare LF, or mix LF and CRLF (RFC 9112 §2.2), are served on every model: a GET
      * gets its verified body, a HEAD its headers. A short read timeout fails the old behaviour, which waited for
      * "\r\n\r\n" until the idle timeout (30 s).
