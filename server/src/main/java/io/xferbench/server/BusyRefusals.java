@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 final class BusyRefusals implements AutoCloseable {
     private static final int QUEUED = 64;
     /** How long one refused client is given, first bytes and drain together: a trickling one cannot hold the thread. */
-    private static final long WAIT_MILLIS = 200;
+    static final long WAIT_MILLIS = 200;
     private static final int DRAIN_BYTES = 64 * 1024;
 
     private record Refusal(SocketChannel socket, String why) {

@@ -25,6 +25,7 @@ import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -131,6 +132,15 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         // Over the limit: answered BUSY on the first read, so the request is consumed and the close sends FIN, not
         // a RST that could destroy the answer before the client reads it.
         refused = !admitted;
+        if (refused) {
+            // As BusyRefusals does: a refused client has WAIT_MILLIS to send the bytes that tell its protocol, then it
+            // hears BUSY as far as what it sent tells (a quiet one would otherwise hold a descriptor to the idle timeout).
+            context.executor().schedule(() -> {
+                if (!ending && context.channel().isActive()) {
+                    refuseBusy();
+                }
+            }, BusyRefusals.WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        }
         arm(config.idleTimeout(), "idle/header timeout");
     }
 

@@ -1,5 +1,9 @@
 package io.xferbench.server;
 
+import io.xferbench.core.protocol.ResponseCodec;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.Channels;
+import java.io.ByteArrayInputStream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -128,6 +132,27 @@ class HttpServingTest {
             String answer = answerToEnd(server, "HEAD /x HTTP/1.1\r\nHost: h\r\n\r\n", false);
             assertNoBody(answer, 503);
             assertThat(answer).containsIgnoringCase("\r\nRetry-After: 1\r\n");
+        }
+    }
+
+    /**
+     * A refused client that goes quiet before its first bytes tell everything (four bytes of an HTTP method, or
+     * nothing) hears BUSY as far as they tell within a moment, on every model, not at the idle timeout (30 s here).
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void aQuietClientOverTheLimitIsAnsweredWithoutWaitingForTheIdleTimeout(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(1));
+             XferConnection held = XferConnection.open("127.0.0.1", server.port(), "")) {
+            held.control(Op.INFO);
+            assertThat(answerToEnd(server, "GET ", false)).startsWith("HTTP/1.1 503 ");
+            try (Socket s = connect(server)) {
+                s.setSoTimeout(5_000);
+                ReadableByteChannel answer = Channels.newChannel(new ByteArrayInputStream(s.getInputStream().readAllBytes()));
+                assertThatThrownBy(() -> ResponseCodec.readOk(answer))
+                        .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.BUSY));
+            }
         }
     }
 
