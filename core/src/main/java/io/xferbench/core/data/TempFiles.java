@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * The server's temporary files: {@code .tmp-<pid>.<start-millis>-<label>-<random>}, next to what they become. The
  * owner in the name (pid and that process's start time, so a reused pid is not mistaken for the owner) lets a
  * restarted server remove what a killed one left, while a second live server on the same directory keeps its own.
- * Hidden names are reserved for the server, so no client file ever matches.
+ * Hidden names are reserved for the server, so no client file ever matches. A label too long for the whole name to
+ * stay within NAME_MAX is cut (see {@link #fitted}): the temp name of a 255-byte client name must still be creatable.
  */
 public final class TempFiles {
     static final String PREFIX = ".tmp-";
@@ -29,13 +30,43 @@ public final class TempFiles {
     /** Names of the old pattern ({@code .tmp-<label>-<random>}) carry no owner: removed once surely abandoned. */
     static final Duration LEGACY_AGE = Duration.ofHours(1);
     private static final String OWNER = ProcessHandle.current().pid() + "." + startMillis(ProcessHandle.current());
+    /** Linux's longest name of one directory entry, in bytes. */
+    private static final int NAME_MAX = 255;
+    /**
+     * The bytes left for the label: NAME_MAX less the prefix, the widest owner (two longs of 19 digits and a dot), two
+     * dashes and 16 hex digits. The widest owner, not this one: every process cuts a label alike, so a later run finds
+     * what a dead one left for the same label.
+     */
+    static final int LABEL_MAX_BYTES = NAME_MAX - PREFIX.length() - (19 + 1 + 19) - 2 - 16;
 
     private TempFiles() {
     }
 
     /** A fresh temporary name in {@code dir} for something that will become {@code label}. */
     public static Path next(Path dir, String label) {
-        return dir.resolve(PREFIX + OWNER + "-" + label + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        return dir.resolve(PREFIX + OWNER + "-" + fitted(label) + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    }
+
+    /**
+     * {@code label}, or its longest start of whole characters within {@link #LABEL_MAX_BYTES} UTF-8 bytes (the
+     * random part keeps cut names apart).
+     */
+    static String fitted(String label) {
+        // A char is at most 3 UTF-8 bytes (a surrogate pair 4 for two): every usual label passes without encoding.
+        if (label.length() * 3 <= LABEL_MAX_BYTES) {
+            return label;
+        }
+        int bytes = 0;
+        int end = 0;
+        while (end < label.length()) {
+            int cp = label.codePointAt(end);
+            bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (bytes > LABEL_MAX_BYTES) {
+                break;
+            }
+            end += Character.charCount(cp);
+        }
+        return label.substring(0, end);
     }
 
     /** One removed file: where, and how many bytes it held. */
@@ -71,7 +102,7 @@ public final class TempFiles {
      */
     public static List<Removed> removeStale(Path dir, String label) throws IOException {
         List<Removed> removed = new ArrayList<>();
-        String suffix = "-" + label + "-";
+        String suffix = "-" + fitted(label) + "-";
         try (DirectoryStream<Path> candidates = Files.newDirectoryStream(dir, PREFIX + "*")) {
             for (Path file : candidates) {
                 String name = file.getFileName().toString();

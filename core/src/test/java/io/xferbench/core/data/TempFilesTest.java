@@ -2,6 +2,7 @@ package io.xferbench.core.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -64,6 +65,31 @@ class TempFilesTest {
 
         assertThat(file.size()).isEqualTo(4096);
         assertThat(partial).doesNotExist();
+    }
+
+    /**
+     * Any label a client name can be (up to NAME_MAX bytes, multi-byte UTF-8 too) gives a temp name the file system
+     * takes: at most 255 bytes, cut at a whole character, still the owner's and starting with the label.
+     */
+    @Test
+    void tempNamesStayWithinNameMaxWhateverTheLabel() throws Exception {
+        String ownedByMe = "\\.tmp-" + ProcessHandle.current().pid() + "\\.\\d+-.+";
+        String[] labels = {"up.bin", "a".repeat(255), "\u00e9".repeat(127), "\u20ac".repeat(85), "\ud83d\ude00".repeat(63) + "abc"};
+        for (String label : labels) {
+            Path tmp = Files.createFile(TempFiles.next(root, label));
+            String name = tmp.getFileName().toString();
+            byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+            assertThat(bytes.length).as(name).isLessThanOrEqualTo(255);
+            assertThat(new String(bytes, StandardCharsets.UTF_8)).as("no character cut in half").isEqualTo(name);
+            assertThat(name).matches(ownedByMe).contains("-" + label.substring(0, 2));
+        }
+        assertThat(TempFiles.next(root, "up.bin").getFileName().toString()).as("a short label whole").contains("-up.bin-");
+
+        // A dead run's temp file for the same long label is found by that label, cut the same way.
+        String label = "\u20ac".repeat(85);
+        String mine = TempFiles.next(root, label).getFileName().toString();
+        Path dead = Files.createFile(root.resolve(mine.replaceFirst("^\\.tmp-\\d+\\.\\d+-", ".tmp-" + deadOwner() + "-")));
+        assertThat(TempFiles.removeStale(root, label)).extracting(TempFiles.Removed::path).containsExactly(dead);
     }
 
     /** The owner part of a temp name ({@code <pid>.<start-millis>}) of a process that has exited. */
