@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.NativeException;
@@ -9,11 +10,17 @@ final class FailureStatus {
     private FailureStatus() {
     }
 
-    /** VERIFY_FAILED, NO_SPACE for ENOSPC/EDQUOT wherever they surface (JDK message, Netty or native errno), else SERVER_ERROR. */
+    /**
+     * VERIFY_FAILED; NO_SPACE for a write refused as not fitting, and for ENOSPC/EDQUOT wherever they surface (JDK
+     * message, Netty or native errno); else SERVER_ERROR.
+     */
     static Status of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof UploadPlacement.VerifyException) {
                 return Status.VERIFY_FAILED;
+            }
+            if (t instanceof NotEnoughSpaceException) {
+                return Status.NO_SPACE;
             }
             if (t instanceof NativeException n && (n.errno() == Errno.ENOSPC || n.errno() == Errno.EDQUOT)) {
                 return Status.NO_SPACE;

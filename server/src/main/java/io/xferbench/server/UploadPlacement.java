@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.protocol.Flags;
@@ -85,17 +86,10 @@ final class UploadPlacement implements AutoCloseable {
      */
     static UploadPlacement open(DataDirectory data, Request request) throws IOException {
         Path target = data.resolveNew(request.name());
-        Path dir = target.getParent();
-        // statvfs(2) on the directory: Files.getFileStore would first find the mount by parsing /proc/self/mountinfo,
-        // per upload (the largest CPU cost of a small upload on a machine with many mounts).
-        // It answers 0 on failure too: then ask the slow way, which throws the reason.
-        long usable = dir.toFile().getUsableSpace();
-        if (usable == 0) {
-            usable = Files.getFileStore(dir).getUsableSpace();
-        }
-        if (request.size() > usable) {
-            throw new Refused(Status.NO_SPACE, "an upload of " + request.size() + " bytes does not fit: "
-                    + usable + " bytes usable in the data directory");
+        try {
+            data.freeSpace().require(target.getParent(), "an upload", request.size(), 0);
+        } catch (NotEnoughSpaceException e) {
+            throw new Refused(Status.NO_SPACE, e.getMessage());
         }
         DataDirectory.UploadTemp tmp = data.createUploadTemp(target);
         return new UploadPlacement(request, data, target, tmp.path(), tmp.channel());

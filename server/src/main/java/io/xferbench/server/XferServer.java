@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.FreeSpace;
 import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
@@ -33,7 +34,12 @@ public final class XferServer implements AutoCloseable {
     }
 
     public static XferServer start(ServerConfig config) throws IOException {
-        DataDirectory data = new DataDirectory(config.dataDir());
+        return start(config, FreeSpace.OF_FILE_SYSTEM);
+    }
+
+    /** A server whose writes are checked against {@code freeSpace}: a test's stand-in for a full disk. */
+    static XferServer start(ServerConfig config, FreeSpace freeSpace) throws IOException {
+        DataDirectory data = new DataDirectory(config.dataDir(), freeSpace);
         // A server killed mid-upload or mid-generation left its temp files; only dead owners' are removed.
         for (TempFiles.Removed r : data.removeStaleTempFiles()) {
             LOG.info("removed " + r.path() + " (" + r.bytes() + " bytes), left by a server that was killed");

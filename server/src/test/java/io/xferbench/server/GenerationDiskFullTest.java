@@ -3,6 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.data.FreeSpace;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Generating a test file on a disk that fills up exactly: whichever step runs out of space (the data, or the
  * checksum record after the data filled the disk to the byte), the client hears NO_SPACE and the file system gets
- * back every byte it had before the request.
+ * back every byte it had before the request. The check before writing ({@link GenerationSpaceCheckTest}) would refuse
+ * both at once, so here it is told there is room: the writes run out as when another writer fills the disk meanwhile.
  */
 class GenerationDiskFullTest {
     @TempDir
@@ -38,7 +40,7 @@ class GenerationDiskFullTest {
 
     @Test
     void aGenerationThatFillsTheDiskLeavesNothingBehind() throws Exception {
-        try (XferServer server = XferServer.start(ServerConfig.loopback(mount));
+        try (XferServer server = XferServer.start(ServerConfig.loopback(mount), new FreeSpace(dir -> Long.MAX_VALUE));
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             long free = Files.getFileStore(mount).getUsableSpace();
             // Exactly the free space: the data fits to the byte, then its checksum record cannot be written.

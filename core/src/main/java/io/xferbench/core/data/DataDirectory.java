@@ -45,8 +45,10 @@ import java.util.zip.CRC32C;
  * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
  * its path; a symlink there, or a name of several components, takes the real-path route.
  *
- * <p>A failed generation leaves nothing behind: the data goes to a temporary file renamed into place, then its
- * record is written; a full disk at any step removes what that request wrote, the placed file included.
+ * <p>A generation that cannot fit in the usable space ({@link FreeSpace}: its size and {@link #GENERATION_ROOM}) is
+ * refused before it writes. A failed generation leaves nothing behind: the data goes to a temporary file renamed into
+ * place, then its record is written; a disk that fills anyway (another writer) at any step removes what that request
+ * wrote, the placed file included.
  *
  * <p>Uploads into the directory itself are written in {@value #UPLOADS}, a hidden subdirectory (hidden names are the
  * server's: no client can name it or anything in it), and renamed from there into place: creating the temp file
@@ -61,6 +63,13 @@ public final class DataDirectory implements AutoCloseable {
     private static final String RECORD_VERSION = "3";
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
+    /**
+     * What a generation needs beyond its size: the block of its checksum record, the data's last partial block and the
+     * file system's blocks that map the file (a few extent blocks on ext4 or XFS even at 64 GiB). 1 MiB holds them with
+     * blocks up to 64 KiB and is nothing beside a file worth generating; with less, a generation that passed the check
+     * could still run out at its record.
+     */
+    static final long GENERATION_ROOM = 1 << 20;
     /** Linux's longest name of one directory entry, in bytes: a longer one is refused before any system call. */
     private static final int NAME_MAX = 255;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
@@ -84,8 +93,15 @@ public final class DataDirectory implements AutoCloseable {
     private final ChecksumRecordCache known = new ChecksumRecordCache();
     private final Cleaner.Cleanable released;
     private final Path uploads;
+    private final FreeSpace freeSpace;
 
     public DataDirectory(Path dir) throws IOException {
+        this(dir, FreeSpace.OF_FILE_SYSTEM);
+    }
+
+    /** @param freeSpace what generations and uploads are checked against before they write (see {@link #freeSpace}) */
+    public DataDirectory(Path dir, FreeSpace freeSpace) throws IOException {
+        this.freeSpace = freeSpace;
         Files.createDirectories(dir);
         this.root = dir.toRealPath();
         this.rootDir = FileChannel.open(root, StandardOpenOption.READ);
@@ -111,6 +127,11 @@ public final class DataDirectory implements AutoCloseable {
 
     public Path root() {
         return root;
+    }
+
+    /** Whether a write fits, asked before it starts: generations ask here, and so must uploads into this directory. */
+    public FreeSpace freeSpace() {
+        return freeSpace;
     }
 
     public static String generatedName(long size) {
@@ -585,6 +606,8 @@ public final class DataDirectory implements AutoCloseable {
         for (TempFiles.Removed r : TempFiles.removeStale(root, label)) {
             LOG.info(() -> "removed " + r.path() + " (" + r.bytes() + " bytes), left by a killed run while it made " + label);
         }
+        // After the sweep above, which may have given space back.
+        freeSpace.require(root, "the generated file", size, GENERATION_ROOM);
         Path tmp = TempFiles.next(root, label);
         try {
             tmp.toFile().deleteOnExit(); // Ctrl-C and SIGTERM in the middle; gone already once renamed into place
