@@ -75,7 +75,7 @@ final class Connection implements Runnable {
         } catch (RuntimeException | Error e) {
             // An OutOfMemoryError included: the client hears why before the close, where the socket still allows.
             LOG.warning("conn " + id + ": internal error: " + e);
-            answerQuietly(Status.SERVER_ERROR, e.toString());
+            answerQuietly(Status.SERVER_ERROR, ClientMessages.relative(e.toString(), data.root()));
         } finally {
             // Closed here, after any error answer above, not by try-with-resources before it.
             downloads.close();
@@ -196,19 +196,19 @@ final class Connection implements Runnable {
             }
             return true;
         } catch (NoSuchFileException e) {
-            answer(Status.NOT_FOUND, e.getFile() + ": " + e.getReason());
+            answer(Status.NOT_FOUND, ClientMessages.of(e, data.root()));
             return true;
         } catch (AccessDeniedException e) {
             LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + e.getReason());
-            answer(Status.FORBIDDEN, e.getFile() + ": " + e.getReason());
+            answer(Status.FORBIDDEN, ClientMessages.of(e, data.root()));
             return true;
         } catch (FileSystemException e) {
             // Any other failure of a file operation (a name too long, a path through a regular file, a read-only file
             // system): answered, and the connection goes on, as on the event loops. A socket's failure is not one.
-            answer(FailureStatus.of(e), e.getMessage());
+            answer(FailureStatus.of(e), ClientMessages.of(e, data.root()));
             return true;
         } catch (IllegalStateException e) {
-            answer(Status.BAD_REQUEST, e.getMessage());
+            answer(Status.BAD_REQUEST, ClientMessages.of(e, data.root()));
             return true;
         } catch (PerConnection.BudgetExceeded e) {
             answer(Status.BUSY, e.getMessage());

@@ -103,7 +103,8 @@ final class DownloadHandler implements AutoCloseable {
             try {
                 left = CacheControl.prepare(file.path(), request.flags());
             } catch (IOException e) {
-                return refuse(socket, Status.UNAVAILABLE, "cannot put " + file.path().getFileName() + " in the asked cache state: " + e.getMessage());
+                return refuse(socket, Status.UNAVAILABLE, "cannot put " + file.path().getFileName() + " in the asked cache state: "
+                        + ClientMessages.of(e, data.root()));
             }
         }
         Frames.writeFully(socket, ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start)));
@@ -127,7 +128,7 @@ final class DownloadHandler implements AutoCloseable {
         } catch (IOException e) {
             // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
             refuse(socket, FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
-                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + ClientMessages.of(e, data.root()));
             return null;
         }
     }

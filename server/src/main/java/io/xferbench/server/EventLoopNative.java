@@ -126,7 +126,7 @@ final class EventLoopNative {
         } catch (IOException e) {
             // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
             throw new Refused(FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
-                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + e.getMessage());
+                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + clientMessage(e));
         }
     }
 
@@ -231,7 +231,7 @@ final class EventLoopNative {
                     left = CacheControl.prepare(file.path(), request.flags());
                 } catch (IOException e) {
                     throw new Refused(Status.UNAVAILABLE, "cannot put " + file.path().getFileName()
-                            + " in the asked cache state: " + e.getMessage());
+                            + " in the asked cache state: " + clientMessage(e));
                 }
             }
             return ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start));
@@ -332,8 +332,8 @@ final class EventLoopNative {
         conn.ctx().writeAndFlush(EventLoopConnection.frame(finished.answer())).addListener(f -> conn.written(f.isSuccess()));
     }
 
-    private static ByteBuffer failedInBody(Request request, Throwable e) {
-        return ResponseCodec.error(FailureStatus.of(e), "upload of " + request.name() + " failed, nothing stored: " + e.getMessage());
+    private ByteBuffer failedInBody(Request request, Throwable e) {
+        return ResponseCodec.error(FailureStatus.of(e), "upload of " + request.name() + " failed, nothing stored: " + clientMessage(e));
     }
 
     /**
@@ -425,12 +425,12 @@ final class EventLoopNative {
             LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
             return ResponseCodec.error(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
         } catch (IOException e) {
-            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + e.getMessage());
+            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + clientMessage(e));
         }
         try {
             return ResponseCodec.uploadResult(placement.place(report));
         } catch (IOException e) {
-            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + e.getMessage());
+            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + clientMessage(e));
         }
     }
 
@@ -475,19 +475,23 @@ final class EventLoopNative {
     private void failed(Throwable e) {
         switch (e) {
             case Refused r -> answer(r.status, r.getMessage());
-            case NoSuchFileException n -> answer(Status.NOT_FOUND, n.getFile() + ": " + n.getReason());
+            case NoSuchFileException n -> answer(Status.NOT_FOUND, clientMessage(n));
             case AccessDeniedException a -> {
                 LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + a.getReason());
-                answer(Status.FORBIDDEN, a.getFile() + ": " + a.getReason());
+                answer(Status.FORBIDDEN, clientMessage(a));
             }
-            case IllegalStateException s -> answer(Status.BAD_REQUEST, s.getMessage());
+            case IllegalStateException s -> answer(Status.BAD_REQUEST, clientMessage(s));
             // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
-            case IOException io -> answer(FailureStatus.of(io), io.getMessage());
+            case IOException io -> answer(FailureStatus.of(io), clientMessage(io));
             default -> {
                 LOG.warning(conn.model() + " conn: internal error: " + e);
-                conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(Status.SERVER_ERROR, e.toString()))).addListener(f -> conn.ctx().close());
+                conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(Status.SERVER_ERROR, ClientMessages.relative(e.toString(), conn.data().root())))).addListener(f -> conn.ctx().close());
             }
         }
+    }
+
+    private String clientMessage(Throwable e) {
+        return ClientMessages.of(e, conn.data().root());
     }
 
     /** Answers an error after which the connection goes on. */

@@ -104,7 +104,7 @@ final class HttpSession {
         } catch (AccessDeniedException e) {
             return respond(403, request.path() + ": " + e.getReason(), request.keepAlive(), head);
         } catch (IOException e) {
-            return respond(500, request.path() + ": " + e.getMessage(), request.keepAlive(), head);
+            return respond(500, request.path() + ": " + ClientMessages.of(e, data.root()), request.keepAlive(), head);
         }
         ByteBuffer headers = HttpResponses.ok(file.size(), file.crc32c(), method.id(), request.keepAlive());
         try (file) {

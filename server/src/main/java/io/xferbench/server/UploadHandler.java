@@ -110,13 +110,13 @@ final class UploadHandler implements AutoCloseable {
             } catch (IOException e) {
                 // After the body: the stream is in step, answer and go on.
                 placement.close();
-                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not stored: " + e.getMessage());
+                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not stored: " + ClientMessages.of(e, data.root()));
             }
             try {
                 report = placement.place(report);
             } catch (IOException e) {
                 placement.close();
-                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not put in place: " + e.getMessage());
+                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not put in place: " + ClientMessages.of(e, data.root()));
             }
             send(socket, ResponseCodec.uploadResult(report));
             return true;
@@ -164,7 +164,7 @@ final class UploadHandler implements AutoCloseable {
         LOG.info(() -> method.id() + " upload of " + request.name() + " failed in the body: " + e);
         try {
             send(socket, ResponseCodec.error(status, method.id() + ": upload of " + request.name()
-                    + " failed, nothing stored: " + e.getMessage()));
+                    + " failed, nothing stored: " + ClientMessages.of(e, data.root())));
             socket.shutdownOutput();
             drain(socket, request.size());
         } catch (IOException ignored) {
