@@ -29,7 +29,6 @@ public final class TempFiles {
     private static final Pattern OWNED = Pattern.compile("^\\.tmp-(\\d+)\\.(\\d+)-.*");
     /** Names of the old pattern ({@code .tmp-<label>-<random>}) carry no owner: removed once surely abandoned. */
     static final Duration LEGACY_AGE = Duration.ofHours(1);
-    private static final String OWNER = ProcessHandle.current().pid() + "." + startMillis(ProcessHandle.current());
     /** Linux's longest name of one directory entry, in bytes. */
     private static final int NAME_MAX = 255;
     /**
@@ -44,7 +43,7 @@ public final class TempFiles {
 
     /** A fresh temporary name in {@code dir} for something that will become {@code label}. */
     public static Path next(Path dir, String label) {
-        return dir.resolve(PREFIX + OWNER + "-" + fitted(label) + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+        return dir.resolve(PREFIX + ProcessOwner.current() + "-" + fitted(label) + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     }
 
     /**
@@ -126,12 +125,6 @@ public final class TempFiles {
         if (!m.matches()) {
             return attrs.lastModifiedTime().toInstant().isBefore(Instant.now().minus(LEGACY_AGE));
         }
-        long pid = Long.parseLong(m.group(1));
-        long start = Long.parseLong(m.group(2));
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).map(p -> startMillis(p) != start).orElse(true);
-    }
-
-    private static long startMillis(ProcessHandle p) {
-        return p.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+        return ProcessOwner.isGone(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
     }
 }
