@@ -91,7 +91,12 @@ final class BeyondRam {
                 42);
     }
 
-    /** What the section will read, for the run's estimate: one spec per span, each run by both engines. */
+    /** Runs of one span: both engines, each with its fio twin unless fio is left out. */
+    static int runsPerSpec(String fioSkip) {
+        return 2 * (fioSkip == null ? 2 : 1);
+    }
+
+    /** What the section will read, for the run's estimate: one spec per span, each run {@link #runsPerSpec} times. */
     static List<ReadSpec> specs(DiskBench.Options o, Path file) {
         if (o.cgroupLimit != null && o.cgroupLimit == 0 || MemoryCgroup.unavailableReason() != null) {
             return List.of();

@@ -82,7 +82,8 @@ public final class DiskBench {
                     engines(o).forEach(e -> plan.add(spec, runs(e, fioSkip) * o.repeat));
                 }
             }
-            BeyondRam.specs(o, file).forEach(spec -> plan.add(spec, 2 * (fioSkip == null ? 2 : 1)));
+            List<ReadSpec> beyondRam = BeyondRam.specs(o, file);
+            beyondRam.forEach(spec -> plan.add(spec, BeyondRam.runsPerSpec(fioSkip)));
             RunEstimate estimate = plan.build();
             log.println("bench-disk: plan: " + estimate.plan());
             generate(file, o.size);
@@ -104,13 +105,19 @@ public final class DiskBench {
                     for (ReadEngine engine : engines(o)) {
                         List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, o.repeat, log);
                         rows.addAll(pair);
-                        log.println("bench-disk: " + estimate.progress(pair.size() * o.repeat,
+                        log.println("bench-disk: " + estimate.progress(runs(engine, fioSkip) * o.repeat,
                                 runs(engine, fioSkip) * o.repeat * RunEstimate.seconds(spec),
                                 java.time.Duration.ofNanos(System.nanoTime() - started)));
                     }
                 }
             }
-            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup));
+            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup)); // skipped rows with the reason, too
+            if (!beyondRam.isEmpty()) {
+                int runs = BeyondRam.runsPerSpec(fioSkip);
+                log.println("bench-disk: " + estimate.progress(beyondRam.size() * runs,
+                        beyondRam.stream().mapToDouble(spec -> runs * RunEstimate.seconds(spec)).sum(),
+                        java.time.Duration.ofNanos(System.nanoTime() - started)));
+            }
             return rows;
         }
     }

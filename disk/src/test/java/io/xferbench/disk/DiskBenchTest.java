@@ -12,6 +12,8 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.Matcher;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +32,17 @@ class DiskBenchTest {
             Files.write(killedRuns.resolve("data"), new byte[4096]);
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
                     "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--dir", dir.toString()});
-            List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            List<DiskRow> rows = DiskBench.run(o, new PrintStream(log));
+            Matcher progress = Pattern.compile("(\\d+) of (\\d+) rows after").matcher(log.toString());
+            String done = null;
+            String planned = null;
+            while (progress.find()) {
+                done = progress.group(1);
+                planned = progress.group(2);
+            }
+            assertNotNull(done, "no progress line: " + log);
+            assertEquals(planned, done, "the last progress line counts every planned run, no more");
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.skipped() == null).toList();
             assertTrue(java.size() >= 24, "expected every engine × both patterns × both cache states, got " + java.size());
             java.forEach(r -> assertTrue(r.verified(), r.engine() + " " + r.pattern() + " not verified"));
