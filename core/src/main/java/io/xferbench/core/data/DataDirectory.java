@@ -36,10 +36,11 @@ import java.util.zip.CRC32C;
  * hidden names and symlinks that leave the directory are refused.
  *
  * <p>Generated test files ({@code xferbench-<size>.dat}) are created on demand with deterministic content. Every
- * served file's CRC32C is kept in a hidden record ({@code .NAME.crc32c}) keyed by the identity of the bytes it was
- * computed from ({@link FileIdentity}: device, inode and its generation, size, mtime, ctime, read from the open
- * descriptor), so no request re-hashes a file and no record can describe another file: an upload renamed over the
- * name is another inode, and even a reused inode number has a new generation and ctime.
+ * served file's CRC32C is kept in a hidden record ({@code .NAME.crc32c}, or a cut name and a hash for a long NAME:
+ * {@link ChecksumRecordName}) keyed by the identity of the bytes it was computed from ({@link FileIdentity}: device,
+ * inode and its generation, size, mtime, ctime, read from the open descriptor), so no request re-hashes a file and no
+ * record can describe another file: an upload renamed over the name is another inode, and even a reused inode number
+ * has a new generation and ctime.
  * Files are opened with {@link RegularFiles} (never blocks on a FIFO, never follows a final symlink). A name of one
  * component is opened relative to a descriptor of the directory held for the server's life: one lookup, no walk
  * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
@@ -70,8 +71,6 @@ public final class DataDirectory implements AutoCloseable {
      * could still run out at its record.
      */
     static final long GENERATION_ROOM = 1 << 20;
-    /** Linux's longest name of one directory entry, in bytes: a longer one is refused before any system call. */
-    private static final int NAME_MAX = 255;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
     /** The uploads' temp directory, inside the data directory (see the class comment). */
     public static final String UPLOADS = ".uploads";
@@ -373,7 +372,7 @@ public final class DataDirectory implements AutoCloseable {
         }
         Files.delete(path);
         known.forget(path);
-        Files.deleteIfExists(recordPath(path));
+        Files.deleteIfExists(ChecksumRecordName.of(path));
     }
 
     /**
@@ -594,8 +593,9 @@ public final class DataDirectory implements AutoCloseable {
             if (segment.startsWith(".")) {
                 throw new AccessDeniedException(name, null, "hidden names are reserved for the server");
             }
-            if (segment.getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
-                throw new AccessDeniedException(name, null, "a path segment longer than " + NAME_MAX + " bytes (NAME_MAX)");
+            // Refused before any system call.
+            if (segment.getBytes(StandardCharsets.UTF_8).length > NameMax.BYTES) {
+                throw new AccessDeniedException(name, null, "a path segment longer than " + NameMax.BYTES + " bytes (NAME_MAX)");
             }
         }
         return name;
@@ -676,10 +676,6 @@ public final class DataDirectory implements AutoCloseable {
         return (int) crc.getValue();
     }
 
-    private static Path recordPath(Path file) {
-        return file.resolveSibling("." + file.getFileName() + ".crc32c");
-    }
-
     /** The recorded CRC32C of the bytes open as {@code opened}, from memory or from the record file; or null. */
     private Integer readRecord(Path file, OpenRegularFile opened) throws IOException {
         Integer crc = known.lookup(file, opened);
@@ -712,7 +708,7 @@ public final class DataDirectory implements AutoCloseable {
     private static Integer readRecordFile(Path file, FileIdentity id) throws IOException {
         String line;
         try {
-            line = Files.readString(recordPath(file), StandardCharsets.US_ASCII).trim();
+            line = Files.readString(ChecksumRecordName.of(file), StandardCharsets.US_ASCII).trim();
         } catch (NoSuchFileException e) {
             return null;
         }
@@ -731,7 +727,7 @@ public final class DataDirectory implements AutoCloseable {
     /** Atomically replaces the record of {@code file}; on failure nothing of it stays behind. */
     private void writeRecord(Path file, FileIdentity id, int crc32c) throws IOException {
         String line = RECORD_VERSION + " " + id.encode() + " " + Integer.toHexString(crc32c) + "\n";
-        Path record = recordPath(file);
+        Path record = ChecksumRecordName.of(file);
         Path tmp = TempFiles.next(record.getParent(), record.getFileName().toString());
         try {
             Files.writeString(tmp, line, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);

@@ -29,14 +29,12 @@ public final class TempFiles {
     private static final Pattern OWNED = Pattern.compile("^\\.tmp-(\\d+)\\.(\\d+)-.*");
     /** Names of the old pattern ({@code .tmp-<label>-<random>}) carry no owner: removed once surely abandoned. */
     static final Duration LEGACY_AGE = Duration.ofHours(1);
-    /** Linux's longest name of one directory entry, in bytes. */
-    private static final int NAME_MAX = 255;
     /**
      * The bytes left for the label: NAME_MAX less the prefix, the widest owner (two longs of 19 digits and a dot), two
      * dashes and 16 hex digits. The widest owner, not this one: every process cuts a label alike, so a later run finds
      * what a dead one left for the same label.
      */
-    static final int LABEL_MAX_BYTES = NAME_MAX - PREFIX.length() - (19 + 1 + 19) - 2 - 16;
+    static final int LABEL_MAX_BYTES = NameMax.BYTES - PREFIX.length() - (19 + 1 + 19) - 2 - 16;
 
     private TempFiles() {
     }
@@ -51,21 +49,7 @@ public final class TempFiles {
      * random part keeps cut names apart).
      */
     static String fitted(String label) {
-        // A char is at most 3 UTF-8 bytes (a surrogate pair 4 for two): every usual label passes without encoding.
-        if (label.length() * 3 <= LABEL_MAX_BYTES) {
-            return label;
-        }
-        int bytes = 0;
-        int end = 0;
-        while (end < label.length()) {
-            int cp = label.codePointAt(end);
-            bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-            if (bytes > LABEL_MAX_BYTES) {
-                break;
-            }
-            end += Character.charCount(cp);
-        }
-        return label.substring(0, end);
+        return NameMax.cut(label, LABEL_MAX_BYTES);
     }
 
     /** One removed file: where, and how many bytes it held. */

@@ -169,9 +169,41 @@ class ChecksumRecordTest {
         restarted.close();
     }
 
+    /**
+     * A name too long for {@code .NAME.crc32c} to fit in NAME_MAX still gets a record on disk (a deliberately wrong CRC
+     * in it shows the answer came from the record, not from hashing), one of its own for each of two names that share
+     * all but their last bytes; a DELETE removes it. Its record file once could be neither written nor read
+     * (ENAMETOOLONG), which failed the file's every lookup but one from memory.
+     */
+    @Test
+    void longNamesHaveRecordsOfTheirOwnWithinNameMax() throws Exception {
+        String ascii = "n".repeat(254);
+        String[] names = {ascii + "a", ascii + "b", "\u20ac".repeat(85), "\ud83d\ude00".repeat(63) + "abc"};
+        byte[] large = random((int) ChecksumRecordCache.PIN_MAX_BYTES + 1, 16);
+        DataDirectory data = new DataDirectory(dir);
+        for (int i = 0; i < names.length; i++) {
+            int fake = 0x1000 + i;
+            place(dir.resolve(names[i]), large, (target, written) -> data.recordPlaced(target, written, large.length, fake));
+        }
+        DataDirectory restarted = new DataDirectory(dir);
+        for (int i = 0; i < names.length; i++) {
+            assertThat(data.existing(names[i]).crc32c()).as("remembered").isEqualTo(0x1000 + i);
+            assertThat(restarted.existing(names[i]).crc32c()).as("from its own record file").isEqualTo(0x1000 + i);
+        }
+        for (String name : names) {
+            data.delete(name);
+        }
+        try (var left = Files.list(dir)) {
+            assertThat(left).as("every record deleted with its file").isEmpty();
+        }
+        data.close();
+        restarted.close();
+    }
+
     /** What the server does with an upload: written through a temp file's descriptor, renamed, then {@code after}. */
     private Path place(Path target, byte[] bytes, PlacedAction after) throws Exception {
-        Path tmp = target.resolveSibling(".tmp-test-" + target.getFileName());
+        // Not named after the target: a 255-byte name would not fit.
+        Path tmp = target.resolveSibling(".tmp-test-placed");
         try (FileChannel written = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             written.write(ByteBuffer.wrap(bytes));
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
