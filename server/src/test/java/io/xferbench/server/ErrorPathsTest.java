@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,8 +48,12 @@ class ErrorPathsTest {
             assertAnswered(() -> c.delete("base/x"), Status.SERVER_ERROR, "base/x");
             assertAnswered(() -> c.download(download), Status.SERVER_ERROR, "base/x");
             assertAnswered(() -> c.prepare(download), Status.SERVER_ERROR, "base/x");
-            // Its temp file beside the target is what fails: named, relative, as base/.tmp-…
-            assertAnswered(() -> c.upload(upload, body), Status.SERVER_ERROR, "base/");
+            // Refused before anything is created, naming what was asked (its temp file beside the target once failed,
+            // and the answer named that: "base/.tmp-…: Not a directory"); SERVER_ERROR as for STAT and DELETE.
+            assertAnswered(() -> c.upload(upload, body), Status.SERVER_ERROR, "base/x: base is not a directory");
+            try (Stream<Path> files = Files.list(dataDir)) {
+                assertThat(files.map(p -> p.getFileName().toString())).as("nothing created").containsExactly("base");
+            }
             assertAnswered(() -> c.upload(Request.upload("stream", "missing/x", 0, 0, Flags.VERIFY_CRC32C, 0), body),
                     Status.NOT_FOUND, "missing");
 

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -508,7 +509,7 @@ public final class DataDirectory implements AutoCloseable {
     }
 
     /**
-     * Resolves a client-supplied name for a file to be created: its parent must exist inside the directory
+     * Resolves a client-supplied name for a file to be created: its parent must be a directory inside the directory
      * (real path) and the name itself must be neither a symlink nor a directory. A single name's parent is the
      * directory itself, whose real path is known: one statx says its path still leads to the directory opened (the
      * temp file and the rename go by path), instead of a {@code readlink} per component of {@code toRealPath}.
@@ -534,6 +535,7 @@ public final class DataDirectory implements AutoCloseable {
         try {
             there = Files.readAttributes(target, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
+            checkParentIsDirectory(name, target.getParent());
             return target;
         }
         if (there.isSymbolicLink()) {
@@ -543,6 +545,27 @@ public final class DataDirectory implements AutoCloseable {
             throw new AccessDeniedException(name, null, "is a directory");
         }
         return target;
+    }
+
+    /**
+     * The JDK reports the lstat of {@code base/x} under a regular file {@code base} (ENOTDIR) as absence, and the upload
+     * then failed at its temp file, whose name it told ({@code base/.tmp-…: Not a directory}). Refused here instead,
+     * naming what the client asked; a FileSystemException, as STAT and DELETE get for that path. The directory itself
+     * is one (checked as unmoved); only a subdirectory target costs this stat, and only when the target is new.
+     */
+    private void checkParentIsDirectory(String name, Path parent) throws IOException {
+        if (parent.equals(root)) {
+            return;
+        }
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(parent, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(name, null, "its directory is gone");
+        }
+        if (!a.isDirectory()) {
+            throw new FileSystemException(name, null, name.substring(0, name.lastIndexOf('/')) + " is not a directory");
+        }
     }
 
     /**

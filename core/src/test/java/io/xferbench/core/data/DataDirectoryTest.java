@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -96,6 +97,23 @@ class DataDirectoryTest {
     }
 
     /** A single name takes the descriptor route; a symlink there the real-path route, which still serves one inside. */
+    /**
+     * A new name under a regular file is refused as such, naming what was asked: the JDK's lstat of it says "absent"
+     * (ENOTDIR), and the upload went on to fail at its temp file, whose name it told.
+     */
+    @Test
+    void aNewNameUnderARegularFileIsRefusedNamingWhatWasAsked() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(Files.createDirectories(root.resolve("sub")).resolve("base"), "a regular file");
+        Files.writeString(root.resolve("base"), "a regular file");
+        DataDirectory data = new DataDirectory(root);
+        assertThatThrownBy(() -> data.resolveNew("base/x")).isExactlyInstanceOf(FileSystemException.class)
+                .hasMessage("base/x: base is not a directory");
+        assertThatThrownBy(() -> data.resolveNew("sub/base/x")).isExactlyInstanceOf(FileSystemException.class)
+                .hasMessage("sub/base/x: sub/base is not a directory");
+        data.close();
+    }
+
     @Test
     void aSymlinkToAFileInsideIsStillServedAndOneToAFileOutsideIsNot() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("data"));
