@@ -18,15 +18,29 @@ final class ClientMessages {
     /** The message of {@code e}, told relative to {@code root}. */
     static String of(Throwable e, Path root) {
         String message = e.getMessage();
-        // The JDK leaves the reason out where the errno said it (ENOENT, EACCES): "missing: null" told nothing.
         if (e instanceof FileSystemException f && f.getReason() == null) {
-            if (f instanceof NoSuchFileException) {
-                message += ": no such file or directory";
-            } else if (f instanceof AccessDeniedException) {
-                message += ": permission denied";
+            String reason = reason(f);
+            if (reason != null) {
+                message += ": " + reason;
             }
         }
         return relative(message, root);
+    }
+
+    /**
+     * Why {@code e} failed, for an answer that names the file its own way (HTTP's {@code /NAME: why}): its reason, or
+     * what its type says where the JDK left the reason out, as it does where the errno said it (ENOENT, EACCES):
+     * "locked/f: null" told nothing. Never null for {@link NoSuchFileException} and {@link AccessDeniedException}.
+     */
+    static String reason(FileSystemException e) {
+        if (e.getReason() != null) {
+            return e.getReason();
+        }
+        return switch (e) {
+            case NoSuchFileException n -> "no such file or directory";
+            case AccessDeniedException a -> "permission denied";
+            default -> null;
+        };
     }
 
     /**

@@ -199,7 +199,7 @@ final class Connection implements Runnable {
             answer(Status.NOT_FOUND, ClientMessages.of(e, data.root()));
             return true;
         } catch (AccessDeniedException e) {
-            LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + e.getReason());
+            LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + ClientMessages.reason(e));
             answer(Status.FORBIDDEN, ClientMessages.of(e, data.root()));
             return true;
         } catch (FileSystemException e) {

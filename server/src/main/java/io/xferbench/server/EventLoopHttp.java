@@ -81,7 +81,7 @@ final class EventLoopHttp {
         }, e -> {
             ByteBuffer answer = switch (e) {
                 case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
-                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + a.getReason(), keepAlive, head, "");
+                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + ClientMessages.reason(a), keepAlive, head, "");
                 default -> HttpResponses.error(500, path + ": " + ClientMessages.of(e, conn.data().root()), keepAlive, head, "");
             };
             answer(EventLoopConnection.frame(answer), keepAlive);

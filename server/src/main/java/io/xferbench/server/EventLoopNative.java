@@ -477,7 +477,7 @@ final class EventLoopNative {
             case Refused r -> answer(r.status, r.getMessage());
             case NoSuchFileException n -> answer(Status.NOT_FOUND, clientMessage(n));
             case AccessDeniedException a -> {
-                LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + a.getReason());
+                LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + ClientMessages.reason(a));
                 answer(Status.FORBIDDEN, clientMessage(a));
             }
             case IllegalStateException s -> answer(Status.BAD_REQUEST, clientMessage(s));

@@ -102,7 +102,7 @@ final class HttpSession {
         } catch (NoSuchFileException e) {
             return respond(404, request.path() + ": no such file", request.keepAlive(), head);
         } catch (AccessDeniedException e) {
-            return respond(403, request.path() + ": " + e.getReason(), request.keepAlive(), head);
+            return respond(403, request.path() + ": " + ClientMessages.reason(e), request.keepAlive(), head);
         } catch (IOException e) {
             return respond(500, request.path() + ": " + ClientMessages.of(e, data.root()), request.keepAlive(), head);
         }

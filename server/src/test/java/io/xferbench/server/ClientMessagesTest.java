@@ -38,4 +38,13 @@ class ClientMessagesTest {
         assertThat(ClientMessages.of(new NoSuchFileException("x", null, "no such file in the data directory"), ROOT))
                 .isEqualTo("x: no such file in the data directory");
     }
+
+    /** HTTP names the file as the client asked and adds only the reason: never "null" (HttpForbiddenReasonTest). */
+    @Test
+    void aReasonAloneIsSaidWhenTheJdkLeftItOut() {
+        assertThat(ClientMessages.reason(new AccessDeniedException("/srv/data/locked/f"))).isEqualTo("permission denied");
+        assertThat(ClientMessages.reason(new NoSuchFileException("/srv/data/missing"))).isEqualTo("no such file or directory");
+        assertThat(ClientMessages.reason(new AccessDeniedException("x", null, "not a regular file"))).isEqualTo("not a regular file");
+        assertThat(ClientMessages.reason(new FileSystemException("x"))).isNull();
+    }
 }
