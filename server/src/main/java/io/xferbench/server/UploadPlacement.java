@@ -27,8 +27,9 @@ import java.util.zip.CRC32C;
  *
  * <ol>
  *   <li>{@link #refusal} and {@link #open}: everything that can be refused is refused before the client sends a
- *       byte: no name, a body over {@code --max-upload}, a name outside the data directory, a body larger than the
- *       file system's usable space (NO_SPACE).</li>
+ *       byte: no name, a body over {@code --max-upload}, a name outside the data directory, a body that with its
+ *       checksum record and metadata ({@link DataDirectory#RECORD_AND_METADATA_ROOM}, as a generation) would not fit
+ *       in the file system's usable space (NO_SPACE).</li>
  *   <li>{@link #verify}: exactly {@code size} bytes whose CRC32C equals the request's; receivers that could not
  *       checksum the bytes as they passed get the file re-read (timed as verify nanos). With FSYNC the file is
  *       fsynced (timed as fsync nanos).</li>
@@ -87,7 +88,7 @@ final class UploadPlacement implements AutoCloseable {
     static UploadPlacement open(DataDirectory data, Request request) throws IOException {
         Path target = data.resolveNew(request.name());
         try {
-            data.freeSpace().require(target.getParent(), "an upload", request.size(), 0);
+            data.requireSpace(target.getParent(), "an upload", request.size());
         } catch (NotEnoughSpaceException e) {
             throw new Refused(Status.NO_SPACE, e.getMessage());
         }

@@ -47,7 +47,7 @@ import java.util.zip.CRC32C;
  * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
  * its path; a symlink there, or a name of several components, takes the real-path route.
  *
- * <p>A generation that cannot fit in the usable space ({@link FreeSpace}: its size and {@link #GENERATION_ROOM}) is
+ * <p>A generation that cannot fit in the usable space ({@link FreeSpace}: its size and {@link #RECORD_AND_METADATA_ROOM}) is
  * refused before it writes. A failed generation leaves nothing behind: the data goes to a temporary file renamed into
  * place, then its record is written; a disk that fills anyway (another writer) at any step removes what that request
  * wrote, the placed file included.
@@ -66,12 +66,13 @@ public final class DataDirectory implements AutoCloseable {
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
     /**
-     * What a generation needs beyond its size: the block of its checksum record, the data's last partial block and the
-     * file system's blocks that map the file (a few extent blocks on ext4 or XFS even at 64 GiB). 1 MiB holds them with
-     * blocks up to 64 KiB and is nothing beside a file worth generating; with less, a generation that passed the check
-     * could still run out at its record.
+     * What writing a file here needs beyond its size, generated or uploaded: the block of its checksum record, the data's
+     * last partial block and the file system's blocks that map the file (a few extent blocks on ext4 or XFS even at
+     * 64 GiB). 1 MiB holds them with blocks up to 64 KiB and is nothing beside a file worth generating; with less, a
+     * write that passed the check could still run out at its record. An upload of at most 1 MiB writes no record file
+     * and is counted the same: one rule, which only the last MiB of a disk ever feels.
      */
-    static final long GENERATION_ROOM = 1 << 20;
+    public static final long RECORD_AND_METADATA_ROOM = 1 << 20;
     private static final Logger LOG = Logger.getLogger(DataDirectory.class.getName());
     /** The uploads' temp directory, inside the data directory (see the class comment). */
     public static final String UPLOADS = ".uploads";
@@ -99,7 +100,7 @@ public final class DataDirectory implements AutoCloseable {
         this(dir, FreeSpace.OF_FILE_SYSTEM);
     }
 
-    /** @param freeSpace what generations and uploads are checked against before they write (see {@link #freeSpace}) */
+    /** @param freeSpace what generations and uploads are checked against before they write (see {@link #requireSpace}) */
     public DataDirectory(Path dir, FreeSpace freeSpace) throws IOException {
         this.freeSpace = freeSpace;
         Files.createDirectories(dir);
@@ -129,9 +130,16 @@ public final class DataDirectory implements AutoCloseable {
         return root;
     }
 
-    /** Whether a write fits, asked before it starts: generations ask here, and so must uploads into this directory. */
-    public FreeSpace freeSpace() {
-        return freeSpace;
+    /**
+     * Refuses a file of {@code size} bytes that would not fit in {@code dir}'s file system with its
+     * {@link #RECORD_AND_METADATA_ROOM}, before a byte of it is written: generations ask here, and so must uploads into
+     * this directory.
+     *
+     * @param what what is refused, for the message ("an upload")
+     * @throws NotEnoughSpaceException naming the bytes needed and the bytes usable
+     */
+    public void requireSpace(Path dir, String what, long size) throws IOException {
+        freeSpace.require(dir, what, size, RECORD_AND_METADATA_ROOM);
     }
 
     public static String generatedName(long size) {
@@ -630,7 +638,7 @@ public final class DataDirectory implements AutoCloseable {
             LOG.info(() -> "removed " + r.path() + " (" + r.bytes() + " bytes), left by a killed run while it made " + label);
         }
         // After the sweep above, which may have given space back.
-        freeSpace.require(root, "the generated file", size, GENERATION_ROOM);
+        requireSpace(root, "the generated file", size);
         Path tmp = TempFiles.next(root, label);
         try {
             tmp.toFile().deleteOnExit(); // Ctrl-C and SIGTERM in the middle; gone already once renamed into place
