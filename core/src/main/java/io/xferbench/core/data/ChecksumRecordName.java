@@ -21,7 +21,8 @@ final class ChecksumRecordName {
     private static final String LONG_MARK = "..";
     private static final int HASH_BYTES = 16;
     /** What is left of NAME_MAX for a long name's start: 213 bytes. */
-    static final int START_MAX_BYTES = NameMax.BYTES - LONG_MARK.length() - "-".length() - 2 * HASH_BYTES - SUFFIX.length();
+    static final int START_MAX_BYTES = NameMax.BYTES - LONG_MARK.length() - "-".length() - 2 * HASH_BYTES
+            - SUFFIX.length();
 
     private ChecksumRecordName() {
     }

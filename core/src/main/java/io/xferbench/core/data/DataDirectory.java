@@ -47,10 +47,10 @@ import java.util.zip.CRC32C;
  * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
  * its path; a symlink there, or a name of several components, takes the real-path route.
  *
- * <p>A generation that cannot fit in the usable space ({@link FreeSpace}: its size and {@link #RECORD_AND_METADATA_ROOM}) is
- * refused before it writes. A failed generation leaves nothing behind: the data goes to a temporary file renamed into
- * place, then its record is written; a disk that fills anyway (another writer) at any step removes what that request
- * wrote, the placed file included.
+ * <p>A generation (or upload, {@link #requireSpace}) that cannot fit in the usable space ({@link FreeSpace}: its size
+ * and {@link #RECORD_AND_METADATA_ROOM}) is refused before it writes. A failed generation leaves nothing behind: the
+ * data goes to a temporary file renamed into place, then its record is written; a disk that fills anyway (another
+ * writer) at any step removes what that request wrote, the placed file included.
  *
  * <p>Uploads into the directory itself are written in {@value #UPLOADS}, a hidden subdirectory (hidden names are the
  * server's: no client can name it or anything in it), and renamed from there into place: creating the temp file
@@ -66,8 +66,8 @@ public final class DataDirectory implements AutoCloseable {
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
     /**
-     * What writing a file here needs beyond its size, generated or uploaded: the block of its checksum record, the data's
-     * last partial block and the file system's blocks that map the file (a few extent blocks on ext4 or XFS even at
+     * What writing a file here needs beyond its size, generated or uploaded: the block of its checksum record, the
+     * data's last partial block and the file system's blocks that map the file (a few extent blocks on ext4 or XFS even at
      * 64 GiB). 1 MiB holds them with blocks up to 64 KiB and is nothing beside a file worth generating; with less, a
      * write that passed the check could still run out at its record. An upload of at most 1 MiB writes no record file
      * and is counted the same: one rule, which only the last MiB of a disk ever feels.
@@ -556,10 +556,10 @@ public final class DataDirectory implements AutoCloseable {
     }
 
     /**
-     * The JDK reports the lstat of {@code base/x} under a regular file {@code base} (ENOTDIR) as absence, and the upload
-     * then failed at its temp file, whose name it told ({@code base/.tmp-…: Not a directory}). Refused here instead,
-     * naming what the client asked; a FileSystemException, as STAT and DELETE get for that path. The directory itself
-     * is one (checked as unmoved); only a subdirectory target costs this stat, and only when the target is new.
+     * The JDK reports the lstat of {@code base/x} under a regular file {@code base} (ENOTDIR) as absence, and the
+     * upload then failed at its temp file, whose name it told ({@code base/.tmp-…: Not a directory}). Refused here
+     * instead, naming what the client asked; a FileSystemException, as STAT and DELETE get for that path. The
+     * directory itself is one (checked as unmoved); only a new target in a subdirectory costs this stat.
      */
     private void checkParentIsDirectory(String name, Path parent) throws IOException {
         if (parent.equals(root)) {
