@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code java -jar} on a JVM older than 21 says in one line what it needs, instead of UnsupportedClassVersionError. */
 class LauncherTest {
@@ -56,6 +57,19 @@ class LauncherTest {
         ServerJar.assumeBuilt("server jar");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "-jar", SERVER_JAR.toString(), "--help").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("--data-dir");
+    }
+
+    /** A jar in a directory whose name a URL escapes (a space, a percent sign) starts: its location is a file URL. */
+    @Test
+    void aJarUnderAPathWithASpaceStarts(@TempDir Path dir) throws Exception {
+        ServerJar.assumeBuilt("server jar");
+        Path jar = Files.copy(SERVER_JAR, Files.createDirectories(dir.resolve("my jars 100%")).resolve("xferbench-server.jar"));
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "-jar", jar.toString(), "--help").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isZero();

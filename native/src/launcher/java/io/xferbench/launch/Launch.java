@@ -1,7 +1,9 @@
 package io.xferbench.launch;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
@@ -49,7 +51,13 @@ public final class Launch {
 
     private static String mainClass() throws IOException {
         URL jar = Launch.class.getProtectionDomain().getCodeSource().getLocation();
-        JarFile file = new JarFile(jar.getPath());
+        JarFile file;
+        try {
+            // The location is a URL: its path has a space as %20, so it is decoded through the URI, not used as is.
+            file = new JarFile(new File(jar.toURI()));
+        } catch (URISyntaxException e) {
+            throw new IOException("cannot read the jar at " + jar, e);
+        }
         try {
             Manifest manifest = file.getManifest();
             String main = manifest == null ? null : manifest.getMainAttributes().getValue(new Attributes.Name("Xferbench-Main"));
