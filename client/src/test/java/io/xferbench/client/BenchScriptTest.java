@@ -68,7 +68,11 @@ class BenchScriptTest {
     }
 
     private static Run run(Path dir, String script, String... args) throws Exception {
-        Path root = fakeTree(dir);
+        return runIn(fakeTree(dir), dir, null, script, args);
+    }
+
+    /** {@code script} of the tree at {@code root}, with {@code stubs} (when not null) first on the PATH. */
+    private static Run runIn(Path root, Path dir, Path stubs, String script, String... args) throws Exception {
         Path log = dir.resolve("commands.log");
         Files.writeString(log, "");
         List<String> command = new java.util.ArrayList<>(List.of("bash", root.resolve("scripts").resolve(script).toString()));
@@ -78,6 +82,9 @@ class BenchScriptTest {
         pb.environment().put("STUB_LOG", log.toString());
         pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
         pb.environment().put("XFERBENCH_CLIENT_DIR", dir.resolve("client-data").toString());
+        if (stubs != null) {
+            pb.environment().put("PATH", stubs + ":" + System.getenv("PATH"));
+        }
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(out).isTrue();
@@ -106,5 +113,20 @@ class BenchScriptTest {
             assertThat(run.commands()).as(script).hasSize(3);
             assertThat(run.commands().get(1)).as(script).matches(".* render \\S+/results/bench-\\S+\\.json");
         }
+    }
+
+    /** Two runs started in the same second (a `date` that always says the same second) keep results of their own. */
+    @Test
+    void runsStartedInTheSameSecondWriteFilesOfTheirOwn(@TempDir Path dir) throws Exception {
+        Path stubs = Files.createDirectories(dir.resolve("stubs"));
+        Files.writeString(stubs.resolve("date"), "#!/bin/sh\necho 20261128T000000Z\n");
+        Files.setPosixFilePermissions(stubs.resolve("date"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path root = fakeTree(dir);
+        String first = runIn(root, dir, stubs, "bench", "--size", "1MiB").commands().get(0);
+        String second = runIn(root, dir, stubs, "bench", "--size", "1MiB").commands().get(0);
+        String json = "--out (\\S+/results/bench-20261128T000000Z\\S*\\.json)$";
+        assertThat(first).containsPattern(json);
+        assertThat(second).containsPattern(json);
+        assertThat(first.replaceAll(".*" + json, "$1")).isNotEqualTo(second.replaceAll(".*" + json, "$1"));
     }
 }
