@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The reports of cooperating clients (each {@code --client-id I/N}) as one: per row, the bytes and transfers of all of
@@ -46,6 +47,8 @@ final class ReportMerge {
             throw new IllegalArgumentException("merge needs the reports of at least two clients");
         }
         checkIds(inputs);
+        checkSameSettings(inputs);
+        checkNoRepeatedRows(inputs);
         Set<MethodResult.Row> rows = new LinkedHashSet<>();
         inputs.forEach(in -> in.report().results().forEach(r -> rows.add(r.row())));
         List<MethodResult> merged = new ArrayList<>();
@@ -139,20 +142,56 @@ final class ReportMerge {
         return new Merged(result, Math.max(0, earliestEnd - latestStart) / (double) Math.max(1, to - from));
     }
 
-    /** Ids, where the reports have them, must be distinct and of one N that matches the number of reports. */
+    /**
+     * Every report must carry an id, of one N that matches the number of reports, and no id twice: a report given twice
+     * (or a copy of it) would otherwise be added to itself.
+     */
     private static void checkIds(List<Input> inputs) {
         Set<String> seen = new LinkedHashSet<>();
         for (Input in : inputs) {
             Object id = in.report().environment().get("clientId");
             if (id == null) {
-                continue;
+                throw new IllegalArgumentException(in.name() + " has no clientId: merge only reports of clients run with --client-id I/N");
             }
-            ClientId parsed = new ClientId.Converter().convert(id.toString());
+            ClientId parsed;
+            try {
+                parsed = new ClientId.Converter().convert(id.toString());
+            } catch (TypeConversionException e) {
+                throw new IllegalArgumentException(in.name() + ": clientId '" + id + "' is not I/N with 1 <= I <= N");
+            }
             if (parsed.count() != inputs.size()) {
                 throw new IllegalArgumentException(in.name() + " is client " + parsed + ", but " + inputs.size() + " reports were given");
             }
             if (!seen.add(parsed.toString())) {
                 throw new IllegalArgumentException("two reports are client " + parsed + " (" + in.name() + " is the second)");
+            }
+        }
+    }
+
+    /**
+     * Cooperating clients ran one command line against one server: their settings (server, sizes, repeat, concurrency,
+     * verify, cache, ...) must be equal, or the sum would mix runs that measured different things.
+     */
+    private static void checkSameSettings(List<Input> inputs) {
+        for (Input in : inputs.subList(1, inputs.size())) {
+            List<SettingsDifference> differing = SettingsDifference.between(inputs.get(0).report(), in.report());
+            if (!differing.isEmpty()) {
+                throw new IllegalArgumentException(in.name() + " and " + inputs.get(0).name() + " differ in their settings ("
+                        + String.join("; ", differing.stream().map(SettingsDifference::describe).toList())
+                        + "): merge only clients of one run");
+            }
+        }
+    }
+
+    /** A row twice in one report cannot be matched with the other reports' rows: which copy goes with which? */
+    private static void checkNoRepeatedRows(List<Input> inputs) {
+        for (Input in : inputs) {
+            Set<MethodResult.Row> rows = new LinkedHashSet<>();
+            for (MethodResult r : in.report().results()) {
+                if (!rows.add(r.row())) {
+                    throw new IllegalArgumentException(in.name() + " has the row " + RowName.of(r) + " twice: merge runs "
+                            + "whose methods and sizes are each given once");
+                }
             }
         }
     }

@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.cli.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Merging cooperating clients' rows: sums over the union span, overlap, what is refused. */
 class ReportMergeTest {
@@ -21,7 +27,15 @@ class ReportMergeTest {
     }
 
     private static ReportMerge.Input input(String name, String id, MethodResult... rows) {
-        return new ReportMerge.Input(name, new Report(Map.of("clientId", id, "client", Map.of("host", "h-" + name)), List.of(rows)));
+        return input(name, id, Map.of("server", "10.0.0.1:7070", "concurrency", 1), rows);
+    }
+
+    private static ReportMerge.Input input(String name, Object id, Map<String, Object> settings, MethodResult... rows) {
+        Map<String, Object> environment = new java.util.HashMap<>(Map.of("settings", settings, "client", Map.of("host", "h-" + name)));
+        if (id != null) {
+            environment.put("clientId", id);
+        }
+        return new ReportMerge.Input(name, new Report(environment, List.of(rows)));
     }
 
     @Test
@@ -62,5 +76,52 @@ class ReportMergeTest {
                 .hasMessageContaining("two reports are client 1/2");
         assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", "1/3", row(1, 1, 0, 1)), input("b", "2/3", row(1, 1, 0, 1)))))
                 .hasMessageContaining("is client 1/3, but 2 reports were given");
+    }
+
+    /** A report given twice, or a copy of it, would be added to itself: without ids that cannot be told. */
+    @Test
+    void reportsWithoutClientIdsAreRefused() {
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", null, Map.of(), row(1, 1, 0, 1)),
+                input("a-copy", null, Map.of(), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a has no clientId: merge only reports of clients run with --client-id I/N");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"abc", "3/2", "", "0/2", "1/2/3"})
+    void aClientIdThatIsNotIOfNIsRefusedNamingTheFile(String id) {
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", id, Map.of(), row(1, 1, 0, 1)),
+                input("b", "2/2", Map.of(), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a: clientId '" + id + "' is not I/N with 1 <= I <= N");
+        // A number, not a string, in a hand-edited report.
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", 5, Map.of(), row(1, 1, 0, 1)),
+                input("b", "2/2", Map.of(), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a: clientId '5' is not I/N with 1 <= I <= N");
+    }
+
+    @Test
+    void reportsOfDifferentServersOrSettingsAreRefused() {
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", "1/2", Map.of("server", "10.0.0.1:7070"), row(1, 1, 0, 1)),
+                input("b", "2/2", Map.of("server", "10.0.0.2:7070"), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("b and a differ in their settings (server: 10.0.0.1:7070 vs 10.0.0.2:7070): merge only clients of one run");
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", "1/2", Map.of("concurrency", 1, "cache", "warm"), row(1, 1, 0, 1)),
+                input("b", "2/2", Map.of("concurrency", 4), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("concurrency: 1 vs 4").hasMessageContaining("cache: warm vs (none)");
+    }
+
+    @Test
+    void aRowTwiceInOneReportIsRefused() {
+        assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", "1/2", row(1, 1, 0, 1), row(1, 1, 0, 1)),
+                input("b", "2/2", row(1, 1, 0, 1), row(1, 1, 0, 1))))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a has the row download transfer-to 64MiB twice");
+    }
+
+    /** The command line: the same report twice is one line and a usage error, not a doubled rate. */
+    @Test
+    void mergingAReportWithItselfIsAUsageError(@TempDir Path dir) throws Exception {
+        Path a = Files.writeString(dir.resolve("a.json"), ReportWriter.render(input("a", null, Map.of(), row(1, 1, 0, 1)).report(), ReportFormat.JSON));
+        UsageErrorsTest.Run r = UsageErrorsTest.run("merge", a.toString(), a.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("has no clientId");
     }
 }
