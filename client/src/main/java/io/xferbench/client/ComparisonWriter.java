@@ -4,6 +4,7 @@ import io.xferbench.core.Sizes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /** Prints a {@link RunComparison} as an aligned text table or Markdown, with the rows found in one run only. */
 final class ComparisonWriter {
@@ -34,6 +35,7 @@ final class ComparisonWriter {
         }
         only(out, "only in A: ", c.onlyA());
         only(out, "only in B: ", c.onlyB());
+        notes(out, "", c, text -> text);
         return out.toString();
     }
 
@@ -45,6 +47,7 @@ final class ComparisonWriter {
         out.append('\n');
         only(out, "- only in A: ", c.onlyA());
         only(out, "- only in B: ", c.onlyB());
+        notes(out, "- ", c, MarkdownReport::escape);
         return out.toString();
     }
 
@@ -75,8 +78,18 @@ final class ComparisonWriter {
 
     private static void only(StringBuilder out, String prefix, List<MethodResult> rows) {
         if (!rows.isEmpty()) {
-            out.append(prefix).append(String.join(", ", rows.stream()
-                    .map(r -> DirectionJson.name(r.row().direction()) + " " + r.label() + " " + Sizes.format(r.row().size())).toList())).append('\n');
+            out.append(prefix).append(String.join(", ", rows.stream().map(RowName::of).toList())).append('\n');
+        }
+    }
+
+    /** What the change may owe to something other than the code or machine, and how repeated rows were matched. */
+    private static void notes(StringBuilder out, String bullet, RunComparison c, UnaryOperator<String> escape) {
+        for (SettingsDifference d : c.settings()) {
+            out.append(bullet).append("settings differ, ").append(escape.apply(d.describe())).append('\n');
+        }
+        if (!c.repeated().isEmpty()) {
+            out.append(bullet).append("repeated rows, paired in order (first of A with first of B, ...): ")
+                    .append(escape.apply(String.join(", ", c.repeated().stream().map(RowName::of).toList()))).append('\n');
         }
     }
 }

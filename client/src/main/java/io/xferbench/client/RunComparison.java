@@ -1,21 +1,29 @@
 package io.xferbench.client;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Two runs' rows side by side, matched by direction, method (with its relay buffer), proxy scenario and size. Rows that
  * move bytes are compared in MiB/s, empty-body exchanges in req/s: the change of the median, and whether the two
  * min..max ranges overlap (when they do, the difference is within the runs' own spread).
  *
- * @param pairs rows found in both runs, in A's order
- * @param onlyA rows only the first run has
- * @param onlyB rows only the second run has
+ * @param pairs    rows found in both runs, in A's order
+ * @param onlyA    rows only the first run has
+ * @param onlyB    rows only the second run has
+ * @param repeated rows a run has more than once (e.g. {@code --method stream,stream}): their copies are paired in order,
+ *                 the first of A with the first of B, and so on
+ * @param settings the settings in which the runs differ: a change may come from them, not from the code or machine
  */
-record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResult> onlyB) {
+record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResult> onlyB, List<MethodResult> repeated,
+                     List<SettingsDifference> settings) {
 
     /** One row in both runs. */
     record Pair(MethodResult a, MethodResult b) {
@@ -49,21 +57,39 @@ record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResu
     }
 
     static RunComparison of(Report a, Report b) {
-        Map<Object, MethodResult> byKey = new LinkedHashMap<>();
+        // A list per key, not one row: a run may hold a row several times, and none of them may be lost.
+        Map<Object, Deque<MethodResult>> byKey = new LinkedHashMap<>();
         for (MethodResult r : b.results()) {
-            byKey.put(key(r), r);
+            byKey.computeIfAbsent(key(r), k -> new ArrayDeque<>()).add(r);
         }
+        List<MethodResult> repeated = new ArrayList<>(repeats(a));
+        repeated.addAll(repeats(b));
         List<Pair> pairs = new ArrayList<>();
         List<MethodResult> onlyA = new ArrayList<>();
         for (MethodResult r : a.results()) {
-            MethodResult other = byKey.remove(key(r));
+            Deque<MethodResult> others = byKey.get(key(r));
+            MethodResult other = others == null ? null : others.poll();
             if (other == null) {
                 onlyA.add(r);
             } else {
                 pairs.add(new Pair(r, other));
             }
         }
-        return new RunComparison(pairs, onlyA, List.copyOf(byKey.values()));
+        List<MethodResult> onlyB = byKey.values().stream().flatMap(Deque::stream).toList();
+        return new RunComparison(pairs, onlyA, onlyB, repeated, SettingsDifference.between(a, b));
+    }
+
+    /** The first copy of each row the report has more than once. */
+    private static List<MethodResult> repeats(Report report) {
+        Set<Object> seen = new HashSet<>();
+        Set<Object> said = new HashSet<>();
+        List<MethodResult> repeats = new ArrayList<>();
+        for (MethodResult r : report.results()) {
+            if (!seen.add(key(r)) && said.add(key(r))) {
+                repeats.add(r);
+            }
+        }
+        return repeats;
     }
 
     private static Object key(MethodResult r) {

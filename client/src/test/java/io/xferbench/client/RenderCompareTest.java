@@ -77,4 +77,43 @@ class RenderCompareTest {
         assertThat(Cli.run(new ClientMain(), "compare", run.toString())).isEqualTo(Cli.USAGE);
         assertThat(Cli.run(new ClientMain(), "render", dir.resolve("missing.json").toString())).isEqualTo(Cli.FAILED);
     }
+
+    private static String compare(Path dir, Report a, Report b) throws Exception {
+        Path out = dir.resolve("c.txt");
+        UsageErrorsTest.Run r = UsageErrorsTest.run("compare", write(dir, "a.json", a).toString(), write(dir, "b.json", b).toString(),
+                "--out", out.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        return Files.readString(out);
+    }
+
+    /** --method stream,stream: each copy of a row is compared, none dropped, and the pairing is said. */
+    @Test
+    void repeatedRowsArePairedInOrderAndSaid(@TempDir Path dir) throws Exception {
+        String out = compare(dir, new Report(Map.of(), List.of(row("stream", 700, 650, 750), row("stream", 800, 750, 850))),
+                new Report(Map.of(), List.of(row("stream", 1400, 1300, 1500), row("stream", 1600, 1500, 1700))));
+        assertThat(out.lines().filter(l -> l.matches("download +stream .*"))).hasSize(2).allMatch(l -> l.contains("+100.0%"));
+        assertThat(out).doesNotContain("only in").contains("repeated rows, paired in order (first of A with first of B, ...): "
+                + "download stream 64MiB");
+    }
+
+    @Test
+    void differingSettingsAreNamedEachOnALine(@TempDir Path dir) throws Exception {
+        Map<String, Object> one = Map.of("settings", Map.of("concurrency", 1, "verify", "crc32c", "cache", "warm"));
+        Map<String, Object> four = Map.of("settings", Map.of("concurrency", 4, "verify", "length", "cache", "warm"));
+        String out = compare(dir, new Report(one, A.results()), new Report(four, B.results()));
+        assertThat(out).contains("settings differ, concurrency: 1 vs 4\n").contains("settings differ, verify: crc32c vs length\n")
+                .doesNotContain("cache:");
+        assertThat(compare(dir, new Report(one, A.results()), new Report(one, B.results()))).doesNotContain("settings differ");
+    }
+
+    /** Proxy rows differ by scenario only: an unmatched one says which. */
+    @Test
+    void anUnmatchedProxyRowNamesItsScenario(@TempDir Path dir) throws Exception {
+        MethodResult small = MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.of("small"), 0, null),
+                "x");
+        MethodResult connect = MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.of("connect"), 0,
+                null), "x");
+        String out = compare(dir, A, new Report(Map.of(), List.of(small, connect)));
+        assertThat(out).contains("only in B: proxy copy 0 (small), proxy copy 0 (connect)");
+    }
 }
