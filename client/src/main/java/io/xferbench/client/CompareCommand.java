@@ -1,8 +1,10 @@
 package io.xferbench.client;
 
+import io.xferbench.core.cli.Converters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,11 +27,14 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", description = "table or markdown (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--out", description = "Write the comparison here instead of standard output.")
+    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the comparison here instead of standard output.")
     Path out;
 
     @Override
     public Integer call() throws Exception {
+        if (out != null) {
+            OutputOptions.refuseInput(out, List.of(a, b));
+        }
         RunComparison comparison = RunComparison.of(Report.read(a), Report.read(b));
         String text = format == Format.MARKDOWN ? ComparisonWriter.markdown(comparison, a.toString(), b.toString())
                 : ComparisonWriter.table(comparison, a.toString(), b.toString());

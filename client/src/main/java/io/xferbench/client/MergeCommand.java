@@ -24,7 +24,7 @@ final class MergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        output.check();
+        output.check(files);
         List<ReportMerge.Input> inputs = new ArrayList<>();
         for (Path file : files) {
             inputs.add(new ReportMerge.Input(file.toString(), Report.read(file)));

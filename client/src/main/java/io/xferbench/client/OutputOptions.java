@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,19 +18,45 @@ final class OutputOptions {
                     + "need --out (default: ${DEFAULT-VALUE}).")
     List<ReportFormat> formats;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the report here instead of standard output; with several formats, its extension "
+    @Option(names = "--out", paramLabel = "FILE", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output; with several formats, its extension "
             + "is replaced by each format's (.txt, .json, .csv, .md, .html).")
     Path out;
 
-    @Option(names = "--chart", paramLabel = "BASE", description = "Also draw charts as PNG and SVG: BASE.png/.svg (MiB/s; "
+    @Option(names = "--chart", paramLabel = "BASE", converter = Converters.ChartBase.class, description = "Also draw charts as PNG and SVG: BASE.png/.svg (MiB/s; "
             + "req/s charts for empty-body rows are BASE-requests.*), BASE-cpu.* and BASE-syscalls.* (a .png ending of BASE is dropped).")
     Path chart;
 
-    /** Refuses what cannot be written, before a run starts (exit 2). */
+    /** Refuses what cannot be written, before a run starts (exit 2); the paths themselves are checked by their converters. */
     void check() {
+        check(List.of());
+    }
+
+    /** As {@link #check()}, and refuses to write over one of {@code inputs} (render, merge). */
+    void check(List<Path> inputs) {
+        if (formats.isEmpty()) {
+            throw new IllegalArgumentException("--format needs at least one of table, json, csv, markdown, html");
+        }
         if (formats.size() > 1 && out == null) {
             throw new IllegalArgumentException("--format " + formats.stream().map(ReportFormat::id).collect(Collectors.joining(","))
                     + " writes several files: give --out");
+        }
+        if (out != null) {
+            for (ReportFormat format : formats) {
+                refuseInput(formats.size() == 1 ? out : withExtension(out, format.extension), inputs);
+            }
+        }
+    }
+
+    /** Refuses an output file that is one of the inputs: it would be overwritten before (or while) it is read. */
+    static void refuseInput(Path file, List<Path> inputs) {
+        for (Path input : inputs) {
+            try {
+                if (Files.exists(file) && Files.exists(input) && Files.isSameFile(file, input)) {
+                    throw new IllegalArgumentException("--out " + file + " is the input " + input + ": it would be overwritten");
+                }
+            } catch (IOException e) {
+                // Cannot tell (no permission to look): reading or writing will say what is wrong.
+            }
         }
     }
 

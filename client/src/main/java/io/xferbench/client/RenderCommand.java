@@ -18,7 +18,7 @@ final class RenderCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        output.check();
+        output.check(java.util.List.of(file));
         output.write(Report.read(file));
         // Rendering succeeded; failed rows are shown, they are the run's result, not this command's.
         return 0;

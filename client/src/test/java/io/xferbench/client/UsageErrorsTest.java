@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -108,5 +109,54 @@ class UsageErrorsTest {
         assertThat(unknown.exit()).isEqualTo(Cli.FAILED);
         assertOneLine(unknown);
         assertThat(unknown.err()).contains("unknown host");
+    }
+
+    /**
+     * A file the run could not write is a usage error before the run, not a lost run: DIR is a temporary directory, RUN
+     * a report in it, EMPTY an empty argument. The message names the option.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "download --format json --out DIR/nodir/r.json", "download --out DIR", "download --out DIR/o/", "download --out EMPTY",
+        "upload --out DIR/nodir/r.json", "proxy --out DIR", "download --chart DIR/nodir/c", "download --chart EMPTY",
+        "download --chart DIR/c/", "download --chart DIR/.png", "download --format ,", "load --out DIR/nodir/r.json",
+        "load --out DIR", "load-bench --server-jar no-such.jar --json DIR/nodir/r.json", "load-bench --server-jar no-such.jar --out DIR",
+        "load-bench --server-jar no-such.jar --chart DIR/nodir/s.png", "render RUN --chart DIR/nodir/c", "render RUN --chart EMPTY",
+        "render RUN --out DIR/o/", "render RUN --format csv --out RUN", "render RUN --format csv,json --out DIR/run.x",
+        "compare RUN RUN --out RUN", "compare RUN RUN --out DIR/nodir/c.txt", "merge RUN RUN --format json --out RUN"})
+    void anOutputThatCannotBeWrittenIsAUsageErrorBeforeAnyWork(String args, @TempDir Path dir) throws Exception {
+        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(java.util.Map.of(), java.util.List.of()),
+                ReportFormat.JSON));
+        String[] argv = args.split(" ");
+        for (int i = 0; i < argv.length; i++) {
+            argv[i] = argv[i].equals("EMPTY") ? "" : argv[i].replace("DIR", dir.toString()).replace("RUN", report.toString());
+        }
+        String option = argv[argv.length - 2];
+        if (List.of("download", "upload", "proxy", "load").contains(argv[0])) {
+            argv = concat(argv, "--port", closedPort());
+        }
+        Run r = run(argv[0].equals("load") ? concat(argv, "--duration", "1s") : argv);
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+        assertThat(r.err()).contains(option);
+        assertThat(Files.readString(report)).as("the input is untouched").startsWith("{");
+        try (var files = Files.list(dir)) {
+            assertThat(files).as("nothing written").containsExactly(report);
+        }
+    }
+
+    private static String[] concat(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
+    }
+
+    /** veth parses the client's arguments before it makes a namespace: a bad --out is caught there too. */
+    @Test
+    void vethChecksTheClientsOutputBeforeMakingANamespace(@TempDir Path dir) {
+        Run r = run("veth", "download", "--server-jar", "pom.xml", "--out", dir.resolve("nodir/r.json").toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+        assertThat(r.err()).contains("--out");
     }
 }

@@ -135,7 +135,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
             + "rows, so they compare the servers' CPU rather than the device.")
     Path dataParent;
 
-    @Option(names = "--chart", description = "Write the sweep chart here (PNG: requests/s and server threads against concurrency, "
+    @Option(names = "--chart", converter = Converters.OutputFile.class, description = "Write the sweep chart here (PNG: requests/s and server threads against concurrency, "
             + "a line per server design).")
     Path chart;
 
@@ -146,10 +146,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     LoadCommand.Format format;
 
-    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
     Path out;
 
-    @Option(names = "--json", description = "Also write the rows as JSON here (whatever --format says).")
+    @Option(names = "--json", converter = Converters.OutputFile.class, description = "Also write the rows as JSON here (whatever --format says).")
     Path json;
 
     // Set by 'client veth load-bench' (docs/two-hosts.md), not by hand: the servers go into the server's namespace.

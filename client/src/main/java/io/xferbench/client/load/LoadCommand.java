@@ -107,7 +107,7 @@ public final class LoadCommand implements Callable<Integer> {
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--out", description = "Write the report here instead of standard output.")
+    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
     Path out;
 
     @Override

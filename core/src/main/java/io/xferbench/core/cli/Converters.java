@@ -2,6 +2,9 @@ package io.xferbench.core.cli;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.protocol.Wire;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
@@ -173,5 +176,53 @@ public final class Converters {
             }
             return d;
         }
+    }
+
+    /**
+     * A file a report is written to: a name in an existing directory, not a directory. Checked before the run, so that
+     * a bad one does not lose the run's results at its end.
+     */
+    public static final class OutputFile implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            return writableFile(value);
+        }
+    }
+
+    /** The base of chart files (BASE.png, BASE-cpu.svg, ...): as {@link OutputFile}, and a name left without .png/.svg. */
+    public static final class ChartBase implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            Path base = writableFile(value);
+            if (base.getFileName().toString().replaceFirst("\\.(png|svg)$", "").isEmpty()) {
+                // The charts would be hidden files: .png, -cpu.png, ...
+                throw new TypeConversionException("'" + value + "' has no name before its extension: want e.g. charts/run");
+            }
+            return base;
+        }
+    }
+
+    private static Path writableFile(String value) {
+        if (value.isEmpty()) {
+            throw new TypeConversionException("want a file name, not ''");
+        }
+        if (value.endsWith("/")) {
+            // Path.of drops the slash, and the files would be written beside the directory.
+            throw new TypeConversionException("'" + value + "' names a directory: want a file name");
+        }
+        Path path;
+        try {
+            path = Path.of(value);
+        } catch (InvalidPathException e) {
+            throw new TypeConversionException("not a file name: " + e.getMessage());
+        }
+        if (Files.isDirectory(path)) {
+            throw new TypeConversionException("'" + value + "' is a directory: want a file name");
+        }
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new TypeConversionException("'" + value + "': there is no directory " + parent);
+        }
+        return path;
     }
 }
