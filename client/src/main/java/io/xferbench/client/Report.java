@@ -27,7 +27,36 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
         if (report == null || report.environment() == null || report.results() == null) {
             throw new IOException(file + " is not an xferbench client JSON report: no environment or results");
         }
+        for (int i = 0; i < report.results().size(); i++) {
+            String problem = problem(report.results().get(i));
+            if (problem != null) {
+                throw new IOException(file + " is not an xferbench client JSON report: results[" + i + "] " + problem);
+            }
+        }
+        if (report.environment().get("provenance") instanceof Map<?, ?> p && p.get("schemaVersion") instanceof Number v
+                && v.intValue() > Provenance.SCHEMA_VERSION) {
+            // Read anyway: most of a newer layout is the same, and the reader is told what to trust.
+            System.err.println("xferbench: warning: " + file + " has schema " + v + ", newer than this client's "
+                    + Provenance.SCHEMA_VERSION + ": fields it changed may be misread or missing");
+        }
         return report;
+    }
+
+    /** What a hand-edited or truncated row lacks that every written row has; null when nothing. */
+    private static String problem(MethodResult r) {
+        if (r == null) {
+            return "is null";
+        }
+        if (r.row().direction() == null) {
+            return "has no direction";
+        }
+        if (r.row().method() == null) {
+            return "has no method";
+        }
+        if (r.skipped() == null && r.error() == null && r.throughput().repeatMibPerSec() == null) {
+            return "(" + r.row().method() + ") is neither skipped nor failed but has no measured rounds (repeatMibPerSec)";
+        }
+        return null;
     }
 
     /**

@@ -159,4 +159,32 @@ class UsageErrorsTest {
         assertOneLine(r);
         assertThat(r.err()).contains("--out");
     }
+
+    /** Hand-edited rows: one line naming the file and the row, exit 1, as for JSON that is no report at all. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{}", "null", "{\"direction\":\"download\",\"method\":\"x\"}", "{\"method\":\"x\",\"size\":1}",
+        "{\"direction\":\"download\",\"size\":1}"})
+    void aReportWithABadRowIsOneLineNamingTheFile(String row, @TempDir Path dir) throws Exception {
+        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"environment\":{},\"results\":[" + row + "]}");
+        Run r = run("render", bad.toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.FAILED);
+        assertOneLine(r);
+        assertThat(r.err()).contains(bad + " is not an xferbench client JSON report: results[0] ").doesNotContain("internal error");
+    }
+
+    /** A report of a newer layout is rendered, with a warning that some fields may be misread. */
+    @Test
+    void aNewerSchemaIsWarnedOf(@TempDir Path dir) throws Exception {
+        Path newer = Files.writeString(dir.resolve("newer.json"), "{\"environment\":{\"provenance\":{\"schemaVersion\":99}},\"results\":[]}");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertThat(run("render", newer.toString(), "--format", "json", "--out", dir.resolve("out.json").toString()).exit()).isZero();
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("warning: " + newer + " has schema 99, newer than "
+                + "this client's " + Provenance.SCHEMA_VERSION);
+    }
 }
