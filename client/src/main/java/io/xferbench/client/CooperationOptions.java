@@ -46,18 +46,25 @@ final class CooperationOptions {
         }
     }
 
-    /** Epoch seconds (decimals allowed) or an ISO-8601 instant. */
+    /** Epoch seconds (decimals allowed) or an ISO-8601 instant, at most {@link #LONGEST_WAIT} ahead. */
     static final class StartTime implements ITypeConverter<Instant> {
+        /** Cooperating clients are started within minutes of each other: a later time is a typo, not a plan. */
+        static final Duration LONGEST_WAIT = Duration.ofDays(1);
+
         @Override
         public Instant convert(String value) {
+            Instant start;
             try {
-                if (value.matches("\\d+(\\.\\d+)?")) {
-                    return Instant.ofEpochMilli(Math.round(Double.parseDouble(value) * 1000));
-                }
-                return Instant.parse(value);
+                start = value.matches("\\d+(\\.\\d+)?") ? Instant.ofEpochMilli(Math.round(Double.parseDouble(value) * 1000))
+                        : Instant.parse(value);
             } catch (DateTimeParseException e) {
                 throw new TypeConversionException("want epoch seconds or an ISO-8601 instant (2026-05-01T12:00:00Z), not '" + value + "'");
             }
+            if (start.isAfter(Instant.now().plus(LONGEST_WAIT))) {
+                throw new TypeConversionException("'" + value + "' is " + start + ", more than a day ahead: want a time "
+                        + "shortly after all clients are started");
+            }
+            return start;
         }
     }
 }

@@ -4,7 +4,9 @@ import io.xferbench.core.cli.Converters;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /** Rounds, connections and verification: the options download, upload and proxy share. */
 final class RoundOptions {
@@ -14,7 +16,14 @@ final class RoundOptions {
     @Option(names = "--warmup", defaultValue = "1", converter = Converters.NonNegativeInt.class, description = "Unmeasured rounds first (default: ${DEFAULT-VALUE}).")
     int warmup;
 
-    @Option(names = "--concurrency", defaultValue = "1", converter = Converters.PositiveInt.class, description = "Simultaneous connections per round (default: ${DEFAULT-VALUE}).")
+    /**
+     * Each connection of a round is a thread and its own direct buffers (--buffer, the receiver's): 100,000 of them ran
+     * out of direct memory with a stack trace. The documented runs use 1 to 4; thousands of connections are load's job.
+     */
+    static final int MAX_CONCURRENCY = 1024;
+
+    @Option(names = "--concurrency", defaultValue = "1", converter = Concurrency.class,
+            description = "Simultaneous connections per round, 1 to " + MAX_CONCURRENCY + " (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     /** What a transfer is checked by. */
@@ -38,6 +47,19 @@ final class RoundOptions {
     /** Checks the values; the driver's rounds. */
     TransferDriver.Rounds rounds() {
         return new TransferDriver.Rounds(repeat, warmup, concurrency, !noSyscalls);
+    }
+
+    /** 1 to {@link #MAX_CONCURRENCY}. */
+    static final class Concurrency implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int n = new Converters.PositiveInt().convert(value);
+            if (n > MAX_CONCURRENCY) {
+                throw new TypeConversionException("at most " + MAX_CONCURRENCY + " connections per round (each is a thread with "
+                        + "its own buffers; 'load' drives thousands), not " + value);
+            }
+            return n;
+        }
     }
 
     boolean verifyCrc32c() {

@@ -50,7 +50,9 @@ class UsageErrorsTest {
         "download --warmup -1", "download --verify md5", "download --port 70000", "upload --size abc",
         "proxy --relay-buffer 100MiB", "proxy --exchanges 0", "proxy --scenario small,foo", "load --concurrency 0",
         "load --duration forever", "load --format xml", "load --protocol ftp", "load --rate -1", "download --nonsense",
-        "frobnicate", "download --client-id 3/2", "download --client-id 1", "upload --start-at tomorrow"})
+        "frobnicate", "download --client-id 3/2", "download --client-id 1", "upload --start-at tomorrow",
+        "download --concurrency 1025", "upload --concurrency 100000", "proxy --concurrency 2000",
+        "download --start-at 99999999999999999999", "upload --start-at 2126-01-01T00:00:00Z"})
     void usageErrorsAreOneLineAndExitTwoBeforeAnyWork(String args) throws Exception {
         Run r = run((args + " --port " + closedPort()).split(" "));
         if (args.contains("--port 70000")) {
