@@ -7,6 +7,7 @@ import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,11 @@ final class ChartFiles {
         for (ReportCharts.Named named : charts) {
             Path png = base.resolveSibling(stem + named.suffix() + ".png");
             Path svg = base.resolveSibling(stem + named.suffix() + ".svg");
-            ImageIO.write(png(named.chart()), "png", png.toFile());
+            // Through our own stream: ImageIO.write(.., File) prints a stack trace and a vague IIOException when the
+            // file cannot be made; Files names the file and the reason in one line.
+            try (OutputStream out = Files.newOutputStream(png)) {
+                ImageIO.write(png(named.chart()), "png", out);
+            }
             Files.writeString(svg, svg(named.chart()), StandardCharsets.UTF_8);
             written.add(png);
             written.add(svg);

@@ -110,4 +110,25 @@ class ChartsTest {
         assertThat(BarChartPainter.tickStep(0.9)).isEqualTo(0.2);
         assertThat(BarChartPainter.tickStep(60)).isEqualTo(20);
     }
+
+    /** A chart file that cannot be made (here under /proc, even for root) is one line naming it, not ImageIO's stack trace. */
+    @Test
+    void anUnwritableChartIsOneLineWithoutAStackTrace(@TempDir Path dir) throws Exception {
+        Path run = Files.writeString(dir.resolve("run.json"), ReportWriter.render(mixed(), ReportFormat.JSON));
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        UsageErrorsTest.Run r;
+        try {
+            r = UsageErrorsTest.run("render", run.toString(), "--format", "json", "--out", dir.resolve("out.json").toString(),
+                    "--chart", "/proc/xferbench-chart");
+        } finally {
+            System.setErr(stderr);
+        }
+        String printed = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(r.exit()).as(r.err()).isEqualTo(io.xferbench.core.cli.Cli.FAILED);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains("/proc/xferbench-chart.png");
+        assertThat(printed).doesNotContain("\tat ").doesNotContain("Exception");
+    }
 }
