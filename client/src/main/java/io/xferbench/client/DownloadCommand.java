@@ -5,6 +5,7 @@ import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -58,6 +59,7 @@ final class DownloadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         output.check();
+        DirectMemoryBudget.require(rounds.concurrency, BodyReceiver.BUFFER_SIZE);
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");

@@ -6,6 +6,7 @@ import io.xferbench.client.MethodResult.Scenario;
 import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -115,6 +116,7 @@ final class ProxyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         output.check();
+        DirectMemoryBudget.require(rounds.concurrency, BodyReceiver.BUFFER_SIZE);
         List<Scenario> chosen = scenarios.stream().map(Scenario::of).toList();
         ServerDescription proxyInfo = Windows.proxyInfo(server);
         ServerDescription upstreamInfo = Windows.info(server);

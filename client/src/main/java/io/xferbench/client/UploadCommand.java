@@ -6,6 +6,7 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -61,6 +62,7 @@ final class UploadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         output.check();
+        DirectMemoryBudget.require(rounds.concurrency, BodyReceiver.BUFFER_SIZE + (long) buffer.bufferSize());
         if (!rounds.verifyCrc32c()) {
             throw new IllegalArgumentException("--verify length does not apply to uploads: the request carries the body's CRC32C and "
                     + "the server always checks it (and the byte count) before it stores the file");

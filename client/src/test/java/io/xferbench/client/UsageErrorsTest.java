@@ -52,7 +52,8 @@ class UsageErrorsTest {
         "load --duration forever", "load --format xml", "load --protocol ftp", "load --rate -1", "download --nonsense",
         "frobnicate", "download --client-id 3/2", "download --client-id 1", "upload --start-at tomorrow",
         "download --concurrency 1025", "upload --concurrency 100000", "proxy --concurrency 2000",
-        "download --start-at 99999999999999999999", "upload --start-at 2126-01-01T00:00:00Z"})
+        "download --start-at 99999999999999999999", "upload --start-at 2126-01-01T00:00:00Z",
+        "upload --concurrency 1000 --buffer 64MiB"})
     void usageErrorsAreOneLineAndExitTwoBeforeAnyWork(String args) throws Exception {
         Run r = run((args + " --port " + closedPort()).split(" "));
         if (args.contains("--port 70000")) {
