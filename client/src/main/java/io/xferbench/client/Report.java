@@ -1,6 +1,7 @@
 package io.xferbench.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.NetworkPath;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +34,10 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
                 throw new IOException(file + " is not an xferbench client JSON report: results[" + i + "] " + problem);
             }
         }
+        String environmentProblem = environmentProblem(report.environment());
+        if (environmentProblem != null) {
+            throw new IOException(file + " is not an xferbench client JSON report: environment." + environmentProblem);
+        }
         if (report.environment().get("provenance") instanceof Map<?, ?> p && p.get("schemaVersion") instanceof Number v
                 && v.intValue() > Provenance.SCHEMA_VERSION) {
             // Read anyway: most of a newer layout is the same, and the reader is told what to trust.
@@ -40,6 +45,35 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
                     + Provenance.SCHEMA_VERSION + ": fields it changed may be misread or missing");
         }
         return report;
+    }
+
+    /**
+     * The environment's typed parts, converted here as the renderers will convert them, so that a hand-edited one is
+     * rejected naming itself rather than failing later as a bare conversion error; null when all convert.
+     */
+    private static String environmentProblem(Map<String, Object> environment) {
+        Map<String, Class<?>> typed = Map.of("network", NetworkPath.class, "provenance", Provenance.class,
+                "clients", ReportMerge.Clients.class);
+        for (Map.Entry<String, Class<?>> part : typed.entrySet()) {
+            Object value = environment.get(part.getKey());
+            try {
+                if (value != null && JSON.convertValue(value, part.getValue()) instanceof ReportMerge.Clients c && c.members() == null) {
+                    return "clients has no members";
+                }
+            } catch (IllegalArgumentException e) {
+                return part.getKey() + ": " + e.getMessage();
+            }
+        }
+        for (String side : List.of("client", "server", "proxy")) {
+            if (environment.get(side) instanceof Map<?, ?> m && m.get("tuning") != null) {
+                try {
+                    JSON.convertValue(m.get("tuning"), HostTuning.class);
+                } catch (IllegalArgumentException e) {
+                    return side + ".tuning: " + e.getMessage();
+                }
+            }
+        }
+        return null;
     }
 
     /** What a hand-edited or truncated row lacks that every written row has; null when nothing. */

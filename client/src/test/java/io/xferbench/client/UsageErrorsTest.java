@@ -175,6 +175,18 @@ class UsageErrorsTest {
         assertThat(r.err()).contains(bad + " is not an xferbench client JSON report: results[0] ").doesNotContain("internal error");
     }
 
+    /** Hand-edited typed parts of the environment: one line naming the file and the part, exit 1. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"provenance\":\"x\"}", "{\"provenance\":{\"schemaVersion\":\"abc\"}}", "{\"network\":5}",
+        "{\"clients\":5}", "{\"clients\":{}}", "{\"server\":{\"tuning\":5}}"})
+    void aReportWithABadEnvironmentIsOneLineNamingTheFile(String environment, @TempDir Path dir) throws Exception {
+        Path bad = Files.writeString(dir.resolve("bad.json"), "{\"environment\":" + environment + ",\"results\":[]}");
+        Run r = run("render", bad.toString(), "--format", "json", "--out", dir.resolve("out.json").toString());
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.FAILED);
+        assertOneLine(r);
+        assertThat(r.err()).contains(bad + " is not an xferbench client JSON report: environment.").doesNotContain("internal error");
+    }
+
     /** A report of a newer layout is rendered, with a warning that some fields may be misread. */
     @Test
     void aNewerSchemaIsWarnedOf(@TempDir Path dir) throws Exception {
