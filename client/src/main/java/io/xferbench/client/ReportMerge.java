@@ -22,6 +22,9 @@ final class ReportMerge {
     static final String FAR_SIDE_NOT_MERGED = "not merged: each client's server window also saw the other clients' transfers; "
             + "see each client's report";
 
+    /** Settings that describe each client's own machine (upload's sender names its local bodies' directory): may differ. */
+    private static final Set<String> OWN_MACHINE_SETTINGS = Set.of("sender");
+
     /** One input: its file name (for messages and the environment) and the report. */
     record Input(String name, Report report) {
     }
@@ -174,7 +177,8 @@ final class ReportMerge {
      */
     private static void checkSameSettings(List<Input> inputs) {
         for (Input in : inputs.subList(1, inputs.size())) {
-            List<SettingsDifference> differing = SettingsDifference.between(inputs.get(0).report(), in.report());
+            List<SettingsDifference> differing = SettingsDifference.between(inputs.get(0).report(), in.report()).stream()
+                    .filter(d -> !OWN_MACHINE_SETTINGS.contains(d.key())).toList();
             if (!differing.isEmpty()) {
                 throw new IllegalArgumentException(in.name() + " and " + inputs.get(0).name() + " differ in their settings ("
                         + String.join("; ", differing.stream().map(SettingsDifference::describe).toList())

@@ -108,6 +108,14 @@ class ReportMergeTest {
                 .hasMessageContaining("concurrency: 1 vs 4").hasMessageContaining("cache: warm vs (none)");
     }
 
+    /** Upload's sender names each client's own bodies' directory: clients on two machines may keep them apart. */
+    @Test
+    void settingsOfEachClientsOwnMachineMayDiffer() {
+        Report merged = ReportMerge.merge(List.of(input("a", "1/2", Map.of("sender", "... in /a"), row(1, 1, 0, 1)),
+                input("b", "2/2", Map.of("sender", "... in /b"), row(1, 1, 0, 1))));
+        assertThat(merged.results()).hasSize(1);
+    }
+
     @Test
     void aRowTwiceInOneReportIsRefused() {
         assertThatThrownBy(() -> ReportMerge.merge(List.of(input("a", "1/2", row(1, 1, 0, 1), row(1, 1, 0, 1)),
