@@ -71,6 +71,20 @@ xferbench_split_report_options() {
 }
 xferbench_report_args=()
 
+# Checks the user's --format/--out/--chart (xferbench_report_args) before the run, so that one the rendering could not
+# write is a usage error now rather than after the run: the client's render checks them (exit 2) before it reads its
+# input, here one that does not exist (exit 1: the options are fine).
+xferbench_check_report_options() {
+  [ ${#xferbench_report_args[@]} -gt 0 ] || return 0
+  local err status=0
+  err=$("$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" render "$xferbench_root/results/no-such-report.json" \
+    "${xferbench_report_args[@]}" 2>&1 >/dev/null) || status=$?
+  if [ "$status" -eq 2 ]; then
+    echo "$err" >&2
+    exit 2
+  fi
+}
+
 # Prints the table of a client's JSON report, or renders it as the user asked (xferbench_report_args); writes its
 # HTML report (FILE.html: tables, charts, environment) and its charts (FILE.png/.svg, FILE-cpu.*, FILE-syscalls.*)
 # next to it. Fails when the user's rendering fails (e.g. several formats without --out).

@@ -31,6 +31,8 @@ class BenchScriptTest {
             esac
             printf '%s\\n' "$*" >> "$STUB_LOG"
             case " $* " in
+              *no-such-report*) [ -z "${STUB_BAD_REPORT_OPTIONS:-}" ] || { echo "render: bad --out" >&2; exit 2; }
+                echo "render: no such file" >&2; exit 1 ;;
               *" render "*) exit 0 ;;
             esac
             out=""; prev=""
@@ -68,11 +70,19 @@ class BenchScriptTest {
     }
 
     private static Run run(Path dir, String script, String... args) throws Exception {
-        return runIn(fakeTree(dir), dir, null, script, args);
+        return run(dir, false, script, args);
     }
 
-    /** {@code script} of the tree at {@code root}, with {@code stubs} (when not null) first on the PATH. */
-    private static Run runIn(Path root, Path dir, Path stubs, String script, String... args) throws Exception {
+    private static Run run(Path dir, boolean badReportOptions, String script, String... args) throws Exception {
+        return runIn(fakeTree(dir), dir, null, badReportOptions, script, args);
+    }
+
+    /**
+     * {@code script} of the tree at {@code root}, with {@code stubs} (when not null) first on the PATH; with
+     * {@code badReportOptions} the stub's render refuses the user's report options.
+     */
+    private static Run runIn(Path root, Path dir, Path stubs, boolean badReportOptions, String script, String... args)
+            throws Exception {
         Path log = dir.resolve("commands.log");
         Files.writeString(log, "");
         List<String> command = new java.util.ArrayList<>(List.of("bash", root.resolve("scripts").resolve(script).toString()));
@@ -80,6 +90,9 @@ class BenchScriptTest {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
         pb.environment().put("STUB_LOG", log.toString());
+        if (badReportOptions) {
+            pb.environment().put("STUB_BAD_REPORT_OPTIONS", "1");
+        }
         pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
         pb.environment().put("XFERBENCH_CLIENT_DIR", dir.resolve("client-data").toString());
         if (stubs != null) {
@@ -95,7 +108,10 @@ class BenchScriptTest {
     void theUsersReportOptionsRenderTheRunAndAFailedRowStillGetsItsReport(@TempDir Path dir) throws Exception {
         Run run = run(dir, "bench", "--size", "1MiB", "--format", "markdown", "--out=" + dir.resolve("mine.md"), "--repeat", "2");
         assertThat(run.exit()).as(run.out()).isEqualTo(1);
-        assertThat(run.commands()).hasSize(3);
+        assertThat(run.commands()).hasSize(4);
+        assertThat(run.commands().get(0)).as("checked before the run").contains(" render ").contains("no-such-report.json")
+                .endsWith("--format markdown --out=" + dir.resolve("mine.md"));
+        run.commands().remove(0);
         String download = run.commands().get(0);
         assertThat(download).contains(" download ").contains("--size 1MiB").contains("--repeat 2")
                 .doesNotContain("markdown").doesNotContain("mine.md").containsPattern("--format json --out \\S+/results/bench-\\S+\\.json$");
@@ -122,11 +138,23 @@ class BenchScriptTest {
         Files.writeString(stubs.resolve("date"), "#!/bin/sh\necho 20261128T000000Z\n");
         Files.setPosixFilePermissions(stubs.resolve("date"), PosixFilePermissions.fromString("rwxr-xr-x"));
         Path root = fakeTree(dir);
-        String first = runIn(root, dir, stubs, "bench", "--size", "1MiB").commands().get(0);
-        String second = runIn(root, dir, stubs, "bench", "--size", "1MiB").commands().get(0);
+        String first = runIn(root, dir, stubs, false, "bench", "--size", "1MiB").commands().get(0);
+        String second = runIn(root, dir, stubs, false, "bench", "--size", "1MiB").commands().get(0);
         String json = "--out (\\S+/results/bench-20261128T000000Z\\S*\\.json)$";
         assertThat(first).containsPattern(json);
         assertThat(second).containsPattern(json);
         assertThat(first.replaceAll(".*" + json, "$1")).isNotEqualTo(second.replaceAll(".*" + json, "$1"));
+    }
+
+    /** Report options the rendering could not write end the script before the run, with the client's usage error. */
+    @Test
+    void badReportOptionsStopTheScriptBeforeTheRun(@TempDir Path dir) throws Exception {
+        for (String script : List.of("bench", "bench-upload", "bench-proxy")) {
+            Path sub = Files.createDirectories(dir.resolve(script));
+            Run run = run(sub, true, script, "--size", "1MiB", "--out", sub.resolve("nodir/r.json").toString());
+            assertThat(run.exit()).as(run.out()).isEqualTo(2);
+            assertThat(run.out()).contains("render: bad --out");
+            assertThat(run.commands()).as(script).hasSize(1).allMatch(c -> c.contains("no-such-report.json"));
+        }
     }
 }
