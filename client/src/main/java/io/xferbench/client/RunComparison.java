@@ -62,8 +62,9 @@ record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResu
         for (MethodResult r : b.results()) {
             byKey.computeIfAbsent(key(r), k -> new ArrayDeque<>()).add(r);
         }
-        List<MethodResult> repeated = new ArrayList<>(repeats(a));
-        repeated.addAll(repeats(b));
+        Map<Object, MethodResult> repeated = new LinkedHashMap<>();  // a row repeated in both runs is named once
+        repeats(a).forEach(r -> repeated.putIfAbsent(key(r), r));
+        repeats(b).forEach(r -> repeated.putIfAbsent(key(r), r));
         List<Pair> pairs = new ArrayList<>();
         List<MethodResult> onlyA = new ArrayList<>();
         for (MethodResult r : a.results()) {
@@ -76,7 +77,7 @@ record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResu
             }
         }
         List<MethodResult> onlyB = byKey.values().stream().flatMap(Deque::stream).toList();
-        return new RunComparison(pairs, onlyA, onlyB, repeated, SettingsDifference.between(a, b));
+        return new RunComparison(pairs, onlyA, onlyB, List.copyOf(repeated.values()), SettingsDifference.between(a, b));
     }
 
     /** The first copy of each row the report has more than once. */

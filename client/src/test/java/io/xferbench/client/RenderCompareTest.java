@@ -93,7 +93,7 @@ class RenderCompareTest {
                 new Report(Map.of(), List.of(row("stream", 1400, 1300, 1500), row("stream", 1600, 1500, 1700))));
         assertThat(out.lines().filter(l -> l.matches("download +stream .*"))).hasSize(2).allMatch(l -> l.contains("+100.0%"));
         assertThat(out).doesNotContain("only in").contains("repeated rows, paired in order (first of A with first of B, ...): "
-                + "download stream 64MiB");
+                + "download stream 64MiB\n");
     }
 
     @Test
