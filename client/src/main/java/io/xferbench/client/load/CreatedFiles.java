@@ -16,13 +16,18 @@ final class CreatedFiles {
 
     private final Set<String> names = ConcurrentHashMap.newKeySet();
     private final Set<String> landed = ConcurrentHashMap.newKeySet();
+    /** Uploads sent and not answered yet: each may still land, so a clean-up waits for them before it deletes. */
+    private final Set<String> uploading = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
 
     void sent(String name) {
         names.add(name);
+        uploading.add(name);
     }
 
     /** An upload's answer: verified, the file is the run's; failed, what is there is unknown (still cleaned up). */
     void uploaded(String name, boolean verified) {
+        uploading.remove(name);
         if (verified) {
             landed.add(name);
         } else {
@@ -33,6 +38,26 @@ final class CreatedFiles {
     void gone(String name) {
         landed.remove(name);
         names.remove(name);
+    }
+
+    /** The run is being stopped (SIGTERM, Ctrl-C): its connections send nothing more. */
+    void stop() {
+        stopped = true;
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** @return whether every upload in flight was answered before {@code deadlineNanos} */
+    boolean awaitUploads(long deadlineNanos) throws InterruptedException {
+        while (!uploading.isEmpty()) {
+            if (System.nanoTime() >= deadlineNanos) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
+        return true;
     }
 
     List<String> remaining() {

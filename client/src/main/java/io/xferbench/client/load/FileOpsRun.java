@@ -46,11 +46,14 @@ final class FileOpsRun {
         if (!wire.http()) {
             Workload workload = new FileOpsWorkload(kind, run, new NativeUploadExchange(wire.uploadMethod(), size, wire.token()),
                     new NativeDeleteExchange(wire.token()), download, exist, created);
-            try {
-                return new Outcome(LoadEngine.run(plan, workload, observer), null, null);
-            } finally {
-                // The run's files go with it; what a kill leaves, 'client load clean' removes.
-                RemoteDeletes.delete(server, wire.token(), created.remaining());
+            try (StoppedRunCleanup onStop = new StoppedRunCleanup(created,
+                    names -> RemoteDeletes.delete(server, wire.token(), names))) {
+                try {
+                    return new Outcome(LoadEngine.run(plan, workload, observer), null, null);
+                } finally {
+                    // The run's files go with it (on SIGTERM or Ctrl-C, the hook's); what SIGKILL leaves, 'client load clean' removes.
+                    RemoteDeletes.delete(server, wire.token(), created.remaining());
+                }
             }
         }
         String host = server.getHostString() + ":" + server.getPort();
@@ -61,12 +64,18 @@ final class FileOpsRun {
             if (refused != null) {
                 return new Outcome(null, null, refused);
             }
-            try {
-                LoadResult result = LoadEngine.run(plan, new FileOpsWorkload(kind, run, put, delete, download, exist, created), observer);
-                ReadBack readBack = client.readBack(host, created.landed(), size, crc);
-                return new Outcome(result, readBack, null);
-            } finally {
-                client.deleteAll(delete, created.remaining());
+            try (StoppedRunCleanup onStop = new StoppedRunCleanup(created, names -> {
+                try (HttpFileClient own = new HttpFileClient(server)) { // the run's client may be mid-request
+                    own.deleteAll(delete, names);
+                }
+            })) {
+                try {
+                    LoadResult result = LoadEngine.run(plan, new FileOpsWorkload(kind, run, put, delete, download, exist, created), observer);
+                    ReadBack readBack = client.readBack(host, created.landed(), size, crc);
+                    return new Outcome(result, readBack, null);
+                } finally {
+                    client.deleteAll(delete, created.remaining());
+                }
             }
         }
     }

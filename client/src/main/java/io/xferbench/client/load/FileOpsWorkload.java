@@ -62,6 +62,9 @@ final class FileOpsWorkload implements Workload {
 
         @Override
         public LoadStep next() {
+            if (created.stopped()) {
+                return null;
+            }
             return switch (kind) {
                 case UPLOAD -> upload(false);
                 case DELETE -> placed ? delete() : upload(true);

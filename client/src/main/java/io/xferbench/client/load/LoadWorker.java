@@ -200,6 +200,9 @@ final class LoadWorker implements Runnable {
 
     private void issue(Conn c, long now) {
         LoadStep step = c.script.next();
+        if (step == null) {
+            return;
+        }
         if (step.setup()) {
             // Not a request of the run: no ticket, no place in the open-loop schedule.
             if (window.over(now)) {

@@ -1,0 +1,94 @@
+package io.xferbench.client.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import io.xferbench.server.ServerConfig;
+import io.xferbench.server.XferServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code client load} stopped by SIGTERM or Ctrl-C (SIGINT) in the middle of its uploads: it deletes every file it
+ * created before it exits, with the signal's status (128 + its number).
+ */
+@Timeout(120)
+class LoadStoppedBySignalTest {
+    @TempDir
+    Path dataDir;
+
+    @ParameterizedTest
+    @CsvSource({"TERM, 143, upload", "TERM, 143, mix", "INT, 130, upload"})
+    void aStoppedRunDeletesItsFilesAndExitsWithTheSignalsStatus(String signal, int status, String op) throws Exception {
+        if (signal.equals("INT")) {
+            // A JVM whose SIGINT was ignored when it started (a background job) leaves it ignored: so would its child.
+            assumeFalse(sigintIgnored(), "this JVM ignores SIGINT, and so would the client it starts");
+        }
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process load = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
+                    "load", "--port", Integer.toString(server.port()), "--warmup", "0s", "--duration", "60s", "--concurrency", "4",
+                    "--threads", "1", "--op", op, "--file-size", "64KiB")
+                    .redirectErrorStream(true).start();
+            StringBuilder output = new StringBuilder();
+            Thread reader = Thread.ofPlatform().daemon().start(() -> drain(load.getInputStream(), output));
+            try {
+                String own = CreatedFiles.PREFIX + load.pid() + "-";
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (filesNamed(own).size() < 4 && load.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(filesNamed(own)).as("the run's files, mid-run; its output: %s", output).hasSize(4);
+
+                Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(load.pid())).inheritIO().start();
+                assertThat(kill.waitFor()).isZero();
+
+                assertThat(load.waitFor(30, TimeUnit.SECONDS)).as("the client exits").isTrue();
+                reader.join(5_000);
+                assertThat(load.exitValue()).as("exit status; output: %s", output).isEqualTo(status);
+                assertThat(filesNamed(CreatedFiles.PREFIX)).as("load files left; output: %s", output).isEmpty();
+            } finally {
+                load.destroyForcibly();
+            }
+        }
+    }
+
+    private List<String> filesNamed(String prefix) throws IOException {
+        try (Stream<Path> s = Files.list(dataDir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).toList();
+        }
+    }
+
+    private static void drain(InputStream in, StringBuilder into) {
+        byte[] chunk = new byte[4096];
+        try (in) {
+            for (int n; (n = in.read(chunk)) > 0; ) {
+                synchronized (into) {
+                    into.append(new String(chunk, 0, n, StandardCharsets.UTF_8));
+                }
+            }
+        } catch (IOException ignored) {
+            // The child is gone: what it said so far is all there is.
+        }
+    }
+
+    /** SIGINT (2) in this process's ignored-signals mask. */
+    private static boolean sigintIgnored() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 0b10) != 0;
+            }
+        }
+        return false;
+    }
+}
