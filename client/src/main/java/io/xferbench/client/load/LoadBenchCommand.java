@@ -177,7 +177,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         NginxProcess.removeStale(parent);
         OwnedTempDirs.removeStale(parent, DATA_DIR_PREFIX);
         Path dataDir = OwnedTempDirs.create(parent, DATA_DIR_PREFIX);
-        Map<String, Object> environment = LoadEnvironment.describe(dataDir);
+        // wrk runs downloads only (over HTTP: nginx's, and the xferbench servers' HTTP side).
+        Map<String, Object> environment = LoadEnvironment.describe(dataDir, true, !noWrk && ops.contains(FileOp.DOWNLOAD));
         List<LoadReport.Row> rows = new ArrayList<>();
         ConnectionDrain drain = ConnectionDrain.kernel(drainWait.toMillis());
         ServerPlacement placement = serverLauncher == null && serverAddress.equals("127.0.0.1") ? ServerPlacement.LOOPBACK

@@ -13,15 +13,23 @@ final class LoadEnvironment {
     private LoadEnvironment() {
     }
 
+    /** The machine only: {@code client load} drives one server it did not start, with no outside tool. */
     static Map<String, Object> describe() {
-        return describe(null);
+        return new LinkedHashMap<>(EnvironmentInfo.describe(null));
     }
 
-    /** The same, with the file system of the servers' data directory ({@code dataDir}, nullable). */
-    static Map<String, Object> describe(Path dataDir) {
+    /**
+     * The machine with the file system of the servers' data directory ({@code dataDir}), and the version of each
+     * outside tool the bench drives: nginx and wrk are named only when they take part.
+     */
+    static Map<String, Object> describe(Path dataDir, boolean nginxRuns, boolean wrkRuns) {
         Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(dataDir));
-        NginxProcess.binary().ifPresent(n -> env.put("nginx", version(n, "-v")));
-        WrkRun.binary().ifPresent(w -> env.put("wrk", version(w, "-v")));
+        if (nginxRuns) {
+            NginxProcess.binary().ifPresent(n -> env.put("nginx", version(n, "-v")));
+        }
+        if (wrkRuns) {
+            WrkRun.binary().ifPresent(w -> env.put("wrk", version(w, "-v")));
+        }
         return env;
     }
 
