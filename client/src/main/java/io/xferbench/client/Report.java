@@ -1,5 +1,6 @@
 package io.xferbench.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.NetworkPath;
@@ -13,6 +14,8 @@ import java.util.Map;
 record Report(Map<String, Object> environment, List<MethodResult> results) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** What {@code client load --format json} writes as its {@code schema} ({@code xferbench-load/1}). */
+    private static final String LOAD_SCHEMA_PREFIX = "xferbench-load/";
 
     /** Reads a report written with {@code --format json}; a file that is not one fails with one line. */
     static Report read(Path file) throws IOException {
@@ -21,7 +24,17 @@ record Report(Map<String, Object> environment, List<MethodResult> results) {
         }
         Report report;
         try {
-            report = JSON.readValue(file.toFile(), Report.class);
+            JsonNode tree = JSON.readTree(file.toFile());
+            if (tree == null || !tree.isObject()) {
+                throw new IOException(file + " is not an xferbench client JSON report: not a JSON object");
+            }
+            // A load report is a different document (rows of requests/s, not results per method): say so, not which field.
+            JsonNode schema = tree.get("schema");
+            if (schema != null && schema.isTextual() && schema.asText().startsWith(LOAD_SCHEMA_PREFIX)) {
+                throw new IOException(file + " is a load report (" + schema.asText() + "): render, merge and compare read download, "
+                        + "upload and proxy reports; client load writes its table or CSV with --format");
+            }
+            report = JSON.treeToValue(tree, Report.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException(file + " is not an xferbench client JSON report: " + e.getOriginalMessage());
         }

@@ -96,6 +96,19 @@ class UsageErrorsTest {
         }
     }
 
+    /** A load report (its own schema) read by render or merge: one line saying what it is and what they read. */
+    @Test
+    void aLoadReportIsOneLineNamingWhatRenderReads(@TempDir Path dir) throws Exception {
+        Path load = Files.writeString(dir.resolve("load.json"),
+                "{\"schema\":\"xferbench-load/1\",\"environment\":{},\"settings\":{},\"rows\":[]}");
+        for (String[] args : new String[][] {{"render", load.toString()}, {"merge", load.toString(), load.toString()}}) {
+            Run r = run(args);
+            assertThat(r.exit()).as(r.err()).isEqualTo(Cli.FAILED);
+            assertOneLine(r);
+            assertThat(r.err()).contains("is a load report (xferbench-load/1)").contains("download, upload and proxy reports");
+        }
+    }
+
     @Test
     void anUnreachableServerIsOneLineAndExitOne() throws Exception {
         Path bodies = Path.of(System.getProperty("java.io.tmpdir"), "xferbench-client-data");
