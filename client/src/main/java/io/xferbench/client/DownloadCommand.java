@@ -83,7 +83,7 @@ final class DownloadCommand implements Callable<Integer> {
                 Request request = Request.download(method, size, flags, bufferSize);
                 Request timed = request.withoutCacheFlags();
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.DOWNLOAD, method, size), 1,
-                        () -> XferConnection.open(server.host, server.port, server.token),
+                        () -> server.open(),
                         (c, index) -> Outcome.of(c.download(timed)),
                         connections -> Windows.server(connections.get(0), driver.rounds().countSyscalls()),
                         (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));

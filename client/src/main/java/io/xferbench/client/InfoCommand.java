@@ -14,7 +14,7 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (XferConnection c = XferConnection.open(server.host, server.port, server.token)) {
+        try (XferConnection c = server.open()) {
             System.out.println(new String(c.control(Op.INFO), StandardCharsets.UTF_8));
         }
         return 0;

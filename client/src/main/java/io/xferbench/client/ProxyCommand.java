@@ -185,7 +185,7 @@ final class ProxyCommand implements Callable<Integer> {
 
     /** Generates and warms the upstream's files of {@code sizes} (and the empty one) through the proxy's default relay. */
     private void warm(List<Long> sizes, boolean empty) throws IOException {
-        try (XferConnection c = XferConnection.open(server.host, server.port, server.token)) {
+        try (XferConnection c = server.open()) {
             for (long size : empty ? java.util.stream.Stream.concat(java.util.stream.Stream.of(0L), sizes.stream()).toList() : sizes) {
                 c.prepare(Request.download(downloadMethod, size, Flags.CACHE_WARM, 0));
             }
@@ -223,7 +223,7 @@ final class ProxyCommand implements Callable<Integer> {
 
     /** A connection to the proxy that has asked for {@code spec}'s relay. */
     private XferConnection relayed(RelaySpec spec) throws IOException {
-        XferConnection c = XferConnection.open(server.host, server.port, server.token);
+        XferConnection c = server.open();
         try {
             String inEffect = c.proxy(spec.relay(), spec.frameBuffer());
             if (!inEffect.equals(spec.relay())) {

@@ -1,10 +1,14 @@
 package io.xferbench.client;
 
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.metrics.NetworkPath;
+import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.ServerDescription;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** Where the server is: shared by every subcommand. */
@@ -17,6 +21,17 @@ final class ServerOptions {
 
     @Option(names = "--token", defaultValue = "", description = "Token the server requires, if any.")
     String token;
+
+    @Option(names = "--answer-timeout", defaultValue = "60s", converter = Converters.PositiveTime.class,
+            description = "How long INFO, STAT, DELETE and a proxy's PROXY answer may take before the command fails "
+                    + "(MEASURE_BEGIN/END: a minute more, for the server's perf); downloads, uploads and PREPAREs are not "
+                    + "bounded by it (default: ${DEFAULT-VALUE}).")
+    Duration answerTimeout;
+
+    /** A connection to the server whose control answers are bounded by {@code --answer-timeout}. */
+    XferConnection open() throws IOException {
+        return XferConnection.open(host, port, token).answerTimeout(answerTimeout);
+    }
 
     /** The path to this server: this machine's link towards it and the far end's, as its INFO ({@code far}) told. */
     NetworkPath networkPath(ServerDescription far) throws UnknownHostException {

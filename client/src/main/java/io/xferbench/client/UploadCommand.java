@@ -84,7 +84,7 @@ final class UploadCommand implements Callable<Integer> {
             TestFile body = local.generated(size);
             for (String method : chosen) {
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.UPLOAD, method, size), 1,
-                        () -> XferConnection.open(server.host, server.port, server.token),
+                        () -> server.open(),
                         (c, index) -> Outcome.of(c.upload(Request.upload(method, uploadName(index), size, body.crc32c(), flags, bufferSize), body)),
                         connections -> Windows.server(connections.get(0), driver.rounds().countSyscalls())), catalog.unavailableReason(method)));
             }

@@ -36,7 +36,7 @@ final class Windows {
      * never sends a PROXY frame, so the proxy answers it instead of relaying it.
      */
     static TransferDriver.Window proxy(ServerOptions proxy) throws IOException {
-        XferConnection control = XferConnection.open(proxy.host, proxy.port, proxy.token);
+        XferConnection control = proxy.open();
         return new TransferDriver.Window() {
             @Override
             public void begin() throws IOException {
@@ -61,7 +61,7 @@ final class Windows {
 
     /** The proxy's own INFO, refusing anything that is not an xferbench proxy answering about itself. */
     static ServerDescription proxyInfo(ServerOptions proxy) throws IOException {
-        try (XferConnection c = XferConnection.open(proxy.host, proxy.port, proxy.token)) {
+        try (XferConnection c = proxy.open()) {
             ServerDescription info = ProtocolJson.read(c.proxySelf(Op.INFO), ServerDescription.class);
             if (!ServerDescription.PROXY.equals(info.server())) {
                 throw new IllegalArgumentException(proxy.host + ":" + proxy.port + " answered as '" + info.server()
@@ -74,7 +74,7 @@ final class Windows {
 
     /** A plain INFO (for a proxy: relayed to its upstream server). */
     static ServerDescription info(ServerOptions server) throws IOException {
-        try (XferConnection c = XferConnection.open(server.host, server.port, server.token)) {
+        try (XferConnection c = server.open()) {
             return ProtocolJson.read(c.control(Op.INFO), ServerDescription.class);
         }
     }

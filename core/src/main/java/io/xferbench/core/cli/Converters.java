@@ -156,6 +156,18 @@ public final class Converters {
     }
 
     /** {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds; not negative. */
+    /** A {@link Time} greater than zero (a timeout: zero would fail every wait). */
+    public static final class PositiveTime implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Duration d = new Time().convert(value);
+            if (!d.isPositive()) {
+                throw new TypeConversionException("duration must be positive: " + value);
+            }
+            return d;
+        }
+    }
+
     public static final class Time implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {

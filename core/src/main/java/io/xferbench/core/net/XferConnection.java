@@ -22,18 +22,43 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A client connection to an xferbench server; requests run one after another on it. Not thread-safe. */
 public final class XferConnection implements AutoCloseable {
+    /**
+     * How long INFO, STAT, DELETE and a PROXY handshake may wait for their answer unless told otherwise: a server that
+     * accepted and never answers (a stuck proxy's upstream) must not hang a client for good.
+     */
+    public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofSeconds(60);
+    /** MEASURE_BEGIN and MEASURE_END get this on top: the server may take up to a minute to start or stop perf. */
+    static final Duration PERF_ALLOWANCE = Duration.ofSeconds(60);
+
     private final SocketChannel channel;
     private final String token;
+    private final String peer;
+    private Duration answerTimeout = DEFAULT_ANSWER_TIMEOUT;
     private final BodyReceiver receiver = new BodyReceiver();
     private final AtomicLong sent = new AtomicLong();
 
-    private XferConnection(SocketChannel channel, String token) {
+    private XferConnection(SocketChannel channel, String token, String peer) {
         this.channel = channel;
         this.token = token == null ? "" : token;
+        this.peer = peer;
+    }
+
+    /**
+     * Sets how long control answers (INFO, STAT, DELETE, PROXY; MEASURE_* {@link #PERF_ALLOWANCE} more) may take. Past
+     * it the connection is closed and the call fails with {@link NoAnswerException}. Downloads, uploads and PREPAREs
+     * are not bounded by it: generating or preparing a large file legitimately takes minutes.
+     */
+    public XferConnection answerTimeout(Duration timeout) {
+        if (timeout == null || !timeout.isPositive()) {
+            throw new IllegalArgumentException("answer timeout must be positive, not " + timeout);
+        }
+        this.answerTimeout = timeout;
+        return this;
     }
 
     public static XferConnection open(String host, int port, String token) throws IOException {
@@ -45,7 +70,7 @@ public final class XferConnection implements AutoCloseable {
                 throw new java.net.UnknownHostException(host);
             }
             ch.connect(address);
-            return new XferConnection(ch, token);
+            return new XferConnection(ch, token, host + ":" + port);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -105,13 +130,16 @@ public final class XferConnection implements AutoCloseable {
     /** Whether {@code name} exists in the server's data directory, and its size and mtime. */
     public FileStat stat(String name) throws IOException {
         send(Request.onFile(Op.STAT, name));
-        return ResponseCodec.readStat(channel);
+        return AnswerDeadline.await(channel, peer, answerTimeout, () -> ResponseCodec.readStat(channel));
     }
 
     /** Removes {@code name} from the server's data directory; NOT_FOUND (a {@link RemoteException}) when absent. */
     public void delete(String name) throws IOException {
         send(Request.onFile(Op.DELETE, name));
-        ResponseCodec.readDeleted(channel);
+        AnswerDeadline.await(channel, peer, answerTimeout, () -> {
+            ResponseCodec.readDeleted(channel);
+            return null;
+        });
     }
 
     /**
@@ -174,7 +202,7 @@ public final class XferConnection implements AutoCloseable {
      */
     public String proxy(String relay, int bufferSize) throws IOException {
         send(Request.proxy(relay, bufferSize));
-        return ResponseCodec.readProxyReady(channel);
+        return AnswerDeadline.await(channel, peer, answerTimeout, () -> ResponseCodec.readProxyReady(channel));
     }
 
     /**
@@ -184,7 +212,7 @@ public final class XferConnection implements AutoCloseable {
      */
     public byte[] proxySelf(Op op) throws IOException {
         send(Request.proxySelf(op));
-        return ResponseCodec.readJson(channel);
+        return AnswerDeadline.await(channel, peer, controlTimeout(op), () -> ResponseCodec.readJson(channel));
     }
 
     /** INFO, MEASURE_BEGIN, MEASURE_END: a JSON answer. */
@@ -195,7 +223,11 @@ public final class XferConnection implements AutoCloseable {
     /** The same with request flags (MEASURE_BEGIN's {@code NO_SYSCALL_COUNT}). */
     public byte[] control(Op op, int flags) throws IOException {
         send(Request.control(op, flags));
-        return ResponseCodec.readJson(channel);
+        return AnswerDeadline.await(channel, peer, controlTimeout(op), () -> ResponseCodec.readJson(channel));
+    }
+
+    private Duration controlTimeout(Op op) {
+        return op == Op.MEASURE_BEGIN || op == Op.MEASURE_END ? answerTimeout.plus(PERF_ALLOWANCE) : answerTimeout;
     }
 
     private void send(Request request) throws IOException {
