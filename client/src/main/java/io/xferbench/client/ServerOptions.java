@@ -23,9 +23,10 @@ final class ServerOptions {
     String token;
 
     @Option(names = "--answer-timeout", defaultValue = "60s", converter = Converters.PositiveTime.class,
-            description = "How long INFO, STAT, DELETE and a proxy's PROXY answer may take before the command fails "
-                    + "(MEASURE_BEGIN/END: a minute more, for the server's perf); downloads, uploads and PREPAREs are not "
-                    + "bounded by it (default: ${DEFAULT-VALUE}).")
+            description = "How long the server may leave the client waiting: for INFO, STAT, DELETE, a proxy's PROXY "
+                    + "answer and an upload's ready (MEASURE_BEGIN/END: a minute more, for the server's perf); a download's "
+                    + "header and an upload's result this plus 1 s per MiB; a body's bytes may stop this long "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration answerTimeout;
 
     /** A connection to the server whose control answers are bounded by {@code --answer-timeout}. */

@@ -34,6 +34,8 @@ public final class XferConnection implements AutoCloseable {
     public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofSeconds(60);
     /** MEASURE_BEGIN and MEASURE_END get this on top: the server may take up to a minute to start or stop perf. */
     static final Duration PERF_ALLOWANCE = Duration.ofSeconds(60);
+    /** The slowest a server is expected to generate, read cold or fsync a file: the server's default --min-rate. */
+    static final long MIN_PREPARATION_BYTES_PER_SECOND = 1 << 20;
 
     private final SocketChannel channel;
     private final String token;
@@ -49,9 +51,11 @@ public final class XferConnection implements AutoCloseable {
     }
 
     /**
-     * Sets how long control answers (INFO, STAT, DELETE, PROXY; MEASURE_* {@link #PERF_ALLOWANCE} more) may take. Past
-     * it the connection is closed and the call fails with {@link NoAnswerException}. Downloads, uploads and PREPAREs
-     * are not bounded by it: generating or preparing a large file legitimately takes minutes.
+     * Sets how long answers may take: INFO, STAT, DELETE, PROXY and an UPLOAD's ready this long, MEASURE_*
+     * {@link #PERF_ALLOWANCE} more; a DOWNLOAD's header, a PREPARE of a generated file and an UPLOAD's result this
+     * long plus one second per MiB (generating, reading cold or fsyncing a large file takes minutes); a body's bytes
+     * may stop flowing for this long. Past it the connection is closed and the call fails with
+     * {@link NoAnswerException}. A PREPARE of a named file is not bounded (its size is not known here).
      */
     public XferConnection answerTimeout(Duration timeout) {
         if (timeout == null || !timeout.isPositive()) {
@@ -107,12 +111,25 @@ public final class XferConnection implements AutoCloseable {
         boolean generated = request.name().isEmpty();
         // Once per size and JVM; the commands compute it before any timed round (DownloadCommand, ProxyCommand).
         int truth = generated && checksum ? GeneratedChecksums.of(request.size()) : 0;
-        long start = System.nanoTime();
-        send(request);
-        DownloadHeader header = ResponseCodec.readDownloadHeader(channel);
-        int crc = receiver.receive(channel, header.length(), checksum);
-        long clientNanos = System.nanoTime() - start;
-        Trailer trailer = ResponseCodec.readTrailer(channel);
+        DownloadHeader header;
+        int crc;
+        long clientNanos;
+        Trailer trailer;
+        // The header may wait for a generation or a cold read (minutes for a large file), the body only for its bytes.
+        try (AnswerDeadline deadline = AnswerDeadline.start(channel, peer, preparationTimeout(request.size()), answerTimeout,
+                receiver::received)) {
+            try {
+                long start = System.nanoTime();
+                send(request);
+                header = ResponseCodec.readDownloadHeader(channel);
+                crc = receiver.receive(channel, header.length(), checksum);
+                clientNanos = System.nanoTime() - start;
+                trailer = ResponseCodec.readTrailer(channel);
+            } catch (IOException | RuntimeException e) {
+                deadline.throwIfExpired();
+                throw e;
+            }
+        }
         return new DownloadResult(header.length(), generated ? request.size() : header.length(), checksum,
                 generated ? truth : header.crc32c(), crc, clientNanos, trailer.serverNanos(), header.residencyPermille(),
                 trailer.residencyPermille());
@@ -124,7 +141,10 @@ public final class XferConnection implements AutoCloseable {
      */
     public Prepared prepare(Request download) throws IOException {
         send(Request.prepare(download));
-        return ResponseCodec.readPrepared(channel);
+        if (!download.name().isEmpty()) {
+            return ResponseCodec.readPrepared(channel); // a named file's size is unknown here: no bound to scale
+        }
+        return AnswerDeadline.await(channel, peer, preparationTimeout(download.size()), () -> ResponseCodec.readPrepared(channel));
     }
 
     /** Whether {@code name} exists in the server's data directory, and its size and mtime. */
@@ -156,12 +176,20 @@ public final class XferConnection implements AutoCloseable {
         Request r = Request.upload(request.method(), request.name(), body.size(), body.crc32c(), request.flags(), request.bufferSize());
         long start = System.nanoTime();
         send(r);
-        long promised = ResponseCodec.readUploadReady(channel);
+        long promised = AnswerDeadline.await(channel, peer, answerTimeout, () -> ResponseCodec.readUploadReady(channel));
         if (promised != body.size()) {
             throw new IOException("server is ready for " + promised + " bytes, the body has " + body.size());
         }
-        try (FileChannel file = FileChannel.open(body.path(), StandardOpenOption.READ)) {
-            sendBody(file, body.size());
+        try (FileChannel file = FileChannel.open(body.path(), StandardOpenOption.READ);
+             AnswerDeadline deadline = AnswerDeadline.start(channel, peer, answerTimeout, answerTimeout, sent::get)) {
+            try {
+                sendBody(file, body.size());
+            } catch (IOException | RuntimeException e) {
+                deadline.throwIfExpired();
+                throw e;
+            }
+        } catch (NoAnswerException e) {
+            throw e;
         } catch (IOException e) {
             // The server may have given up in the middle and said why before closing: prefer its reason.
             try {
@@ -174,7 +202,9 @@ public final class XferConnection implements AutoCloseable {
             }
             throw e;
         }
-        UploadReport report = ResponseCodec.readUploadResult(channel);
+        // The server verifies, may fsync, and renames before it answers: as long as a preparation of the body's size.
+        UploadReport report = AnswerDeadline.await(channel, peer, preparationTimeout(body.size()),
+                () -> ResponseCodec.readUploadResult(channel));
         long clientNanos = System.nanoTime() - start;
         return new UploadResult(report.bytes(), body.size(), body.crc32c(), report.crc32c(), report.checksumReread(),
                 clientNanos, report.serverNanos(), report.verifyNanos(), report.fsyncNanos());
@@ -224,6 +254,14 @@ public final class XferConnection implements AutoCloseable {
     public byte[] control(Op op, int flags) throws IOException {
         send(Request.control(op, flags));
         return AnswerDeadline.await(channel, peer, controlTimeout(op), () -> ResponseCodec.readJson(channel));
+    }
+
+    /**
+     * How long an answer that first works through {@code bytes} of a file (generating it, reading it cold, fsyncing an
+     * upload) may take: the answer timeout and 1 MiB/s, as the server's own transfer deadline (its --min-rate).
+     */
+    private Duration preparationTimeout(long bytes) {
+        return answerTimeout.plusSeconds(Math.max(0, bytes) / MIN_PREPARATION_BYTES_PER_SECOND);
     }
 
     private Duration controlTimeout(Op op) {
