@@ -27,8 +27,13 @@ public final class LoadCleanCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--data-dir", description = "A server's data directory on this machine: remove the load's upload "
-            + "files in it (and their checksum records). Safe while no load runs against it.")
+            + "files in it (and their checksum records), but not those of a run still alive on this machine (the pid in "
+            + "their name), unless --all.")
     Path dataDir;
+
+    @Option(names = "--all", description = "With --data-dir: remove every load upload file, also those whose name's pid "
+            + "is a process alive on this machine (kept otherwise: a load run may be using them).")
+    boolean all;
 
     @Option(names = "--data-parent", description = "Also look here for killed benches' directories (what load-bench "
             + "--data-parent named); the JVM's temporary directory is always looked at.")
@@ -49,20 +54,32 @@ public final class LoadCleanCommand implements Callable<Integer> {
             NginxProcess.removeStale(dataParent);
         }
         if (dataDir != null) {
-            int removed = removeUploads(new DataDirectory(dataDir));
-            System.err.println("xferbench: removed " + removed + " load upload file(s) from " + dataDir);
+            Removal r = removeUploads(new DataDirectory(dataDir), all);
+            System.err.println("xferbench: removed " + r.removed() + " load upload file(s) from " + dataDir
+                    + (r.keptLive() > 0 ? "; kept " + r.keptLive() + " of runs still alive (--all removes them too)" : ""));
         }
         return 0;
     }
 
-    /** @return how many were removed; a file another process removed first is not counted */
-    static int removeUploads(DataDirectory data) throws IOException {
+    /**
+     * @param removed  files removed (a file another process removed first is not counted)
+     * @param keptLive files left because the pid in their name is a live process here
+     */
+    record Removal(int removed, int keptLive) {
+    }
+
+    static Removal removeUploads(DataDirectory data, boolean evenOfLiveRuns) throws IOException {
         List<String> names;
         try (Stream<Path> files = Files.list(data.root())) {
             names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(CreatedFiles.PREFIX)).toList();
         }
         int removed = 0;
+        int kept = 0;
         for (String name : names) {
+            if (!evenOfLiveRuns && ofLiveProcess(name)) {
+                kept++;
+                continue;
+            }
             try {
                 data.delete(name);
                 removed++;
@@ -70,6 +87,23 @@ public final class LoadCleanCommand implements Callable<Integer> {
                 // Removed meanwhile: nothing left to do.
             }
         }
-        return removed;
+        return new Removal(removed, kept);
+    }
+
+    /**
+     * Whether the pid in a load file's name ({@code xferbench-load-<pid>-...}) is a live process on this machine. A
+     * run on another machine cannot be told from here: its files go unless their pid happens to be alive here too.
+     */
+    static boolean ofLiveProcess(String name) {
+        String rest = name.substring(CreatedFiles.PREFIX.length());
+        int dash = rest.indexOf('-');
+        if (dash <= 0) {
+            return false;
+        }
+        try {
+            return ProcessHandle.of(Long.parseLong(rest.substring(0, dash))).map(ProcessHandle::isAlive).orElse(false);
+        } catch (NumberFormatException notAPid) {
+            return false;
+        }
     }
 }

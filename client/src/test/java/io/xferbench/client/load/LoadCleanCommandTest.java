@@ -39,6 +39,20 @@ class LoadCleanCommandTest {
         assertThat(dataDir.resolve(io.xferbench.core.data.DataDirectory.generatedName(4096))).exists();
     }
 
+    /** A run alive on this machine (the pid in its files' names) keeps its files unless --all; a dead run's go. */
+    @Test
+    void keepsTheFilesOfALiveRunUnlessAll() throws Exception {
+        String live = CreatedFiles.PREFIX + ProcessHandle.current().pid() + "-abc-c1-0.dat";
+        String dead = CreatedFiles.PREFIX + 4_194_305 + "-abc-c1-0.dat"; // above Linux's PID_MAX_LIMIT: never alive
+        Files.writeString(dataDir.resolve(live), "a live run's");
+        Files.writeString(dataDir.resolve(dead), "a killed run's");
+        assertThat(Cli.commandLine(new LoadCommand()).execute("clean", "--data-dir", dataDir.toString())).isZero();
+        assertThat(dataDir.resolve(dead)).doesNotExist();
+        assertThat(dataDir.resolve(live)).exists();
+        assertThat(Cli.commandLine(new LoadCommand()).execute("clean", "--data-dir", dataDir.toString(), "--all")).isZero();
+        assertThat(loadFiles()).isEmpty();
+    }
+
     @Test
     void aMissingDirectoryIsAUsageError() {
         int exit = Cli.commandLine(new LoadCommand()).execute("clean", "--data-dir", dataDir.resolve("nope").toString());
