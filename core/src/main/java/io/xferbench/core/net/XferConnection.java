@@ -28,14 +28,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /** A client connection to an xferbench server; requests run one after another on it. Not thread-safe. */
 public final class XferConnection implements AutoCloseable {
     /**
-     * How long INFO, STAT, DELETE and a PROXY handshake may wait for their answer unless told otherwise: a server that
-     * accepted and never answers (a stuck proxy's upstream) must not hang a client for good.
+     * How long an answer may take unless told otherwise ({@link #answerTimeout(Duration)} says which waits get more): a
+     * server that accepted and never answers (a stuck proxy's upstream) must not hang a client for good.
      */
     public static final Duration DEFAULT_ANSWER_TIMEOUT = Duration.ofSeconds(60);
     /** MEASURE_BEGIN and MEASURE_END get this on top: the server may take up to a minute to start or stop perf. */
     static final Duration PERF_ALLOWANCE = Duration.ofSeconds(60);
     /** The slowest a server is expected to generate, read cold or fsync a file: the server's default --min-rate. */
     static final long MIN_PREPARATION_BYTES_PER_SECOND = 1 << 20;
+    /** A named file's cache work before its header: its size is unknown here, so in effect unbounded. */
+    static final Duration UNKNOWN_SIZE_PREPARATION = Duration.ofDays(1);
 
     private final SocketChannel channel;
     private final String token;
@@ -55,7 +57,8 @@ public final class XferConnection implements AutoCloseable {
      * {@link #PERF_ALLOWANCE} more; a DOWNLOAD's header, a PREPARE of a generated file and an UPLOAD's result this
      * long plus one second per MiB (generating, reading cold or fsyncing a large file takes minutes); a body's bytes
      * may stop flowing for this long. Past it the connection is closed and the call fails with
-     * {@link NoAnswerException}. A PREPARE of a named file is not bounded (its size is not known here).
+     * {@link NoAnswerException}. A PREPARE of a named file, and a named file's header after cache flags, are not bounded
+     * (its size is not known here).
      */
     public XferConnection answerTimeout(Duration timeout) {
         if (timeout == null || !timeout.isPositive()) {
@@ -116,7 +119,7 @@ public final class XferConnection implements AutoCloseable {
         long clientNanos;
         Trailer trailer;
         // The header may wait for a generation or a cold read (minutes for a large file), the body only for its bytes.
-        try (AnswerDeadline deadline = AnswerDeadline.start(channel, peer, preparationTimeout(request.size()), answerTimeout,
+        try (AnswerDeadline deadline = AnswerDeadline.start(channel, peer, headerTimeout(request), answerTimeout,
                 receiver::received)) {
             try {
                 long start = System.nanoTime();
@@ -262,6 +265,17 @@ public final class XferConnection implements AutoCloseable {
      */
     private Duration preparationTimeout(long bytes) {
         return answerTimeout.plusSeconds(Math.max(0, bytes) / MIN_PREPARATION_BYTES_PER_SECOND);
+    }
+
+    /**
+     * A generated file's header may wait for its generation; a named file's for the cache work its flags ask (warming
+     * reads the whole file), whose size is unknown here: a day, in effect no bound, as for its PREPARE.
+     */
+    private Duration headerTimeout(Request download) {
+        if (download.name().isEmpty()) {
+            return preparationTimeout(download.size());
+        }
+        return (download.flags() & (Flags.CACHE_COLD | Flags.CACHE_WARM)) != 0 ? UNKNOWN_SIZE_PREPARATION : answerTimeout;
     }
 
     private Duration controlTimeout(Op op) {
