@@ -4,6 +4,9 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Request;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -136,9 +139,13 @@ public final class LoadCommand implements Callable<Integer> {
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         if ((exist || operation == Operation.MIX) && protocol == Protocol.NATIVE) {
-            // The generated file exists once a download has asked for it.
-            LoadEngine.run(new LoadPlan(target, 1, 1, 1, null, Duration.ZERO, 0, drainTimeout),
-                    new NativeDownloadExchange(method, fileSize, 0, token, crc));
+            // The generated file exists once a download has asked for it. Over XferConnection, whose answers are
+            // bounded: a server that accepts and never answers fails the command here instead of hanging it.
+            try (XferConnection c = XferConnection.open(host, port, token)) {
+                c.download(Request.download(method, fileSize, 0, 0));
+            } catch (RemoteException refused) {
+                // The rows' requests will be refused too, and say why.
+            }
         }
         List<LoadReport.Row> rows = new ArrayList<>();
         for (int connections : concurrency) {
