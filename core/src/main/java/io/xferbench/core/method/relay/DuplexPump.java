@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Two blocking one-way pumps, one per direction: upstream → client on a helper thread, client → upstream on the
  * caller's. A pump that meets the end of its input shuts down the output of the other socket (the peer sees the
- * FIN after every byte) and returns; an error in either shuts both sockets down both ways so the other pump's
- * blocking read or write returns at once.
+ * FIN after every byte) and returns; an error in either (any Throwable) shuts both sockets down both ways so the
+ * other pump's blocking read or write returns at once, and the relay fails with an IOException.
  */
 final class DuplexPump {
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -108,7 +108,9 @@ final class DuplexPump {
             } catch (IOException e) {
                 failure = e;
                 abort(a, b);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error too (say OutOfMemoryError allocating the buffer): on the helper thread nothing else would
+                // end the other direction, whose blocking read would hold the client forever.
                 failure = new IOException("relay failed: " + e, e);
                 abort(a, b);
             }
