@@ -9,21 +9,26 @@ import java.time.Duration;
  *                       names none
  * @param bufferSize     user buffer of the copying relays when the PROXY frame does not set one
  * @param idleTimeout    a client may take this long to send its first frame (afterwards the upstream's timeouts apply)
+ * @param maxBufferMemory relay buffers all connections may hold at once; a connection whose relay would pass it is BUSY
  */
 public record ProxyConfig(String bind, int port, int maxConnections, String upstreamHost, int upstreamPort, String defaultRelay,
-                          int bufferSize, Duration idleTimeout) {
+                          int bufferSize, Duration idleTimeout, long maxBufferMemory) {
 
     public static ProxyConfig loopback(int upstreamPort, String relay) {
         return new ProxyConfig("127.0.0.1", 0, 256, "127.0.0.1", upstreamPort, relay, TransferOptions.DEFAULT_BUFFER_SIZE,
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), ServerConfig.DEFAULT_MAX_BUFFER_MEMORY);
     }
 
     public ProxyConfig withBufferSize(int size) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size, idleTimeout);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size, idleTimeout, maxBufferMemory);
     }
 
     public ProxyConfig withIdleTimeout(Duration timeout) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, timeout);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, timeout, maxBufferMemory);
+    }
+
+    public ProxyConfig withMaxBufferMemory(long bytes) {
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, bytes);
     }
 
     /** Parses {@code HOST:PORT} (or {@code [v6]:PORT}). */

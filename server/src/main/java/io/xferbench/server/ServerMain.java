@@ -59,8 +59,8 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-generated", defaultValue = "64GiB", converter = Converters.Size.class, description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
     long maxGenerated;
 
-    @Option(names = "--max-buffer-memory", defaultValue = "1GiB", converter = Converters.Size.class, description = "Transfer buffers all connections may hold "
-            + "at once; a request that would need more is answered BUSY (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-buffer-memory", defaultValue = "1GiB", converter = Converters.Size.class, description = "Transfer buffers (proxy: relay "
+            + "buffers) all connections may hold at once; a request that would need more is answered BUSY (default: ${DEFAULT-VALUE}).")
     long maxBufferMemory;
 
     @Option(names = "--io-model", defaultValue = ServerModels.DEFAULT, description = "How connections get threads: "
@@ -187,7 +187,7 @@ public final class ServerMain implements Callable<Integer> {
         String[] hp = ProxyConfig.hostPort(proxyTo);
         int buffer = relayBuffer;
         ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer,
-                Duration.ofSeconds(idleTimeoutSeconds));
+                Duration.ofSeconds(idleTimeoutSeconds), maxBufferMemory);
         if (RelayMethods.byId(relay).isEmpty()) {
             throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
                     + String.join(", ", RelayMethods.ids()) + ")");

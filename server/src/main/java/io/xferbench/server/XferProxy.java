@@ -59,10 +59,12 @@ public final class XferProxy implements AutoCloseable {
     private final Measurements measurements = new Measurements(MeasurementReport.PROXY);
     private final ConnectionRegistry registry = new ConnectionRegistry();
     private final AtomicInteger connectionIds = new AtomicInteger();
+    private final BufferBudget budget;
     private BoundedAcceptor acceptor;
 
     private XferProxy(ProxyConfig config) {
         this.config = config;
+        this.budget = new BufferBudget(config.maxBufferMemory());
     }
 
     public static XferProxy start(ProxyConfig config) throws IOException {
@@ -103,6 +105,7 @@ public final class XferProxy implements AutoCloseable {
         open.add(client);
         registry.add(conn, client);
         SocketChannel upstream = null;
+        long reserved = 0;
         AtomicReference<Measurements.Window> window = new AtomicReference<>();
         try (client) {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -121,8 +124,14 @@ public final class XferProxy implements AutoCloseable {
                     continue;
                 }
                 if (first.op() != Op.PROXY) {
-                    method = RelayMethods.byId(config.defaultRelay()).orElseThrow();
-                    options = new TransferOptions(config.bufferSize(), false);
+                    RelayMethod d = RelayMethods.byId(config.defaultRelay()).orElseThrow();
+                    TransferOptions o = new TransferOptions(config.bufferSize(), false);
+                    if (!reserve(client, d, o)) {
+                        continue;
+                    }
+                    reserved = d.bufferBytes(o);
+                    method = d;
+                    options = o;
                     upstream = connectUpstream(client);
                     if (upstream == null) {
                         return;
@@ -142,12 +151,18 @@ public final class XferProxy implements AutoCloseable {
                     answer(client, Status.UNAVAILABLE, m.id() + ": " + a.unavailableReason());
                     continue;
                 }
+                options = new TransferOptions(first.bufferSize() > 0 ? first.bufferSize() : config.bufferSize(), false);
+                if (!reserve(client, m, options)) {
+                    continue;
+                }
+                reserved = m.bufferBytes(options);
                 upstream = connectUpstream(client);
                 if (upstream == null) {
+                    budget.release(reserved);
+                    reserved = 0;
                     continue;
                 }
                 method = m;
-                options = new TransferOptions(first.bufferSize() > 0 ? first.bufferSize() : config.bufferSize(), false);
                 Frames.writeFully(client, ResponseCodec.proxyReady(m.id()));
                 break;
             }
@@ -172,6 +187,7 @@ public final class XferProxy implements AutoCloseable {
                 // A client gone mid-window must not leave its perf counter running.
                 left.close();
             }
+            budget.release(reserved);
             registry.remove(conn);
             open.remove(client);
             if (upstream != null) {
@@ -227,6 +243,22 @@ public final class XferProxy implements AutoCloseable {
         return ServerDescription.proxy(config.upstreamHost() + ":" + config.upstreamPort(), config.defaultRelay(),
                 config.bufferSize(), EnvironmentInfo.describe(null), ServerInfo.relays(),
                 NetworkLinks.of(((InetSocketAddress) client.getLocalAddress()).getAddress()));
+    }
+
+    /**
+     * Reserves the relay's buffers from the budget before they are allocated (256 connections of 64 MiB buffers
+     * would otherwise take the proxy to an OutOfMemoryError); if they do not fit, answers BUSY.
+     *
+     * @return whether {@code method.bufferBytes(options)} are now reserved
+     */
+    private boolean reserve(SocketChannel client, RelayMethod method, TransferOptions options) throws IOException {
+        long bytes = method.bufferBytes(options);
+        if (budget.tryReserve(bytes)) {
+            return true;
+        }
+        answer(client, Status.BUSY, "relay buffers of " + budget.reserved() + " bytes are in use proxy-wide; " + method.id()
+                + " with a " + options.bufferSize() + "-byte buffer needs " + bytes + " more, past --max-buffer-memory " + budget.limit());
+        return false;
     }
 
     /** Connects to the upstream; if it cannot, tells the client and returns null. */

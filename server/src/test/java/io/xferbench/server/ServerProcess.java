@@ -13,11 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A real server process for the tests that need one (signals, kill -9, resource limits, a small heap): started from
+ * A real server (or proxy) process for the tests that need one (signals, kill -9, resource limits, a small heap): started from
  * the test class path, its port read from its "listening on" line, its later log kept for assertions.
  */
 final class ServerProcess implements AutoCloseable {
-    private static final Pattern LISTENING = Pattern.compile("xferbench-server listening on (.+):(\\d+)");
+    private static final Pattern LISTENING = Pattern.compile("xferbench-(?:server|proxy) listening on (\\S+):(\\d+)");
 
     final Process process;
     final int port;
@@ -35,13 +35,29 @@ final class ServerProcess implements AutoCloseable {
      * @param args     server options after {@code --data-dir DIR --port 0}
      */
     static ServerProcess start(List<String> wrapper, List<String> jvmArgs, Path dataDir, String... args) throws IOException {
+        List<String> serverArgs = new ArrayList<>(List.of("--data-dir", dataDir.toString()));
+        serverArgs.addAll(List.of(args));
+        return launch(wrapper, jvmArgs, serverArgs);
+    }
+
+    /**
+     * A proxy process ({@code --proxy-to HOST:PORT --port 0}).
+     *
+     * @param args  proxy options after {@code --port 0 --proxy-to HOST:PORT}
+     */
+    static ServerProcess startProxy(List<String> jvmArgs, String upstream, String... args) throws IOException {
+        List<String> proxyArgs = new ArrayList<>(List.of("--proxy-to", upstream));
+        proxyArgs.addAll(List.of(args));
+        return launch(List.of(), jvmArgs, proxyArgs);
+    }
+
+    private static ServerProcess launch(List<String> wrapper, List<String> jvmArgs, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmArgs);
         cmd.addAll(JvmFlags.required());
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                ServerMain.class.getName(), "--data-dir", dataDir.toString(), "--port", "0"));
-        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerMain.class.getName(), "--port", "0"));
+        cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         List<String> early = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.xferbench.core.method;
 
 import java.io.IOException;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /** A {@link RelayMethod} assembled from its parts. */
 public final class DefinedRelayMethod extends DefinedMethod implements RelayMethod {
@@ -13,10 +14,19 @@ public final class DefinedRelayMethod extends DefinedMethod implements RelayMeth
     }
 
     private final Factory factory;
+    private final ToLongFunction<TransferOptions> bufferBytes;
 
-    public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory) {
+    /** @param bufferBytes the buffer memory one relay holds while it relays (see {@link #bufferBytes}) */
+    public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory,
+                              ToLongFunction<TransferOptions> bufferBytes) {
         super(id, summary, probe, traits);
         this.factory = factory;
+        this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    public long bufferBytes(TransferOptions options) {
+        return bufferBytes.applyAsLong(options);
     }
 
     @Override

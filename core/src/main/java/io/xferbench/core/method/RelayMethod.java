@@ -12,4 +12,14 @@ public interface RelayMethod extends TransferMethod {
 
     /** A relay for one connection; {@code options.bufferSize()} is the user buffer of the copying relays. */
     Relay newRelay(TransferOptions options) throws IOException;
+
+    /** What a relay whose buffer memory is {@code options.bufferSize()} per direction holds: one buffer or pipe each way. */
+    static long bothDirections(TransferOptions options) {
+        return 2L * options.bufferSize();
+    }
+
+    /** What a relay that does not use {@code options.bufferSize()} holds of it: nothing (Netty's pool bounds its own). */
+    static long noOwnBuffers(TransferOptions options) {
+        return 0;
+    }
 }

@@ -18,7 +18,7 @@ import java.nio.channels.SocketChannel;
 public final class CopyRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("copy",
             "a blocking thread per direction: SocketChannel.read into a direct user buffer (bufferSize) + SocketChannel.write: read(2) + write(2)",
-            () -> Availability.AVAILABLE, MethodTraits.PLAIN.definedBy("read", "write"), CopyRelay::new);
+            () -> Availability.AVAILABLE, MethodTraits.PLAIN.definedBy("read", "write"), CopyRelay::new, RelayMethod::bothDirections);
 
     private final int bufferSize;
 

@@ -32,7 +32,8 @@ import java.util.function.Consumer;
 public final class EpollSpliceRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("epoll-splice",
             "Netty epoll spliceTo(channel, Integer.MAX_VALUE) both ways on one event loop: splice(2) socket -> pipe -> socket per EPOLLIN, no user-space copy",
-            NettyTransport.EPOLL::availability, MethodTraits.PLAIN.definedBy("splice"), options -> new EpollSpliceRelay());
+            NettyTransport.EPOLL::availability, MethodTraits.PLAIN.definedBy("splice"), options -> new EpollSpliceRelay(),
+            RelayMethod::noOwnBuffers);
 
     private EpollSpliceRelay() {
     }

@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 public final class IoUringRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("io-uring",
             "Netty io_uring ByteBuf relay on one event loop: IORING_OP_RECV into a pooled direct buffer -> IORING_OP_WRITE to the other socket, next recv after the write",
-            NettyTransport.IO_URING::availability, MethodTraits.PLAIN.definedBy(MethodTraits.IO_URING_ENTER), options -> new IoUringRelay());
+            NettyTransport.IO_URING::availability, MethodTraits.PLAIN.definedBy(MethodTraits.IO_URING_ENTER), options -> new IoUringRelay(),
+            RelayMethod::noOwnBuffers);
 
     private IoUringRelay() {
     }

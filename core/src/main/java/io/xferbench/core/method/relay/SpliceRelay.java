@@ -28,11 +28,13 @@ import java.nio.channels.SocketChannel;
 public final class SpliceRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("splice",
             "raw splice(2) via the native shim, a blocking thread and a pipe (F_SETPIPE_SZ = bufferSize) per direction: socket -> pipe -> socket",
-            RawSplice::availability, MethodTraits.PLAIN.definedBy("splice"), options -> new SpliceRelay(PipeSource.fresh(options.bufferSize())));
+            RawSplice::availability, MethodTraits.PLAIN.definedBy("splice"), options -> new SpliceRelay(PipeSource.fresh(options.bufferSize())),
+            RelayMethod::bothDirections);
 
     public static final RelayMethod POOLED = new DefinedRelayMethod("splice-pooled",
             "splice, with both pipes taken from and given back to a process-wide pipe pool (thread-local first) instead of pipe2/close per connection",
-            RawSplice::availability, MethodTraits.PLAIN.definedBy("splice").notInJmh("PipeSetupBenchmark measures what the pool saves; its relaying is splice's"), options -> new SpliceRelay(PipePool.shared(options.bufferSize())));
+            RawSplice::availability, MethodTraits.PLAIN.definedBy("splice").notInJmh("PipeSetupBenchmark measures what the pool saves; its relaying is splice's"), options -> new SpliceRelay(PipePool.shared(options.bufferSize())),
+            RelayMethod::bothDirections);
 
     private final PipeSource pipes;
 
