@@ -263,15 +263,21 @@ public final class XferProxy implements AutoCloseable {
 
     /** Connects to the upstream; if it cannot, tells the client and returns null. */
     private SocketChannel connectUpstream(SocketChannel client) throws IOException {
+        String upstreamName = config.upstreamHost() + ":" + config.upstreamPort();
+        // Resolved per connection: a name that does not resolve now may later.
+        InetSocketAddress address = new InetSocketAddress(config.upstreamHost(), config.upstreamPort());
+        if (address.isUnresolved()) {
+            answer(client, Status.SERVER_ERROR, "proxy cannot reach upstream " + upstreamName + ": cannot resolve host");
+            return null;
+        }
         SocketChannel upstream = SocketChannel.open();
         try {
             upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            upstream.connect(new InetSocketAddress(config.upstreamHost(), config.upstreamPort()));
+            upstream.connect(address);
             return upstream;
         } catch (IOException e) {
             upstream.close();
-            answer(client, Status.SERVER_ERROR, "proxy cannot reach upstream " + config.upstreamHost() + ":" + config.upstreamPort()
-                    + ": " + e.getMessage());
+            answer(client, Status.SERVER_ERROR, "proxy cannot reach upstream " + upstreamName + ": " + e.getMessage());
             return null;
         }
     }
