@@ -30,17 +30,4 @@ public record ProxyConfig(String bind, int port, int maxConnections, String upst
     public ProxyConfig withMaxBufferMemory(long bytes) {
         return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, bytes);
     }
-
-    /** Parses {@code HOST:PORT} (or {@code [v6]:PORT}). */
-    static String[] hostPort(String text) {
-        int colon = text.lastIndexOf(':');
-        if (colon <= 0 || colon == text.length() - 1) {
-            throw new IllegalArgumentException("expected HOST:PORT, got '" + text + "'");
-        }
-        String host = text.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return new String[] {host, text.substring(colon + 1)};
-    }
 }

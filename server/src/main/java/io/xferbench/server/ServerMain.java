@@ -91,8 +91,9 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
-    @Option(names = "--proxy-to", description = "Run as a proxy relaying every connection to this xferbench server (HOST:PORT).")
-    String proxyTo;
+    @Option(names = "--proxy-to", converter = UpstreamAddress.Converter.class, description = "Run as a proxy relaying every "
+            + "connection to this xferbench server (HOST:PORT, port 1..65535; not the proxy's own address and port).")
+    UpstreamAddress proxyTo;
 
     @Option(names = "--relay", defaultValue = "copy", description = "Proxy: relay method for connections that do not choose one "
             + "with a PROXY frame: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = RelayIds.class)
@@ -184,13 +185,20 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private Integer proxy() throws Exception {
-        String[] hp = ProxyConfig.hostPort(proxyTo);
-        int buffer = relayBuffer;
-        ProxyConfig config = new ProxyConfig(bind, port, maxConnections, hp[0], Integer.parseInt(hp[1]), relay, (int) buffer,
+        ProxyConfig config = new ProxyConfig(bind, port, maxConnections, proxyTo.host(), proxyTo.port(), relay, relayBuffer,
                 Duration.ofSeconds(idleTimeoutSeconds), maxBufferMemory);
         if (RelayMethods.byId(relay).isEmpty()) {
             throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
                     + String.join(", ", RelayMethods.ids()) + ")");
+        }
+        try {
+            InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("--bind " + bind + ": unknown host");
+        }
+        if (SelfLoop.reaches(bind, port, proxyTo)) {
+            throw new IllegalArgumentException("--proxy-to " + proxyTo + " is this proxy's own address (--bind " + bind
+                    + " --port " + port + "): every connection would be relayed to itself");
         }
         raiseOpenFilesLimit();
         XferProxy proxy = XferProxy.start(config);
@@ -203,7 +211,7 @@ public final class ServerMain implements Callable<Integer> {
             }
             stopped.countDown();
         }, "xferbench-shutdown"));
-        System.out.println("xferbench-proxy listening on " + proxy.host() + ":" + proxy.port() + " -> " + hp[0] + ":" + hp[1]
+        System.out.println("xferbench-proxy listening on " + proxy.host() + ":" + proxy.port() + " -> " + proxyTo
                 + " (relay " + relay + ")");
         System.out.flush();
         stopped.await();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.xferbench.core.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
@@ -32,6 +34,21 @@ class ServerUsageTest {
     void unusableValuesAreOneLineAndExitTwo(String args) {
         assertOneLineUsageError(args.split(" "));
         assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
+    }
+
+    /**
+     * Upstreams no connection can use, told before the proxy listens: a port out of range or 0, and the proxy's own
+     * address and port, which relayed every connection to itself until every slot was taken (the wildcard listens on
+     * loopback too). The port is not bound by the refused proxy, so any fixed one does.
+     */
+    @ParameterizedTest
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @ValueSource(strings = {"--proxy-to=127.0.0.1:99999", "--proxy-to=127.0.0.1:0", "--proxy-to=127.0.0.1:x", "--proxy-to=127.0.0.1",
+        "--proxy-to=localhost:47012 --port=47012", "--proxy-to=127.0.0.1:47012 --port=47012",
+        "--proxy-to=127.0.0.1:47012 --port=47012 --bind=0.0.0.0", "--proxy-to=localhost:47012 --port=47012 --bind=localhost",
+        "--proxy-to=[::1]:47012 --port=47012 --bind=::"})
+    void unusableUpstreamsAreOneLineAndExitTwo(String args) {
+        assertOneLineUsageError(args.split(" "));
     }
 
     private static void assertOneLineUsageError(String[] argv) {
