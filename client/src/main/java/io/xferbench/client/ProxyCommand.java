@@ -6,7 +6,9 @@ import io.xferbench.client.MethodResult.Scenario;
 import io.xferbench.core.data.GeneratedChecksums;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.net.BodyReceiver;
+import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -96,6 +98,7 @@ final class ProxyCommand implements Callable<Integer> {
             String id = colon < 0 ? item : item.substring(0, colon);
             Integer buffer = colon < 0 ? defaultBuffer : buffer(item.substring(colon + 1));
             for (String relay : catalog.choose(List.of(id))) {
+                requireEffective(relay, buffer);
                 RelaySpec spec = new RelaySpec(relay, buffer);
                 if (!out.contains(spec)) {
                     out.add(spec);
@@ -103,6 +106,19 @@ final class ProxyCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    /**
+     * A relay buffer below what takes effect (splice's pipe holds at least a page) would label a row with a buffer
+     * that was not used; the proxy refuses it too, but only once the run has started. Relays this build does not
+     * know are left to the proxy.
+     */
+    private static void requireEffective(String relay, Integer buffer) {
+        int min = RelayMethods.byId(relay).map(RelayMethod::minBufferSize).orElse(1);
+        if (buffer != null && buffer < min) {
+            throw new IllegalArgumentException("relay buffer of " + relay + " must be at least " + min
+                    + " bytes, the least that takes effect, not " + buffer);
+        }
     }
 
     private static Integer buffer(String text) {

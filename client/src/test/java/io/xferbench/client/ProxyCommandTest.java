@@ -47,6 +47,18 @@ class ProxyCommandTest {
                 .containsExactly(new ProxyCommand.RelaySpec("splice", 4096));
     }
 
+    /** A pipe holds at least a page: "splice 1" would label a row with a buffer that was not in effect. */
+    @Test
+    void relayBuffersBelowWhatTakesEffectAreRefused() {
+        assertThatThrownBy(() -> ProxyCommand.relays(List.of("splice:1"), RELAYS, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("splice").hasMessageContaining("at least 4096");
+        assertThatThrownBy(() -> ProxyCommand.relays(List.of("copy", "splice"), RELAYS, 1024))
+                .as("a default buffer too").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 4096");
+        assertThat(ProxyCommand.relays(List.of("copy:1"), RELAYS, null)).as("copy reads 1 byte at a time: in effect")
+                .containsExactly(new ProxyCommand.RelaySpec("copy", 1));
+        assertThat(ProxyCommand.relays(List.of("splice:4KiB"), RELAYS, null)).containsExactly(new ProxyCommand.RelaySpec("splice", 4096));
+    }
+
     @Test
     void unknownRelaysAreRefusedWithTheKnownOnes() {
         assertThatThrownBy(() -> ProxyCommand.relays(List.of("teleport"), RELAYS, null))

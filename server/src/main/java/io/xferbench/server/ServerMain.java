@@ -191,6 +191,11 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
                     + String.join(", ", RelayMethods.ids()) + ")");
         }
+        int least = RelayMethods.byId(relay).orElseThrow().minBufferSize();
+        if (relayBuffer < least) {
+            throw new IllegalArgumentException("--relay-buffer " + relayBuffer + " is below " + least + ", the least "
+                    + relay + " takes (a pipe holds at least a page)");
+        }
         try {
             InetAddress.getByName(bind);
         } catch (UnknownHostException e) {

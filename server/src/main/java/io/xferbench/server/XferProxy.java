@@ -152,6 +152,12 @@ public final class XferProxy implements AutoCloseable {
                     continue;
                 }
                 options = new TransferOptions(first.bufferSize() > 0 ? first.bufferSize() : config.bufferSize(), false);
+                if (options.bufferSize() < m.minBufferSize()) {
+                    // Relayed anyway, it would be measured as a buffer it does not have.
+                    answer(client, Status.BAD_REQUEST, m.id() + ": relay buffer " + options.bufferSize() + " is below "
+                            + m.minBufferSize() + ", the least that takes effect");
+                    continue;
+                }
                 if (!reserve(client, m, options)) {
                     continue;
                 }

@@ -15,13 +15,26 @@ public final class DefinedRelayMethod extends DefinedMethod implements RelayMeth
 
     private final Factory factory;
     private final ToLongFunction<TransferOptions> bufferBytes;
+    private final int minBufferSize;
 
     /** @param bufferBytes the buffer memory one relay holds while it relays (see {@link #bufferBytes}) */
     public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory,
                               ToLongFunction<TransferOptions> bufferBytes) {
+        this(id, summary, probe, traits, factory, bufferBytes, 1);
+    }
+
+    /** @param minBufferSize the smallest buffer that takes effect as asked (see {@link #minBufferSize}) */
+    public DefinedRelayMethod(String id, String summary, Supplier<Availability> probe, MethodTraits traits, Factory factory,
+                              ToLongFunction<TransferOptions> bufferBytes, int minBufferSize) {
         super(id, summary, probe, traits);
         this.factory = factory;
         this.bufferBytes = bufferBytes;
+        this.minBufferSize = minBufferSize;
+    }
+
+    @Override
+    public int minBufferSize() {
+        return minBufferSize;
     }
 
     @Override

@@ -13,6 +13,14 @@ public interface RelayMethod extends TransferMethod {
     /** A relay for one connection; {@code options.bufferSize()} is the user buffer of the copying relays. */
     Relay newRelay(TransferOptions options) throws IOException;
 
+    /**
+     * The smallest {@code options.bufferSize()} that takes effect as asked: a smaller one would be measured under a
+     * label it does not have (a pipe holds at least a page, whatever F_SETPIPE_SZ asked for).
+     */
+    default int minBufferSize() {
+        return 1;
+    }
+
     /** What a relay whose buffer memory is {@code options.bufferSize()} per direction holds: one buffer or pipe each way. */
     static long bothDirections(TransferOptions options) {
         return 2L * options.bufferSize();

@@ -7,6 +7,7 @@ import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.pipe.PipePool;
 import io.xferbench.core.pipe.PipeSource;
 import io.xferbench.core.pipe.RawSplice;
+import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
@@ -18,7 +19,8 @@ import java.nio.channels.SocketChannel;
  * Raw splice(2) relay through the native shim: per direction a blocking thread splices socket → its own pipe
  * (up to the pipe's size) and pipe → the other socket until the pipe is empty; end of stream (splice returns 0)
  * is forwarded with shutdown(SHUT_WR). Two pipes per connection (one per direction, since both run at once),
- * resized to the buffer size (F_SETPIPE_SZ, capped at /proc/sys/fs/pipe-max-size). No user-space copy.
+ * resized to the buffer size (F_SETPIPE_SZ, capped at /proc/sys/fs/pipe-max-size; a pipe holds at least a page, so
+ * smaller buffers are refused). No user-space copy.
  *
  * <p>{@code splice} opens both pipes per connection (pipe2, F_SETPIPE_SZ unless the default size, two close each);
  * {@code splice-pooled} takes them from the process-wide {@link PipePool} for the size and gives them back, empty,
@@ -29,12 +31,12 @@ public final class SpliceRelay implements Relay {
     public static final RelayMethod METHOD = new DefinedRelayMethod("splice",
             "raw splice(2) via the native shim, a blocking thread and a pipe (F_SETPIPE_SZ = bufferSize) per direction: socket -> pipe -> socket",
             RawSplice::availability, MethodTraits.PLAIN.definedBy("splice"), options -> new SpliceRelay(PipeSource.fresh(options.bufferSize())),
-            RelayMethod::bothDirections);
+            RelayMethod::bothDirections, AlignedBuffers.pageSize());
 
     public static final RelayMethod POOLED = new DefinedRelayMethod("splice-pooled",
             "splice, with both pipes taken from and given back to a process-wide pipe pool (thread-local first) instead of pipe2/close per connection",
             RawSplice::availability, MethodTraits.PLAIN.definedBy("splice").notInJmh("PipeSetupBenchmark measures what the pool saves; its relaying is splice's"), options -> new SpliceRelay(PipePool.shared(options.bufferSize())),
-            RelayMethod::bothDirections);
+            RelayMethod::bothDirections, AlignedBuffers.pageSize());
 
     private final PipeSource pipes;
 
