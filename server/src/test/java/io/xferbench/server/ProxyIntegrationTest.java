@@ -96,7 +96,7 @@ class ProxyIntegrationTest {
         assumeAvailable(relay);
         TestFile body = client.generated(Sizes.MiB + 1);
         try (XferConnection c = XferConnection.open("127.0.0.1", proxy.port(), "")) {
-            c.proxy(relay, 1024);
+            c.proxy(relay, 4096); // small (many rounds per body), and a page: the least a splice relay's pipe takes
             UploadResult up = c.upload(Request.upload("channel-direct", "via-" + relay + ".dat", 0, 0, 0, 0), body);
             assertThat(up.failure()).isNull();
             // Many small request/response round trips: each must come back whole and in order.
