@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -114,6 +115,12 @@ final class TransferDriver {
 
     private final Rounds rounds;
     private final Progress progress;
+    /**
+     * Local addresses of the connections of this driver's earlier rows: closed by the time the next row's window
+     * begins, but maybe still being torn down on the far side (a proxy's relay ends only when the upstream has closed
+     * too), which then reports them as work in the window. They are this run's own, not another client's.
+     */
+    private final Set<String> earlierRows = ConcurrentHashMap.newKeySet();
 
     TransferDriver(Rounds rounds) {
         this(rounds, Progress.quiet());
@@ -163,6 +170,7 @@ final class TransferDriver {
             return job.failed(e.toString());
         } finally {
             pool.shutdownNow();
+            earlierRows.addAll(ownQuietly(connections));
             for (C c : connections) {
                 try {
                     c.close();
@@ -219,7 +227,9 @@ final class TransferDriver {
         for (int r = 0; r < byRound.size(); r++) {
             measured.add(new Round(nanos.get(r), byRound.get(r).stream().flatMap(List::stream).toList()));
         }
-        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own(connections)).measuredBetween(startedAt, endedAt);
+        Set<String> own = own(connections);
+        own.addAll(earlierRows);
+        return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own).measuredBetween(startedAt, endedAt);
     }
 
     /** The job's untimed preparation on every connection at once; null when it has none. */
@@ -286,6 +296,19 @@ final class TransferDriver {
             }
             if (c instanceof LocalEndpoints e) {
                 own.addAll(e.localAddresses());
+            }
+        }
+        return own;
+    }
+
+    /** {@link #own}, leaving out a connection that can no longer tell its address (it failed, say). */
+    private static <C extends AutoCloseable> Set<String> ownQuietly(List<C> connections) {
+        Set<String> own = new HashSet<>();
+        for (C c : connections) {
+            try {
+                own.addAll(own(List.of(c)));
+            } catch (IOException | RuntimeException e) {
+                // Not counted as this run's: at worst the next row says shared when it was not.
             }
         }
         return own;
