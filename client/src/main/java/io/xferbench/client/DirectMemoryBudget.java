@@ -1,8 +1,7 @@
 package io.xferbench.client;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
+import io.xferbench.core.JvmDirectMemory;
 import io.xferbench.core.Sizes;
-import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /**
@@ -16,7 +15,7 @@ final class DirectMemoryBudget {
 
     /** Refuses (IllegalArgumentException: exit 2) when {@code connections × perConnection} exceeds this JVM's limit. */
     static void require(int connections, long perConnection) {
-        require(connections, perConnection, maxDirectMemory());
+        require(connections, perConnection, JvmDirectMemory.max());
     }
 
     static void require(int connections, long perConnection, long maxDirectMemory) {
@@ -27,12 +26,5 @@ final class DirectMemoryBudget {
                     + "-XX:MaxDirectMemorySize", connections, Sizes.format(needed), Sizes.format(perConnection),
                     Sizes.format(maxDirectMemory)));
         }
-    }
-
-    /** -XX:MaxDirectMemorySize, or when it is not set (0) the JDK's default: the maximum heap. */
-    static long maxDirectMemory() {
-        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-        long set = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
-        return set > 0 ? set : Runtime.getRuntime().maxMemory();
     }
 }

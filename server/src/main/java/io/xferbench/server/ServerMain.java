@@ -9,6 +9,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import io.xferbench.core.netty.IoUringWorkers;
 import io.xferbench.core.uring.UringDepth;
+import io.xferbench.core.JvmDirectMemory;
+import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.netty.NettyLeakDetection;
 import io.xferbench.core.cli.Converters;
@@ -59,9 +61,11 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-generated", defaultValue = "64GiB", converter = Converters.Size.class, description = "Largest generated test file a client may request (default: ${DEFAULT-VALUE}).")
     long maxGenerated;
 
-    @Option(names = "--max-buffer-memory", defaultValue = "1GiB", converter = Converters.Size.class, description = "Transfer buffers (proxy: relay "
-            + "buffers) all connections may hold at once; a request that would need more is answered BUSY (default: ${DEFAULT-VALUE}).")
-    long maxBufferMemory;
+    @Option(names = "--max-buffer-memory", converter = Converters.Size.class, description = "Transfer buffers (proxy: relay "
+            + "buffers) all connections may hold at once; a request that would need more is answered BUSY. At most three "
+            + "quarters of the JVM's direct memory (-XX:MaxDirectMemorySize, else the maximum heap); more is refused "
+            + "(default: 1GiB, or that much when it is less).")
+    Long maxBufferMemory;
 
     @Option(names = "--io-model", defaultValue = ServerModels.DEFAULT, description = "How connections get threads: "
             + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).", completionCandidates = ModelIds.class)
@@ -154,7 +158,7 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
         }
         ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
-                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), maxBufferMemory, ioModel, corkResponses);
+                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), bufferMemory(), ioModel, corkResponses);
         if (ServerModels.byId(ioModel).isEmpty()) {
             throw new IllegalArgumentException("--io-model must be one of " + ServerModels.ids() + ", not " + ioModel);
         }
@@ -186,7 +190,7 @@ public final class ServerMain implements Callable<Integer> {
 
     private Integer proxy() throws Exception {
         ProxyConfig config = new ProxyConfig(bind, port, maxConnections, proxyTo.host(), proxyTo.port(), relay, relayBuffer,
-                Duration.ofSeconds(idleTimeoutSeconds), maxBufferMemory);
+                Duration.ofSeconds(idleTimeoutSeconds), bufferMemory());
         if (RelayMethods.byId(relay).isEmpty()) {
             throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
                     + String.join(", ", RelayMethods.ids()) + ")");
@@ -221,6 +225,23 @@ public final class ServerMain implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** --max-buffer-memory as given (refused past what the JVM can allocate), or the default cut to what it can. */
+    private long bufferMemory() {
+        long max = JvmDirectMemory.max();
+        if (maxBufferMemory != null) {
+            BufferMemoryLimit.check(maxBufferMemory, max);
+            return maxBufferMemory;
+        }
+        long capacity = BufferMemoryLimit.capacity(max);
+        if (capacity < ServerConfig.DEFAULT_MAX_BUFFER_MEMORY) {
+            Logger.getLogger(ServerMain.class.getName()).info("--max-buffer-memory " + Sizes.format(capacity) + ", not the default "
+                    + Sizes.format(ServerConfig.DEFAULT_MAX_BUFFER_MEMORY) + ": three quarters of this JVM's direct memory ("
+                    + Sizes.format(max) + ")");
+            return capacity;
+        }
+        return ServerConfig.DEFAULT_MAX_BUFFER_MEMORY;
     }
 
     /** A descriptor per client: the soft limit goes up to the hard one, and the log says what is in force. */

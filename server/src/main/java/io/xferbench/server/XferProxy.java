@@ -64,7 +64,7 @@ public final class XferProxy implements AutoCloseable {
 
     private XferProxy(ProxyConfig config) {
         this.config = config;
-        this.budget = new BufferBudget(config.maxBufferMemory());
+        this.budget = new BufferBudget(BufferMemoryLimit.within(config.maxBufferMemory()));
     }
 
     public static XferProxy start(ProxyConfig config) throws IOException {

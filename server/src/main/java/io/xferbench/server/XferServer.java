@@ -25,7 +25,7 @@ public final class XferServer implements AutoCloseable {
     private XferServer(ServerConfig config, DataDirectory data) {
         this.config = config;
         this.data = data;
-        this.buffers = new BufferBudget(config.maxBufferMemory());
+        this.buffers = new BufferBudget(BufferMemoryLimit.within(config.maxBufferMemory()));
     }
 
     /** Transfer buffer bytes the connections hold now. */

@@ -47,13 +47,29 @@ class BufferMemoryTest {
         }
     }
 
-    /** A real OutOfMemoryError (direct memory capped below one buffer) reaches the client as an error frame. */
+    /**
+     * The default budget (1 GiB) in a server whose direct memory is 32 MiB: a 48 MiB direct buffer was admitted and
+     * failed with an OutOfMemoryError (SERVER_ERROR, the connection closed). The budget is now 24 MiB, three quarters
+     * of the direct memory: BUSY before the allocation, and the connection goes on.
+     */
+    @Test
+    void aBufferPastTheJvmsDirectMemoryIsBusyAndTheConnectionGoesOn() throws Exception {
+        try (ServerProcess server = ServerProcess.start(List.of(), List.of("-XX:MaxDirectMemorySize=32m"), dataDir);
+             XferConnection c = XferConnection.open("127.0.0.1", server.port, "")) {
+            assertThatThrownBy(() -> c.download(Request.download("channel-direct", 4096, Flags.VERIFY_CRC32C, 48 * MiB)))
+                    .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.BUSY))
+                    .hasMessageContaining("--max-buffer-memory " + 24 * MiB);
+            assertThat(c.download(Request.download("channel-direct", 4096, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+        }
+    }
+
+    /** A real OutOfMemoryError (a heap buffer larger than the heap; the budget admits it) reaches the client as an error frame. */
     @Test
     void anOutOfMemoryErrorIsAnsweredAndTheServerKeepsServing() throws Exception {
-        try (ServerProcess server = ServerProcess.start(List.of(), List.of("-XX:MaxDirectMemorySize=32m"), dataDir)) {
+        try (ServerProcess server = ServerProcess.start(List.of(), List.of("-Xmx48m", "-XX:MaxDirectMemorySize=256m"), dataDir)) {
             int port = server.port;
             try (XferConnection c = XferConnection.open("127.0.0.1", port, "")) {
-                assertThatThrownBy(() -> c.download(Request.download("channel-direct", 4096, Flags.VERIFY_CRC32C, 48 * MiB)))
+                assertThatThrownBy(() -> c.download(Request.download("stream", 4096, Flags.VERIFY_CRC32C, 64 * MiB)))
                         .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.SERVER_ERROR))
                         .hasMessageContaining("OutOfMemoryError");
             }

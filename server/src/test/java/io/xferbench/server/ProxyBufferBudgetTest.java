@@ -9,8 +9,8 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
-import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The proxy's relay buffers count against --max-buffer-memory as the server's transfer buffers do: a relay that
- * would pass it is answered BUSY before anything is allocated, the connection goes on, and a relay that fails to
- * allocate anyway (a small -XX:MaxDirectMemorySize) ends its connection instead of hanging the client.
+ * would pass it is answered BUSY before anything is allocated, the connection goes on, and the budget is never more
+ * than the JVM's direct memory can hold (a relay admitted past it failed to allocate and ended its connection).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ProxyBufferBudgetTest {
@@ -72,18 +72,52 @@ class ProxyBufferBudgetTest {
         }
     }
 
+    /**
+     * The default budget (1 GiB) in a proxy whose direct memory is 100 MiB: it admitted relays until their buffers
+     * could not be allocated, and such a relay's connection ended (after its "proxy ready"). The budget is now three
+     * quarters of the direct memory, so with 32 MiB per relay (16 MiB each way) the third is BUSY and every admitted
+     * relay carries a verified download.
+     */
     @Test
-    @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    void aRelayWhoseBufferCannotBeAllocatedEndsItsConnection() throws Exception {
-        // The budget admits two 64 MiB buffers but the direct memory holds one: a pump dies of OutOfMemoryError.
+    void concurrentRelaysBeyondTheJvmsDirectMemoryAreBusyNeverAClosedConnection() throws Exception {
+        List<XferConnection> connections = new ArrayList<>();
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir));
-             ServerProcess proxy = ServerProcess.startProxy(List.of("-XX:MaxDirectMemorySize=100m"), "127.0.0.1:" + server.port());
-             XferConnection c = XferConnection.open("127.0.0.1", proxy.port, "")) {
-            assertThat(c.proxy("copy", BIG)).isEqualTo("copy");
-            // Before the fix the client waited here forever (the test's timeout ends it).
-            assertThatThrownBy(() -> c.download(Request.download("transfer-to", 0, 0, 0)))
-                    .as("the client is told the relay ended, not left waiting")
-                    .isInstanceOf(IOException.class);
+             ServerProcess proxy = ServerProcess.startProxy(List.of("-XX:MaxDirectMemorySize=100m"), "127.0.0.1:" + server.port())) {
+            int relayed = 0;
+            int busy = 0;
+            for (int i = 0; i < 5; i++) {
+                XferConnection c = XferConnection.open("127.0.0.1", proxy.port, "");
+                connections.add(c);
+                try {
+                    assertThat(c.proxy("copy", 16 * MIB)).isEqualTo("copy");
+                } catch (RemoteException e) {
+                    assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.BUSY);
+                    assertThat(e.getMessage()).contains("past --max-buffer-memory " + (75 * Sizes.MiB));
+                    busy++;
+                    continue;
+                }
+                relayed++;
+                // Every relay admitted holds its buffers (its connection stays open) and must carry a whole download.
+                assertThat(c.download(Request.download("transfer-to", Sizes.MiB, Flags.VERIFY_CRC32C, 0)).verified())
+                        .as("relay %d", i).isTrue();
+            }
+            assertThat(relayed).isEqualTo(2);
+            assertThat(busy).isEqualTo(3);
+        } finally {
+            for (XferConnection c : connections) {
+                c.close();
+            }
         }
+    }
+
+    /** An explicit --max-buffer-memory past what the JVM can allocate is a usage error naming both numbers. */
+    @Test
+    void aBudgetPastTheJvmsDirectMemoryIsAUsageError() throws Exception {
+        ServerProcess.Exited exited = ServerProcess.runToExit(List.of("-XX:MaxDirectMemorySize=100m"),
+                "--proxy-to", "127.0.0.1:1", "--max-buffer-memory", "1GiB");
+        assertThat(exited.status()).as(exited.output().toString()).isEqualTo(2);
+        assertThat(exited.output()).containsExactly("xferbench-server: --max-buffer-memory 1GiB is more than this JVM can "
+                + "allocate for buffers: 75MiB (three quarters of its direct memory, 100MiB): ask at most that, or raise "
+                + "-XX:MaxDirectMemorySize (see --help)");
     }
 }

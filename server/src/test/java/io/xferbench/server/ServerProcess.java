@@ -51,14 +51,37 @@ final class ServerProcess implements AutoCloseable {
         return launch(List.of(), jvmArgs, proxyArgs);
     }
 
-    private static ServerProcess launch(List<String> wrapper, List<String> jvmArgs, List<String> args) throws IOException {
+    /** What a server or proxy process that was expected to exit (a usage error) printed, and its status. */
+    record Exited(int status, List<String> output) {
+    }
+
+    /**
+     * Runs {@code ServerMain} with these options (after {@code --port 0}) to its exit, which must come within 20 s (a
+     * usage error prints one line, far less than a pipe holds, so the process never waits for this reader).
+     */
+    static Exited runToExit(List<String> jvmArgs, String... args) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command(List.of(), jvmArgs, List.of(args))).redirectErrorStream(true).start();
+        if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            throw new IOException("the server did not exit within 20 s");
+        }
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            return new Exited(p.exitValue(), out.lines().toList());
+        }
+    }
+
+    private static List<String> command(List<String> wrapper, List<String> jvmArgs, List<String> args) {
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(jvmArgs);
         cmd.addAll(JvmFlags.required());
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerMain.class.getName(), "--port", "0"));
         cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        return cmd;
+    }
+
+    private static ServerProcess launch(List<String> wrapper, List<String> jvmArgs, List<String> args) throws IOException {
+        Process p = new ProcessBuilder(command(wrapper, jvmArgs, args)).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         List<String> early = new ArrayList<>();
         for (String line; (line = out.readLine()) != null; ) {

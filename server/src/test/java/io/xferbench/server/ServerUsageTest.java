@@ -30,7 +30,8 @@ class ServerUsageTest {
     @ParameterizedTest
     @ValueSource(strings = {"--data-dir=", "--data-dir=/etc/passwd", "--data-dir=/nonexistent-but-never-created --bind=no-such-host.invalid",
         "--data-dir=/nonexistent-but-never-created --token-file=/tmp", "--data-dir=/nonexistent-but-never-created --token=",
-        "--proxy-to=127.0.0.1:1 --relay=nope", "--proxy-to=127.0.0.1:1 --relay=splice --relay-buffer=1"})
+        "--proxy-to=127.0.0.1:1 --relay=nope", "--proxy-to=127.0.0.1:1 --relay=splice --relay-buffer=1",
+        "--data-dir=/nonexistent-but-never-created --max-buffer-memory=1024GiB", "--proxy-to=127.0.0.1:1 --max-buffer-memory=1024GiB"})
     void unusableValuesAreOneLineAndExitTwo(String args) {
         assertOneLineUsageError(args.split(" "));
         assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
