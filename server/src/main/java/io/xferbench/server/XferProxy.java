@@ -18,6 +18,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
+import io.xferbench.core.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -100,6 +101,11 @@ public final class XferProxy implements AutoCloseable {
         return acceptor.activeConnections();
     }
 
+    /** Connection threads alive now, busy or idle (idle ones leave after 2 s). */
+    public int workerThreads() {
+        return acceptor.workerThreads();
+    }
+
     private void serve(SocketChannel client) {
         int conn = connectionIds.incrementAndGet();
         open.add(client);
@@ -123,6 +129,13 @@ public final class XferProxy implements AutoCloseable {
                 if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op(), conn, window)) {
                     continue;
                 }
+                if (first.hops() >= Wire.MAX_PROXY_HOPS) {
+                    // Proxies relaying to each other (A -> B -> A) would otherwise connect until every slot is taken.
+                    answer(client, Status.SERVER_ERROR, "proxy loop? this request has passed " + first.hops() + " proxies, "
+                            + "the most one is forwarded through (" + Wire.MAX_PROXY_HOPS + "); this proxy relays to "
+                            + config.upstreamHost() + ":" + config.upstreamPort());
+                    continue;
+                }
                 if (first.op() != Op.PROXY) {
                     RelayMethod d = RelayMethods.byId(config.defaultRelay()).orElseThrow();
                     TransferOptions o = new TransferOptions(config.bufferSize(), false);
@@ -136,8 +149,9 @@ public final class XferProxy implements AutoCloseable {
                     if (upstream == null) {
                         return;
                     }
-                    // Forwarded as the client sent it (same fields, same token): the upstream answers it.
-                    Frames.writeFully(upstream, RequestCodec.encode(first));
+                    // Forwarded as the client sent it (same fields, same token) but for one hop more: the upstream
+                    // answers it, or, a proxy in a loop, counts it.
+                    Frames.writeFully(upstream, RequestCodec.encode(first.forwarded()));
                     break;
                 }
                 String id = first.method().isEmpty() ? config.defaultRelay() : first.method();

@@ -8,8 +8,16 @@ package io.xferbench.core.protocol;
  * @param name   download: file to send (empty: generated); upload: file to create or replace (required)
  * @param size   download: size of the generated file when name is empty; upload: exact body length
  * @param crc32c upload: CRC32C of the body the client will send
+ * @param hops   proxies this frame has passed (each proxy that forwards it adds one; 0 from a client), so a loop of
+ *               proxies ends at {@link Wire#MAX_PROXY_HOPS} instead of relaying until every slot is taken
  */
-public record Request(Op op, String method, String name, String token, long size, int crc32c, int flags, int bufferSize) {
+public record Request(Op op, String method, String name, String token, long size, int crc32c, int flags, int bufferSize,
+                      int hops) {
+
+    /** A request straight from a client: no proxy has forwarded it. */
+    public Request(Op op, String method, String name, String token, long size, int crc32c, int flags, int bufferSize) {
+        this(op, method, name, token, size, crc32c, flags, bufferSize, 0);
+    }
 
     /**
      * The {@code method} of an INFO, MEASURE_BEGIN or MEASURE_END frame that a proxy answers about itself (its own
@@ -35,7 +43,7 @@ public record Request(Op op, String method, String name, String token, long size
 
     /** This request without its cache flags: a DOWNLOAD that a PREPARE has already put in its cache state. */
     public Request withoutCacheFlags() {
-        return new Request(op, method, name, token, size, crc32c, flags & ~(Flags.CACHE_COLD | Flags.CACHE_WARM), bufferSize);
+        return new Request(op, method, name, token, size, crc32c, flags & ~(Flags.CACHE_COLD | Flags.CACHE_WARM), bufferSize, hops);
     }
 
     /** An upload of exactly {@code size} bytes whose CRC32C is {@code crc32c}, to be stored as {@code name}. */
@@ -62,11 +70,16 @@ public record Request(Op op, String method, String name, String token, long size
     }
 
     public Request withToken(String newToken) {
-        return new Request(op, method, name, newToken, size, crc32c, flags, bufferSize);
+        return new Request(op, method, name, newToken, size, crc32c, flags, bufferSize, hops);
     }
 
     public Request withName(String newName) {
-        return new Request(op, method, newName, token, size, crc32c, flags, bufferSize);
+        return new Request(op, method, newName, token, size, crc32c, flags, bufferSize, hops);
+    }
+
+    /** This request as a proxy forwards it: one hop more. */
+    public Request forwarded() {
+        return new Request(op, method, name, token, size, crc32c, flags, bufferSize, hops + 1);
     }
 
     public boolean has(int flag) {

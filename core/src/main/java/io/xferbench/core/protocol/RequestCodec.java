@@ -17,8 +17,10 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  * u32 magic 'XFB1' | u16 body length
  * body: u8 version | u8 op | u16 flags | u8 len, method | u16 len, name (UTF-8) | u8 len, token | i64 size
- *       | u32 crc32c | i32 bufferSize
+ *       | u32 crc32c | i32 bufferSize [| u8 hops: version 2 only, 1..255]
  * </pre>
+ * A request no proxy has forwarded (hops 0) is written as version 1, which every server reads; only a proxy's
+ * forwarded frame is version 2. One encoding per request: a version 2 frame with 0 hops is refused.
  */
 public final class RequestCodec {
     private RequestCodec() {
@@ -28,14 +30,21 @@ public final class RequestCodec {
         byte[] method = Text.bytes(r.method(), Wire.MAX_METHOD_BYTES, "method");
         byte[] name = Text.bytes(r.name(), Wire.MAX_NAME_BYTES, "name");
         byte[] token = Text.bytes(r.token(), Wire.MAX_TOKEN_BYTES, "token");
-        int body = 1 + 1 + 2 + 1 + method.length + 2 + name.length + 1 + token.length + 8 + 4 + 4;
+        if (r.hops() < 0 || r.hops() > Wire.MAX_HOPS_FIELD) {
+            throw new IllegalArgumentException("hops " + r.hops() + " outside 0.." + Wire.MAX_HOPS_FIELD);
+        }
+        boolean hops = r.hops() > 0;
+        int body = 1 + 1 + 2 + 1 + method.length + 2 + name.length + 1 + token.length + 8 + 4 + 4 + (hops ? 1 : 0);
         ByteBuffer b = ByteBuffer.allocate(Wire.REQUEST_PREFIX_BYTES + body);
         b.putInt(Wire.MAGIC).putShort((short) body);
-        b.put((byte) Wire.VERSION).put((byte) r.op().code()).putShort((short) r.flags());
+        b.put((byte) (hops ? Wire.VERSION_WITH_HOPS : Wire.VERSION_WITHOUT_HOPS)).put((byte) r.op().code()).putShort((short) r.flags());
         b.put((byte) method.length).put(method);
         b.putShort((short) name.length).put(name);
         b.put((byte) token.length).put(token);
         b.putLong(r.size()).putInt(r.crc32c()).putInt(r.bufferSize());
+        if (hops) {
+            b.put((byte) r.hops());
+        }
         return b.flip();
     }
 
@@ -77,8 +86,9 @@ public final class RequestCodec {
     public static Request decodeBody(ByteBuffer b) throws ProtocolException {
         try {
             int version = Byte.toUnsignedInt(b.get());
-            if (version != Wire.VERSION) {
-                throw new ProtocolException(Status.BAD_REQUEST, "unsupported protocol version " + version + " (server speaks " + Wire.VERSION + ")");
+            if (version != Wire.VERSION_WITHOUT_HOPS && version != Wire.VERSION_WITH_HOPS) {
+                throw new ProtocolException(Status.BAD_REQUEST, "unsupported protocol version " + version + " (server speaks "
+                        + Wire.VERSION_WITHOUT_HOPS + " and " + Wire.VERSION_WITH_HOPS + ")");
             }
             Op op = Op.of(Byte.toUnsignedInt(b.get()));
             int flags = Short.toUnsignedInt(b.getShort());
@@ -91,6 +101,10 @@ public final class RequestCodec {
             long size = b.getLong();
             int crc = b.getInt();
             int bufferSize = b.getInt();
+            int hops = version == Wire.VERSION_WITH_HOPS ? Byte.toUnsignedInt(b.get()) : 0;
+            if (version == Wire.VERSION_WITH_HOPS && hops == 0) {
+                throw new ProtocolException(Status.BAD_REQUEST, "version 2 request with 0 proxy hops (a request no proxy forwarded is version 1)");
+            }
             if (b.hasRemaining()) {
                 throw new ProtocolException(Status.BAD_REQUEST, b.remaining() + " unexpected bytes after the request header");
             }
@@ -103,7 +117,7 @@ public final class RequestCodec {
             if (Flags.has(flags, Flags.CACHE_COLD) && Flags.has(flags, Flags.CACHE_WARM)) {
                 throw new ProtocolException(Status.BAD_REQUEST, "cache cannot be both cold and warm");
             }
-            return new Request(op, method, name, token, size, crc, flags, bufferSize);
+            return new Request(op, method, name, token, size, crc, flags, bufferSize, hops);
         } catch (BufferUnderflowException e) {
             throw new ProtocolException(Status.BAD_REQUEST, "truncated request header");
         }

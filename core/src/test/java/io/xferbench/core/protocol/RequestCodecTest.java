@@ -25,6 +25,41 @@ class RequestCodecTest {
         assertThat(RequestCodec.read(channel(RequestCodec.encode(r)))).isEqualTo(r);
     }
 
+    /** A proxy's forwarded frame carries its hop count: version 2, one byte more than version 1. */
+    @Test
+    void roundTripsTheHopCountAsVersionTwo() throws IOException {
+        Request client = new Request(Op.DOWNLOAD, "transfer-to", "f", "t", 9, 0, Flags.VERIFY_CRC32C, 4096);
+        ByteBuffer plain = RequestCodec.encode(client);
+        ByteBuffer forwarded = RequestCodec.encode(client.forwarded());
+        assertThat(plain.get(Wire.REQUEST_PREFIX_BYTES)).as("no hops: version 1, which old servers read").isEqualTo((byte) 1);
+        assertThat(forwarded.get(Wire.REQUEST_PREFIX_BYTES)).isEqualTo((byte) 2);
+        assertThat(forwarded.remaining()).isEqualTo(plain.remaining() + 1);
+        assertThat(forwarded.getShort(4)).isEqualTo((short) (plain.getShort(4) + 1));
+        assertThat(RequestCodec.read(channel(plain)).hops()).isZero();
+        for (int hops : new int[] {1, Wire.MAX_PROXY_HOPS, Wire.MAX_HOPS_FIELD}) {
+            Request r = new Request(Op.PROXY, "copy", "", "", 0, 0, 0, 0, hops);
+            assertThat(RequestCodec.read(channel(RequestCodec.encode(r)))).isEqualTo(r);
+        }
+        assertThat(client.forwarded().forwarded().withToken("x").withName("g").withoutCacheFlags().hops()).isEqualTo(2);
+    }
+
+    @Test
+    void refusesAVersionTwoFrameWithoutHopsOrWithZeroHops() {
+        ByteBuffer v2 = RequestCodec.encode(Request.download("stream", 10, 0, 0).forwarded()).position(Wire.REQUEST_PREFIX_BYTES).slice();
+        ByteBuffer cut = v2.duplicate().limit(v2.limit() - 1);
+        assertThatThrownBy(() -> decode(cut)).isInstanceOf(ProtocolException.class).hasMessageContaining("truncated");
+        ByteBuffer zero = v2.duplicate().put(v2.limit() - 1, (byte) 0);
+        assertThatThrownBy(() -> decode(zero)).isInstanceOf(ProtocolException.class).hasMessageContaining("0 proxy hops");
+        ByteBuffer v1WithAByteMore = v2.duplicate().put(0, (byte) 1);
+        assertThatThrownBy(() -> decode(v1WithAByteMore)).isInstanceOf(ProtocolException.class).hasMessageContaining("unexpected bytes");
+    }
+
+    @Test
+    void encoderRefusesHopsOutsideTheField() {
+        assertThatThrownBy(() -> RequestCodec.encode(new Request(Op.INFO, "", "", "", 0, 0, 0, 0, 256))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RequestCodec.encode(new Request(Op.INFO, "", "", "", 0, 0, 0, 0, -1))).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void cleanEofBeforeAFrameIsNotAnError() throws IOException {
         assertThat(RequestCodec.read(channel(ByteBuffer.allocate(0)))).isNull();

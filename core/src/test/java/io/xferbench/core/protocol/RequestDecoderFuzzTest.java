@@ -21,18 +21,22 @@ class RequestDecoderFuzzTest {
         SplittableRandom random = new SplittableRandom(0x5EED);
         byte[] valid = bytes(RequestCodec.encode(new Request(Op.DOWNLOAD, "transfer-to", "dir/file.dat", "token", 1 << 20, 7,
                 Flags.VERIFY_CRC32C, 65536)));
+        // A proxy's forwarded frame: version 2 with its hop count last.
+        byte[] forwarded = bytes(RequestCodec.encode(new Request(Op.PROXY, "copy", "", "token", 0, 0, 0, 65536, 3)));
         int decoded = 0;
+        int decodedWithHops = 0;
         int refused = 0;
         for (int i = 0; i < CASES; i++) {
             byte[] frame = switch (i % 3) {
                 case 0 -> randomBytes(random, random.nextInt(0, 64));
-                case 1 -> mutate(random, valid);
+                case 1 -> mutate(random, i % 2 == 0 ? valid : forwarded);
                 default -> withRandomBody(random);
             };
             try {
                 Request r = RequestCodec.read(Channels.newChannel(new ByteArrayInputStream(frame)));
                 if (r != null) {
                     decoded++;
+                    decodedWithHops += r.hops() > 0 ? 1 : 0;
                     ByteBuffer again = RequestCodec.encode(r);
                     assertThat(RequestCodec.read(Channels.newChannel(new ByteArrayInputStream(bytes(again))))).isEqualTo(r);
                 }
@@ -44,6 +48,7 @@ class RequestDecoderFuzzTest {
         }
         // Both outcomes must really occur, or the generator is not exercising the decoder.
         assertThat(decoded).isGreaterThan(1000);
+        assertThat(decodedWithHops).as("version 2 frames decoded").isGreaterThan(100);
         assertThat(refused).isGreaterThan(CASES / 2);
     }
 
@@ -64,7 +69,7 @@ class RequestDecoderFuzzTest {
     private static byte[] withRandomBody(SplittableRandom random) {
         byte[] body = randomBytes(random, random.nextInt(0, 200));
         if (body.length > 0) {
-            body[0] = 1; // right version, so decoding goes deeper
+            body[0] = (byte) random.nextInt(1, 3); // a version spoken, so decoding goes deeper
         }
         if (body.length > 1) {
             body[1] = (byte) random.nextInt(0, 8);
