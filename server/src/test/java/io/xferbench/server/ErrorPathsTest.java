@@ -51,6 +51,9 @@ class ErrorPathsTest {
             // Refused before anything is created, naming what was asked (its temp file beside the target once failed,
             // and the answer named that: "base/.tmp-…: Not a directory"); SERVER_ERROR as for STAT and DELETE.
             assertAnswered(() -> c.upload(upload, body), Status.SERVER_ERROR, "base/x: base is not a directory");
+            // And further up (the answer was the JDK's "base/b: Not a directory").
+            assertAnswered(() -> c.upload(Request.upload("stream", "base/b/x", 0, 0, Flags.VERIFY_CRC32C, 0), body),
+                    Status.SERVER_ERROR, "base/b/x: base is not a directory");
             try (Stream<Path> files = Files.list(dataDir)) {
                 assertThat(files.map(p -> p.getFileName().toString())).as("nothing created").containsExactly("base");
             }

@@ -529,7 +529,14 @@ public final class DataDirectory implements AutoCloseable {
             target = root.resolve(name);
         } else {
             Path candidate = root.resolve(name);
-            Path parent = candidate.getParent().toRealPath();
+            Path parent;
+            try {
+                parent = candidate.getParent().toRealPath();
+            } catch (NoSuchFileException | AccessDeniedException e) {
+                throw e;
+            } catch (FileSystemException e) {
+                throw nonDirectoryAbove(name, e);
+            }
             if (!parent.startsWith(root)) {
                 throw new AccessDeniedException(name, null, "resolves outside the data directory");
             }
@@ -574,6 +581,39 @@ public final class DataDirectory implements AutoCloseable {
         if (!a.isDirectory()) {
             throw new FileSystemException(name, null, name.substring(0, name.lastIndexOf('/')) + " is not a directory");
         }
+    }
+
+    /**
+     * Why the real path of {@code name}'s parent failed, told as {@link #checkParentIsDirectory} tells it for the
+     * parent itself: the first component that is not a directory ({@code a/b/x: a is not a directory}), where the JDK
+     * said {@code a/b: Not a directory} (ENOTDIR). Walked on this failure only; a component that is a symlink is
+     * judged by its real path (one out of the directory is refused as such). {@code failed} where no component
+     * explains it (an ELOOP, or the tree changed meanwhile).
+     */
+    private IOException nonDirectoryAbove(String name, FileSystemException failed) {
+        String[] parts = name.split("/");
+        Path prefix = root;
+        for (int i = 0; i < parts.length - 1; i++) {
+            prefix = prefix.resolve(parts[i]);
+            Path real;
+            BasicFileAttributes a;
+            try {
+                real = prefix.toRealPath();
+                a = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                return failed;
+            }
+            if (!real.startsWith(root)) {
+                return new AccessDeniedException(name, null, "resolves outside the data directory");
+            }
+            if (reserved(real)) {
+                return new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
+            }
+            if (!a.isDirectory()) {
+                return new FileSystemException(name, null, String.join("/", List.of(parts).subList(0, i + 1)) + " is not a directory");
+            }
+        }
+        return failed;
     }
 
     /**

@@ -114,6 +114,32 @@ class DataDirectoryTest {
         data.close();
     }
 
+    /**
+     * A regular file further up than the parent (a/b/x under a file a): the parent's real path failed with the JDK's
+     * own wording ("a/b: Not a directory"), naming neither what was asked nor which component is the file.
+     */
+    @Test
+    void aNewNameUnderARegularFileFurtherUpIsRefusedNamingThatFile() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(Files.createDirectories(root.resolve("sub")).resolve("base"), "a regular file");
+        Files.writeString(root.resolve("base"), "a regular file");
+        Files.createSymbolicLink(root.resolve("alias"), root.resolve("base"));
+        Files.createSymbolicLink(root.resolve("out"), Files.writeString(tmp.resolve("secret.txt"), "secret"));
+        DataDirectory data = new DataDirectory(root);
+        assertThatThrownBy(() -> data.resolveNew("base/b/x")).isExactlyInstanceOf(FileSystemException.class)
+                .hasMessage("base/b/x: base is not a directory");
+        assertThatThrownBy(() -> data.resolveNew("sub/base/b/c/x")).isExactlyInstanceOf(FileSystemException.class)
+                .hasMessage("sub/base/b/c/x: sub/base is not a directory");
+        // A symlink to a file inside is a file as far as the name goes; one leading outside is refused as leaving.
+        assertThatThrownBy(() -> data.resolveNew("alias/b/x")).isExactlyInstanceOf(FileSystemException.class)
+                .hasMessage("alias/b/x: alias is not a directory");
+        assertThatThrownBy(() -> data.resolveNew("out/b/x")).isInstanceOf(AccessDeniedException.class)
+                .hasMessage("out/b/x: resolves outside the data directory");
+        // Absence further up stays absence.
+        assertThatThrownBy(() -> data.resolveNew("missing/b/x")).isInstanceOf(NoSuchFileException.class);
+        data.close();
+    }
+
     @Test
     void aSymlinkToAFileInsideIsStillServedAndOneToAFileOutsideIsNot() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("data"));
