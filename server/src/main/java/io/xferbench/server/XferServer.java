@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.data.ChecksumRecordSweep;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.FreeSpace;
 import io.xferbench.core.data.TempFiles;
@@ -44,6 +45,7 @@ public final class XferServer implements AutoCloseable {
         for (TempFiles.Removed r : data.removeStaleTempFiles()) {
             LOG.info("removed " + r.path() + " (" + r.bytes() + " bytes), left by a server that was killed");
         }
+        sweepOrphanedRecords(data);
         XferServer server = new XferServer(config, data);
         ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
@@ -55,6 +57,25 @@ public final class XferServer implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /**
+     * Records of files removed or renamed behind the server's back, swept before the listener starts (none of this
+     * server's uploads is under way); one line with the count. Not sweeping costs only disk space, so a failure is
+     * logged and the server starts.
+     */
+    private static void sweepOrphanedRecords(DataDirectory data) {
+        try {
+            ChecksumRecordSweep.Swept swept = data.removeOrphanedRecords();
+            if (swept.skipped() != null) {
+                LOG.info("checksum records of files gone not swept: " + swept.skipped());
+            } else if (swept.records() > 0) {
+                LOG.info("removed " + swept.records() + " checksum records (" + swept.bytes()
+                        + " bytes) of files deleted or renamed by something other than the server");
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warning("checksum records of files gone not swept: " + e);
+        }
     }
 
     public int port() {

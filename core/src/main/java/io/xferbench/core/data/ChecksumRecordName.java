@@ -40,6 +40,26 @@ final class ChecksumRecordName {
         return LONG_MARK + NameMax.cut(name, START_MAX_BYTES) + "-" + hash(name) + SUFFIX;
     }
 
+    /**
+     * Whether {@code entry} has a shape {@link #of(String)} gives: {@code .NAME.crc32c} with a NAME not starting with
+     * '.', or {@code ..START-HASH.crc32c} with 32 hex digits of hash. What a sweep may take for a record.
+     */
+    static boolean isRecordName(String entry) {
+        if (entry.length() <= SUFFIX.length() + 1 || !entry.endsWith(SUFFIX) || !entry.startsWith(".")) {
+            return false;
+        }
+        String inner = entry.substring(1, entry.length() - SUFFIX.length());
+        if (!inner.startsWith(".")) {
+            return true;
+        }
+        int dash = inner.length() - 2 * HASH_BYTES - 1;
+        return dash >= 2 && inner.charAt(dash) == '-' && inner.substring(dash + 1).chars().allMatch(ChecksumRecordName::isHexDigit);
+    }
+
+    private static boolean isHexDigit(int c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+
     private static String hash(String name) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));

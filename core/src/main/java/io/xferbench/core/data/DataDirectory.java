@@ -484,6 +484,14 @@ public final class DataDirectory implements AutoCloseable {
     }
 
     /**
+     * Removes checksum records whose file was deleted or renamed behind the server's back (see
+     * {@link ChecksumRecordSweep}); for a server about to serve, not yet serving.
+     */
+    public ChecksumRecordSweep.Swept removeOrphanedRecords() throws IOException {
+        return ChecksumRecordSweep.sweep(root);
+    }
+
+    /**
      * Resolves a client-supplied name of an existing regular file inside the directory.
      *
      * @throws AccessDeniedException if the name or its real path leaves the directory
