@@ -63,7 +63,7 @@ public final class TempFiles {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 String name = file.getFileName().toString();
-                if (attrs.isRegularFile() && name.startsWith(PREFIX) && abandoned(name, attrs)) {
+                if (attrs.isRegularFile() && isTempName(name) && abandoned(name, attrs)) {
                     if (Files.deleteIfExists(file)) {
                         removed.add(new Removed(file, attrs.size()));
                     }
@@ -95,13 +95,21 @@ public final class TempFiles {
                 } catch (NoSuchFileException gone) {
                     continue;
                 }
-                if (attrs.isRegularFile() && name.contains(suffix) && OWNED.matcher(name).matches()
+                if (attrs.isRegularFile() && isTempName(name) && name.contains(suffix) && OWNED.matcher(name).matches()
                         && abandoned(name, attrs) && Files.deleteIfExists(file)) {
                     removed.add(new Removed(file, attrs.size()));
                 }
             }
         }
         return removed;
+    }
+
+    /**
+     * Whether {@code name} has a temp name's start and is not the checksum record of a client's file named
+     * {@code tmp-…} ({@code .tmp-….crc32c}): no temp name ends in {@code .crc32c}, its random part is hex digits.
+     */
+    static boolean isTempName(String name) {
+        return name.startsWith(PREFIX) && !ChecksumRecordName.isRecordName(name);
     }
 
     static boolean abandoned(String name, BasicFileAttributes attrs) {

@@ -38,6 +38,30 @@ class TempFilesTest {
         assertThat(hiddenOther).exists();
     }
 
+    /**
+     * A client's file named {@code tmp-…} has a record {@code .tmp-….crc32c}, which starts like a temp name: the sweep
+     * took it for one, an old-pattern temp (after an hour) or a dead owner's ({@code tmp-<pid>.<millis>-…}), and the
+     * file was hashed again on its next download. No temp name ends in {@code .crc32c} (they end in hex digits).
+     */
+    @Test
+    void recordsOfFilesNamedLikeTempFilesAreNotTempFiles() throws Exception {
+        String[] names = {"tmp-notes.bin", "tmp-" + deadOwner() + "-up.bin"};
+        DataDirectory data = new DataDirectory(root);
+        for (String name : names) {
+            Files.writeString(root.resolve(name), "a client's file");
+            data.existing(name);
+            Path record = root.resolve(ChecksumRecordName.of(name));
+            Files.setLastModifiedTime(record, FileTime.from(Instant.now().minus(TempFiles.LEGACY_AGE).minusSeconds(60)));
+        }
+        data.close();
+
+        assertThat(TempFiles.removeStale(root)).isEmpty();
+        assertThat(TempFiles.removeStale(root, "up.bin")).isEmpty();
+        for (String name : names) {
+            assertThat(root.resolve(ChecksumRecordName.of(name))).exists();
+        }
+    }
+
     /** What a killed run of any program left while making one file: the next run making it removes that, only that. */
     @Test
     void aGeneratorRemovesWhatADeadOneLeftForTheSameFile() throws Exception {
