@@ -49,6 +49,14 @@ class PathTraversalTest {
                 assertThatThrownBy(() -> c.stat(name)).as("STAT " + name)
                         .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.FORBIDDEN));
             }
+            // Nor is absence out there told apart from presence (STAT said absent, DELETE NOT_FOUND), and a path through a
+            // symlink to a file out there is refused as leaving (it was SERVER_ERROR "escape/x: Not a directory").
+            for (String name : List.of("updir/no-such.txt", "updir/no-such/x", "escape/x")) {
+                assertThatThrownBy(() -> c.stat(name)).as("STAT " + name).isInstanceOfSatisfying(RemoteException.class,
+                        e -> assertThat(e.status()).as(e.reason()).isEqualTo(Status.FORBIDDEN));
+                assertThatThrownBy(() -> c.delete(name)).as("DELETE " + name).isInstanceOfSatisfying(RemoteException.class,
+                        e -> assertThat(e.status()).as(e.reason()).isEqualTo(Status.FORBIDDEN));
+            }
             // The connection is still fine, and a legitimate name still works.
             assertThat(c.download(new Request(Op.DOWNLOAD, "stream", "ok.txt", "", 0, 0, io.xferbench.core.protocol.Flags.VERIFY_CRC32C, 0))
                     .bytes()).isEqualTo(4);

@@ -503,7 +503,15 @@ public final class DataDirectory implements AutoCloseable {
         try {
             real = candidate.toRealPath();
         } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(name, null, "no such file in the data directory");
+            // Absent, unless what exists of the name leaves the directory: out there, absence is not told apart.
+            IOException why = ResolutionFailure.ofName(root, name);
+            throw why != null ? why : new NoSuchFileException(name, null, "no such file in the data directory");
+        } catch (AccessDeniedException e) {
+            throw e;
+        } catch (FileSystemException e) {
+            // ENOTDIR: which component is not a directory, or that the name leads out (a symlink to a file outside).
+            IOException why = ResolutionFailure.ofName(root, name);
+            throw why != null ? why : e;
         }
         if (!real.startsWith(root) || real.equals(root)) {
             throw new AccessDeniedException(name, null, "resolves outside the data directory");
@@ -540,10 +548,12 @@ public final class DataDirectory implements AutoCloseable {
             Path parent;
             try {
                 parent = candidate.getParent().toRealPath();
-            } catch (NoSuchFileException | AccessDeniedException e) {
+            } catch (AccessDeniedException e) {
                 throw e;
             } catch (FileSystemException e) {
-                throw nonDirectoryAbove(name, e);
+                // Absent or ENOTDIR somewhere up: told in the client's terms where a component explains it.
+                IOException why = ResolutionFailure.ofParent(root, name);
+                throw why != null ? why : e;
             }
             if (!parent.startsWith(root)) {
                 throw new AccessDeniedException(name, null, "resolves outside the data directory");
@@ -589,39 +599,6 @@ public final class DataDirectory implements AutoCloseable {
         if (!a.isDirectory()) {
             throw new FileSystemException(name, null, name.substring(0, name.lastIndexOf('/')) + " is not a directory");
         }
-    }
-
-    /**
-     * Why the real path of {@code name}'s parent failed, told as {@link #checkParentIsDirectory} tells it for the
-     * parent itself: the first component that is not a directory ({@code a/b/x: a is not a directory}), where the JDK
-     * said {@code a/b: Not a directory} (ENOTDIR). Walked on this failure only; a component that is a symlink is
-     * judged by its real path (one out of the directory is refused as such). {@code failed} where no component
-     * explains it (an ELOOP, or the tree changed meanwhile).
-     */
-    private IOException nonDirectoryAbove(String name, FileSystemException failed) {
-        String[] parts = name.split("/");
-        Path prefix = root;
-        for (int i = 0; i < parts.length - 1; i++) {
-            prefix = prefix.resolve(parts[i]);
-            Path real;
-            BasicFileAttributes a;
-            try {
-                real = prefix.toRealPath();
-                a = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (IOException e) {
-                return failed;
-            }
-            if (!real.startsWith(root)) {
-                return new AccessDeniedException(name, null, "resolves outside the data directory");
-            }
-            if (reserved(real)) {
-                return new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
-            }
-            if (!a.isDirectory()) {
-                return new FileSystemException(name, null, String.join("/", List.of(parts).subList(0, i + 1)) + " is not a directory");
-            }
-        }
-        return failed;
     }
 
     /**

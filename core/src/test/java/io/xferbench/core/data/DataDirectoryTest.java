@@ -140,6 +140,62 @@ class DataDirectoryTest {
         data.close();
     }
 
+    /**
+     * A name that does not resolve is judged by what exists of it, as one that resolves is by its real path. Under a
+     * symlink to a directory outside, STAT said absent or FORBIDDEN by whether the file existed out there (and DELETE
+     * NOT_FOUND or FORBIDDEN, an upload NOT_FOUND): now FORBIDDEN either way. Under a symlink to a file outside it was
+     * the JDK's "Not a directory"; under a regular file inside it named no component.
+     */
+    @Test
+    void namesThatDoNotResolveAreJudgedByWhatExistsOfThem() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("present.txt"), "secret");
+        Files.createSymbolicLink(root.resolve("outdir"), outside);
+        Files.createSymbolicLink(root.resolve("outfile"), outside.resolve("present.txt"));
+        Files.createSymbolicLink(root.resolve("relative-out"), Path.of("../outside"));
+        Files.writeString(Files.createDirectories(root.resolve("dir/inner")).resolve("f"), "x");
+        Files.writeString(root.resolve("dir/file"), "x");
+        Files.createSymbolicLink(root.resolve("up-and-back"), Path.of("../data/dir"));
+        Files.createSymbolicLink(root.resolve("dangling"), Path.of("nothing"));
+        Files.createSymbolicLink(root.resolve("loop"), Path.of("loop"));
+        DataDirectory data = new DataDirectory(root);
+        Files.createDirectories(root.resolve(DataDirectory.UPLOADS));
+        Files.createSymbolicLink(root.resolve("into-uploads"), root.resolve(DataDirectory.UPLOADS));
+
+        for (String name : new String[] {"outdir/absent.txt", "outdir/absent/deeper", "relative-out/absent.txt", "outfile/x"}) {
+            assertThatThrownBy(() -> data.stat(name)).as("STAT " + name).isInstanceOf(AccessDeniedException.class)
+                    .hasMessage(name + ": resolves outside the data directory");
+            assertThatThrownBy(() -> data.delete(name)).as("DELETE " + name).isInstanceOf(AccessDeniedException.class)
+                    .hasMessage(name + ": resolves outside the data directory");
+            assertThatThrownBy(() -> data.existing(name)).as("download " + name).isInstanceOf(AccessDeniedException.class);
+        }
+        assertThatThrownBy(() -> data.stat("outdir/present.txt")).isInstanceOf(AccessDeniedException.class)
+                .hasMessage("outdir/present.txt: resolves outside the data directory");
+        assertThatThrownBy(() -> data.resolveNew("outdir/absent/x")).isInstanceOf(AccessDeniedException.class)
+                .hasMessage("outdir/absent/x: resolves outside the data directory");
+        assertThatThrownBy(() -> data.stat("into-uploads/absent")).isInstanceOf(AccessDeniedException.class)
+                .hasMessageContaining("hidden name");
+
+        for (String name : new String[] {"dir/file/x", "up-and-back/file/x"}) {
+            String prefix = name.substring(0, name.lastIndexOf('/'));
+            assertThatThrownBy(() -> data.stat(name)).isExactlyInstanceOf(FileSystemException.class)
+                    .hasMessage(name + ": " + prefix + " is not a directory");
+            assertThatThrownBy(() -> data.delete(name)).isExactlyInstanceOf(FileSystemException.class)
+                    .hasMessage(name + ": " + prefix + " is not a directory");
+        }
+
+        // Absence inside stays absence, through symlinks that stay inside (or leave and come back) too.
+        for (String name : new String[] {"absent", "dir/absent", "dir/absent/deeper", "up-and-back/absent", "dangling", "dangling/x"}) {
+            assertThat(data.stat(name)).as(name).isEqualTo(io.xferbench.core.protocol.FileStat.ABSENT);
+            assertThatThrownBy(() -> data.delete(name)).as(name).isInstanceOf(NoSuchFileException.class);
+        }
+        assertThat(data.stat("up-and-back/inner/f").exists()).isTrue();
+        assertThatThrownBy(() -> data.stat("loop/x")).as("a loop keeps its own answer").isExactlyInstanceOf(FileSystemException.class)
+                .hasMessageContaining("loop/x");
+        data.close();
+    }
+
     @Test
     void aSymlinkToAFileInsideIsStillServedAndOneToAFileOutsideIsNot() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("data"));
