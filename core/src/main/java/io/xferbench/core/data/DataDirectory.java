@@ -370,10 +370,17 @@ public final class DataDirectory implements AutoCloseable {
      * opened it goes on sending the whole old file (the unlinked inode stays readable); a later one is NOT_FOUND. A name
      * that is a symbolic link (to a regular file inside the directory) removes the link, as rm(1) does, not its target.
      *
-     * @throws NoSuchFileException if there is none (also when another delete won the race)
+     * @throws NoSuchFileException if there is none (also when another delete won the race), after releasing what was
+     *                             still held for a file removed behind the server's back ({@link #releaseGone})
      */
     public void delete(String name) throws IOException {
-        Path path = resolveExisting(name);
+        Path path;
+        try {
+            path = resolveExisting(name);
+        } catch (NoSuchFileException e) {
+            releaseGone(name);
+            throw e;
+        }
         Path named = root.resolve(name);
         if (Files.isSymbolicLink(named)) {
             Files.delete(named);
@@ -382,6 +389,30 @@ public final class DataDirectory implements AutoCloseable {
         Files.delete(path);
         known.forget(path);
         Files.deleteIfExists(ChecksumRecordName.of(path));
+    }
+
+    /**
+     * What the server still holds for a name whose file was removed behind its back (rm, mv): the remembered record
+     * with its pinned inode, whose blocks stay allocated while it is held, and the record file. A DELETE that finds no
+     * file releases them, where they waited for the cache to start over or the next start's sweep. Best effort, and
+     * only while the name is still absent: a file placed meanwhile loses at most its record (a re-hash).
+     */
+    private void releaseGone(String name) {
+        Path target;
+        try {
+            target = resolveNew(name);
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        known.forget(target);
+        try {
+            Files.deleteIfExists(ChecksumRecordName.of(target));
+        } catch (IOException e) {
+            // Swept at the next start.
+        }
     }
 
     /**

@@ -200,6 +200,50 @@ class ChecksumRecordTest {
         restarted.close();
     }
 
+    /**
+     * A small file's remembered record pins its inode, and its record file stays beside the name: removed behind the
+     * server's back, the file kept its blocks and its record until the cache started over or the next start, even after
+     * a client's DELETE of it (NOT_FOUND). That DELETE now releases both; the answer stays NOT_FOUND.
+     */
+    @Test
+    void aDeleteOfAFileRemovedBehindTheServersBackReleasesItsPinAndRecord() throws Exception {
+        DataDirectory data = new DataDirectory(dir);
+        Files.createDirectories(dir.resolve("sub"));
+        for (String name : new String[] {"gone.bin", "sub/gone.bin"}) {
+            Files.write(dir.resolve(name), random(50 * 1024, 20));
+            data.existing(name);
+            data.existing(name); // a hit: pinned now
+            assertThat(dir.resolve(name).resolveSibling(".gone.bin.crc32c")).exists();
+            Files.delete(dir.resolve(name));
+        }
+        assertThat(deletedFilesHeld()).as("pinned after rm").hasSize(2);
+
+        for (String name : new String[] {"gone.bin", "sub/gone.bin"}) {
+            assertThatThrownBy(() -> data.delete(name)).isInstanceOf(java.nio.file.NoSuchFileException.class);
+            assertThat(dir.resolve(name).resolveSibling(".gone.bin.crc32c")).as(name).doesNotExist();
+        }
+        assertThat(deletedFilesHeld()).isEmpty();
+        data.close();
+    }
+
+    /** Descriptors of this process on deleted files of {@link #dir}. */
+    private java.util.List<String> deletedFilesHeld() throws Exception {
+        java.util.List<String> held = new java.util.ArrayList<>();
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds.toList()) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith(dir.toRealPath().toString()) && target.endsWith(" (deleted)")) {
+                        held.add(target);
+                    }
+                } catch (java.io.IOException closedMeanwhile) {
+                    // The listing's own descriptor, say.
+                }
+            }
+        }
+        return held;
+    }
+
     /** What the server does with an upload: written through a temp file's descriptor, renamed, then {@code after}. */
     private Path place(Path target, byte[] bytes, PlacedAction after) throws Exception {
         // Not named after the target: a 255-byte name would not fit.
