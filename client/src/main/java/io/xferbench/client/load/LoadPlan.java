@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.net.XferConnection;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -15,10 +16,22 @@ import java.time.Duration;
  *                     completes); otherwise the open-loop arrival rate over all connections, with latency taken
  *                     from each request's intended start (coordinated omission corrected)
  * @param drainTimeout how long in-flight requests may take to finish once the window has closed
+ * @param answerTimeout how long a request may go with none of its bytes moving (sent or received) before it is
+ *                     counted as {@code TIMEOUT} and its connection replaced
  */
 public record LoadPlan(InetSocketAddress target, int connections, int threads, long requests, Duration duration,
-                       Duration warmup, double ratePerSecond, Duration drainTimeout) {
+                       Duration warmup, double ratePerSecond, Duration drainTimeout, Duration answerTimeout) {
+    /** A plan whose requests may wait {@link XferConnection#DEFAULT_ANSWER_TIMEOUT}, as every client exchange by default. */
+    public LoadPlan(InetSocketAddress target, int connections, int threads, long requests, Duration duration,
+                    Duration warmup, double ratePerSecond, Duration drainTimeout) {
+        this(target, connections, threads, requests, duration, warmup, ratePerSecond, drainTimeout,
+                XferConnection.DEFAULT_ANSWER_TIMEOUT);
+    }
+
     public LoadPlan {
+        if (answerTimeout == null || !answerTimeout.isPositive()) {
+            throw new IllegalArgumentException("the answer timeout must be positive, not " + answerTimeout);
+        }
         if (connections < 1 || threads < 1) {
             throw new IllegalArgumentException("connections and threads must be at least 1");
         }

@@ -19,12 +19,16 @@ import org.HdrHistogram.Histogram;
 /**
  * One event-loop thread driving a share of the run's connections through one selector: no thread per
  * connection, no barrier between requests. Each connection sends its next request as soon as its last one
- * completed (closed loop) or at its next intended start (open loop), whichever the plan says.
+ * completed (closed loop) or at its next intended start (open loop), whichever the plan says. A request none of whose
+ * bytes moved for the plan's answer timeout is counted as {@link #TIMEOUT} and its connection replaced (a late answer
+ * must not be read as the next request's); the selector's wait ends at the next such deadline, no timer thread.
  */
 final class LoadWorker implements Runnable {
     private static final int READ_BUFFER_BYTES = 256 * 1024;
     private static final long RECONNECT_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The error a request is counted under when its answer did not come (or stopped) within the answer timeout. */
+    static final String TIMEOUT = "TIMEOUT";
 
     private final LoadPlan plan;
     private final LoadWindow window;
@@ -34,6 +38,7 @@ final class LoadWorker implements Runnable {
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
     private final long intervalNanos;
     private final WorkerTally tally = new WorkerTally();
+    private final RequestDeadlines<Conn> deadlines;
     private Selector selector;
     private int inFlight;
 
@@ -45,6 +50,7 @@ final class LoadWorker implements Runnable {
         this.window = window;
         this.workload = workload;
         this.intervalNanos = plan.openLoop() ? Math.round(plan.connections() * 1e9 / plan.ratePerSecond()) : 0;
+        this.deadlines = new RequestDeadlines<>(plan.answerTimeout());
         for (int index : indices) {
             Conn c = new Conn(workload.script(index));
             c.nextIntended = window.startNanos + (plan.openLoop() ? Math.round(index * 1e9 / plan.ratePerSecond()) : 0);
@@ -81,6 +87,9 @@ final class LoadWorker implements Runnable {
             if (!tally.cpuStarted() && now >= window.measureFromNanos) {
                 tally.cpuStart(THREADS.getCurrentThreadCpuTime());
             }
+            for (Conn late; (late = deadlines.expired(now)) != null; ) {
+                expire(late, now);
+            }
             if (window.over(now)) {
                 if (drainDeadline == Long.MAX_VALUE) {
                     drainDeadline = now + plan.drainTimeout().toNanos();
@@ -100,6 +109,7 @@ final class LoadWorker implements Runnable {
                 }
             }
             long wake = Math.min(drainDeadline, waiting.isEmpty() ? Long.MAX_VALUE : waiting.peek().wakeAt);
+            wake = Math.min(wake, deadlines.nextDeadlineNanos());
             if (!tally.cpuStarted()) {
                 wake = Math.min(wake, window.measureFromNanos);
             }
@@ -126,10 +136,13 @@ final class LoadWorker implements Runnable {
             }
             if (key.isConnectable()) {
                 c.channel.finishConnect();
+                deadlines.remove(c.deadline);
                 key.interestOps(0);
                 idle(c, System.nanoTime());
             } else if (key.isWritable()) {
-                c.channel.write(c.out);
+                if (c.channel.write(c.out) > 0) {
+                    deadlines.progress(c.deadline, System.nanoTime());
+                }
                 if (!c.out.hasRemaining()) {
                     key.interestOps(SelectionKey.OP_READ);
                 }
@@ -151,6 +164,9 @@ final class LoadWorker implements Runnable {
         }
         if (!c.busy) {
             throw new LoadProtocolException(n + " unsolicited bytes");
+        }
+        if (n > 0) {
+            deadlines.progress(c.deadline, System.nanoTime());
         }
         readBuffer.flip();
         if (!c.parser.feed(readBuffer)) {
@@ -175,11 +191,18 @@ final class LoadWorker implements Runnable {
     private void complete(Conn c, long now, ExchangeOutcome outcome) {
         c.busy = false;
         inFlight--;
+        deadlines.remove(c.deadline);
         LoadStep step = c.step;
         c.step = null;
         c.script.completed(step, outcome);
         if (window.counts(c.measured, now)) {
-            tally.record(now - c.intended, step.op(), outcome, now);
+            if (TIMEOUT.equals(outcome.error())) {
+                // Not a latency sample: all that is known is that it exceeded the timeout. The connection's next request,
+                // in an open loop, still has its latency from its intended start, the wait behind this one included.
+                tally.timedOut(step.op(), now);
+            } else {
+                tally.record(now - c.intended, step.op(), outcome, now);
+            }
         } else if (step.setup() && !outcome.ok() && now >= window.measureFromNanos && !window.over(now)) {
             // A failed setup request stalls the measured ones behind it: it must show.
             tally.error("setup " + step.op() + ": " + outcome.error());
@@ -225,12 +248,31 @@ final class LoadWorker implements Runnable {
         c.out = step.request();
         c.busy = true;
         inFlight++;
+        deadlines.progress(c.deadline, now);
         try {
             c.channel.write(c.out);
             c.key.interestOps(c.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
         } catch (IOException e) {
             fail(c, "io: " + e.getMessage());
         }
+    }
+
+    /**
+     * A deadline passed: a request with no answer (or whose answer stopped) is counted as {@link #TIMEOUT}, a connect
+     * that did not finish as a connect failure; either way the connection is closed, so that nothing the server sends
+     * late can be read as a later request's answer, and a new one is opened at once.
+     */
+    private void expire(Conn c, long now) {
+        if (c.busy) {
+            complete(c, now, ExchangeOutcome.failed(TIMEOUT, 0));
+            reconnect(c, now, 0);
+        } else {
+            fail(c, "connect: not connected within " + seconds(plan.answerTimeout()));
+        }
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     private void fail(Conn c, String error) {
@@ -244,6 +286,7 @@ final class LoadWorker implements Runnable {
     }
 
     private void reconnect(Conn c, long now, long backoffNanos) {
+        deadlines.remove(c.deadline);
         c.closeQuietly();
         if (window.over(now)) {
             return;
@@ -266,6 +309,7 @@ final class LoadWorker implements Runnable {
                 idle(c, now);
             } else {
                 c.key.interestOps(SelectionKey.OP_CONNECT);
+                deadlines.progress(c.deadline, now); // a connect that never finishes is bounded too
             }
         } catch (IOException e) {
             fail(c, "connect: " + e.getMessage());
@@ -275,6 +319,7 @@ final class LoadWorker implements Runnable {
     /** One connection's state; touched by its worker thread only. */
     private static final class Conn {
         final ConnectionScript script;
+        final RequestDeadlines.Entry<Conn> deadline = new RequestDeadlines.Entry<>(this);
         LoadStep step;
         SocketChannel channel;
         SelectionKey key;
@@ -329,6 +374,13 @@ final class LoadWorker implements Runnable {
 
         void error(String key) {
             errors.merge(key, 1L, Long::sum);
+        }
+
+        /** A measured request that got no answer in time: an error, and the end of its wait, but no latency sample. */
+        void timedOut(String op, long completedNanos) {
+            lastCompletionNanos = Math.max(lastCompletionNanos, completedNanos);
+            operations.merge(op, LoadResult.OpCounts.of(TIMEOUT), LoadResult.OpCounts::plus);
+            error(TIMEOUT);
         }
 
         void unfinished(int n) {
