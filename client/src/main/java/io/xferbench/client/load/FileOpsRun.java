@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.net.NoAnswerException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -47,25 +48,25 @@ final class FileOpsRun {
             Workload workload = new FileOpsWorkload(kind, run, new NativeUploadExchange(wire.uploadMethod(), size, wire.token()),
                     new NativeDeleteExchange(wire.token()), download, exist, created);
             try (StoppedRunCleanup onStop = new StoppedRunCleanup(created,
-                    names -> RemoteDeletes.delete(server, wire.token(), names))) {
+                    names -> RemoteDeletes.delete(server, wire.token(), names, plan.answerTimeout()))) {
                 try {
                     return new Outcome(LoadEngine.run(plan, workload, observer), null, null);
                 } finally {
                     // The run's files go with it (on SIGTERM or Ctrl-C, the hook's); what SIGKILL leaves, 'client load clean' removes.
-                    RemoteDeletes.delete(server, wire.token(), created.remaining());
+                    RemoteDeletes.delete(server, wire.token(), created.remaining(), plan.answerTimeout());
                 }
             }
         }
         String host = server.getHostString() + ":" + server.getPort();
         HttpPutExchange put = new HttpPutExchange(host, size);
         HttpDeleteExchange delete = new HttpDeleteExchange(host);
-        try (HttpFileClient client = new HttpFileClient(server)) {
+        try (HttpFileClient client = new HttpFileClient(server, plan.answerTimeout())) {
             String refused = probe(client, put, delete, CreatedFiles.PREFIX + run + "-probe.dat");
             if (refused != null) {
                 return new Outcome(null, null, refused);
             }
             try (StoppedRunCleanup onStop = new StoppedRunCleanup(created, names -> {
-                try (HttpFileClient own = new HttpFileClient(server)) { // the run's client may be mid-request
+                try (HttpFileClient own = new HttpFileClient(server, plan.answerTimeout())) { // the run's client may be mid-request
                     own.deleteAll(delete, names);
                 }
             })) {
@@ -81,13 +82,24 @@ final class FileOpsRun {
     }
 
     /** @return why the server cannot take the row's requests, or null when it took a PUT and a DELETE */
-    private static String probe(HttpFileClient client, HttpPutExchange put, HttpDeleteExchange delete, String name) {
-        ExchangeOutcome stored = client.send(put.request(name), put.newParser());
+    private static String probe(HttpFileClient client, HttpPutExchange put, HttpDeleteExchange delete, String name)
+            throws NoAnswerException {
+        ExchangeOutcome stored;
+        try {
+            stored = client.send(put.request(name), put.newParser());
+        } catch (NoAnswerException e) {
+            throw e.waitingFor("the probe PUT before the row");
+        }
         if (!stored.ok()) {
             client.deleteAll(delete, List.of(name));
             return "the server refused a probe PUT (" + stored.error() + ")";
         }
-        ExchangeOutcome deleted = client.send(delete.request(name), delete.newParser());
+        ExchangeOutcome deleted;
+        try {
+            deleted = client.send(delete.request(name), delete.newParser());
+        } catch (NoAnswerException e) {
+            throw e.waitingFor("the probe DELETE before the row");
+        }
         return deleted.ok() ? null : "the server refused a probe DELETE (" + deleted.error() + ")";
     }
 }

@@ -1,38 +1,79 @@
 package io.xferbench.client.load;
 
-import io.xferbench.core.protocol.Frames;
+import io.xferbench.core.net.NoAnswerException;
+import io.xferbench.core.net.XferConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One blocking, kept-alive HTTP/1.1 connection for the requests around a run, never measured: the probe PUT before
- * it, reading back what it placed and deleting what it left after it. Reopened when the server closes.
+ * One kept-alive HTTP/1.1 connection for the requests around a run, never measured: the probe PUT before it, reading
+ * back what it placed and deleting what it left after it. Reopened when the server closes. Every wait is bounded by
+ * the answer timeout (the connect, and each stretch in which no byte moves): a server that stopped answering fails the
+ * call with {@link NoAnswerException} instead of hanging the run. Non-blocking under a selector of its own, because a
+ * blocking channel has no timeout.
  */
 final class HttpFileClient implements AutoCloseable {
     private final InetSocketAddress server;
+    private final String peer;
+    private final Duration answerTimeout;
+    /** The timeout as the failures say it, e.g. {@code 60s}. */
+    private final String within;
     private final ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+    private Selector selector;
     private SocketChannel channel;
+    private SelectionKey key;
 
     HttpFileClient(InetSocketAddress server) {
-        this.server = server;
+        this(server, XferConnection.DEFAULT_ANSWER_TIMEOUT);
     }
 
-    /** Sends one request and reads its answer; an I/O failure or a malformed answer is an outcome, not an exception. */
-    ExchangeOutcome send(ByteBuffer request, ResponseParser parser) {
+    HttpFileClient(InetSocketAddress server, Duration answerTimeout) {
+        this.server = server;
+        this.peer = server.getHostString() + ":" + server.getPort();
+        this.answerTimeout = answerTimeout;
+        this.within = NoAnswerException.format(answerTimeout);
+    }
+
+    /**
+     * Sends one request and reads its answer; an I/O failure or a malformed answer is an outcome, not an exception.
+     *
+     * @throws NoAnswerException when the connect, the request or its answer did not move for the answer timeout (the
+     *                           connection is then closed)
+     */
+    ExchangeOutcome send(ByteBuffer request, ResponseParser parser) throws NoAnswerException {
         try {
             if (channel == null) {
-                channel = SocketChannel.open(server);
+                connect();
             }
-            Frames.writeFully(channel, request);
+            long deadline = System.nanoTime() + answerTimeout.toNanos();
+            while (request.hasRemaining()) {
+                if (channel.write(request) > 0) {
+                    deadline = System.nanoTime() + answerTimeout.toNanos();
+                } else {
+                    await(SelectionKey.OP_WRITE, deadline, "no answer from " + peer + " within " + within);
+                }
+            }
+            boolean answering = false;
             while (true) {
-                if (channel.read(in.clear()) < 0) {
+                int n = channel.read(in.clear());
+                if (n < 0) {
                     throw new IOException("closed mid-response");
                 }
+                if (n == 0) {
+                    await(SelectionKey.OP_READ, deadline, answering ? "the transfer with " + peer + " stalled: no byte for " + within
+                            : "no answer from " + peer + " within " + within);
+                    continue;
+                }
+                answering = true;
+                deadline = System.nanoTime() + answerTimeout.toNanos();
                 in.flip();
                 if (parser.feed(in)) {
                     break;
@@ -43,6 +84,9 @@ final class HttpFileClient implements AutoCloseable {
                 closeChannel();
             }
             return parser.outcome();
+        } catch (NoAnswerException e) {
+            closeChannel();
+            throw e;
         } catch (IOException e) {
             closeChannel();
             return ExchangeOutcome.failed("io: " + e.getMessage(), 0);
@@ -57,11 +101,16 @@ final class HttpFileClient implements AutoCloseable {
      *
      * @return how many were read back, and the failures by cause (prefixed {@code read-back})
      */
-    ReadBack readBack(String hostHeader, List<String> names, long size, int crc) {
+    ReadBack readBack(String hostHeader, List<String> names, long size, int crc) throws NoAnswerException {
         Map<String, Long> errors = new TreeMap<>();
         for (String name : names) {
-            ExchangeOutcome o = send(new HttpGetExchange(hostHeader, "/" + name, false, size, crc).request(),
-                    new HttpResponseParser(200, false, size, crc));
+            ExchangeOutcome o;
+            try {
+                o = send(new HttpGetExchange(hostHeader, "/" + name, false, size, crc).request(),
+                        new HttpResponseParser(200, false, size, crc));
+            } catch (NoAnswerException e) {
+                throw e.waitingFor("the read-back GET of " + name + ", after the row");
+            }
             if (!o.ok()) {
                 errors.merge("read-back: " + o.error(), 1L, Long::sum);
             }
@@ -70,15 +119,46 @@ final class HttpFileClient implements AutoCloseable {
     }
 
     /** @return how many DELETEs were answered OK or 404 (gone either way) */
-    int deleteAll(HttpDeleteExchange delete, List<String> names) {
+    int deleteAll(HttpDeleteExchange delete, List<String> names) throws NoAnswerException {
         int gone = 0;
         for (String name : names) {
-            ExchangeOutcome o = send(delete.request(name), delete.newParser());
+            ExchangeOutcome o;
+            try {
+                o = send(delete.request(name), delete.newParser());
+            } catch (NoAnswerException e) {
+                throw e.waitingFor("the DELETE of the load's file " + name);
+            }
             if (o.ok() || o.absent()) {
                 gone++;
             }
         }
         return gone;
+    }
+
+    private void connect() throws IOException {
+        if (selector == null) {
+            selector = Selector.open();
+        }
+        channel = SocketChannel.open();
+        channel.configureBlocking(false);
+        key = channel.register(selector, 0);
+        if (!channel.connect(server)) {
+            long deadline = System.nanoTime() + answerTimeout.toNanos();
+            while (!channel.finishConnect()) {
+                await(SelectionKey.OP_CONNECT, deadline, "no connection to " + peer + " within " + within);
+            }
+        }
+    }
+
+    /** Waits until the channel is ready for {@code ops}, or fails with {@code late} once {@code deadline} has passed. */
+    private void await(int ops, long deadline, String late) throws IOException {
+        long wait = deadline - System.nanoTime();
+        if (wait <= 0) {
+            throw new NoAnswerException(late);
+        }
+        key.interestOps(ops);
+        selector.select(Math.max(1, wait / 1_000_000));
+        selector.selectedKeys().clear();
     }
 
     private void closeChannel() {
@@ -89,11 +169,20 @@ final class HttpFileClient implements AutoCloseable {
                 // Closing a connection we are done with: nothing to report.
             }
             channel = null;
+            key = null;
         }
     }
 
     @Override
     public void close() {
         closeChannel();
+        if (selector != null) {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // Nothing registered is left to release.
+            }
+            selector = null;
+        }
     }
 }

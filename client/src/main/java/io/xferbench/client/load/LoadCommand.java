@@ -4,8 +4,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.net.XferConnection;
-import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.net.NoAnswerException;
 import io.xferbench.core.protocol.Request;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +105,12 @@ public final class LoadCommand implements Callable<Integer> {
             description = "How long requests in flight at the end may still complete (default: ${DEFAULT-VALUE}).")
     Duration drainTimeout;
 
+    @Option(names = "--answer-timeout", defaultValue = "60s", converter = Converters.PositiveTime.class,
+            description = "How long a request may go with none of its bytes moving before it is counted as TIMEOUT and its "
+                    + "connection replaced; also bounds every exchange around the rows (the generated file's download, the "
+                    + "HTTP probe, read-back and clean-up; the server's window a minute more) (default: ${DEFAULT-VALUE}).")
+    Duration answerTimeout;
+
     @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
     Format format;
@@ -138,23 +143,18 @@ public final class LoadCommand implements Callable<Integer> {
         String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        if ((exist || operation == Operation.MIX) && protocol == Protocol.NATIVE) {
-            // The generated file exists once a download has asked for it. Over XferConnection, whose answers are
-            // bounded: a server that accepts and never answers fails the command here instead of hanging it.
-            try (XferConnection c = XferConnection.open(host, port, token)) {
-                c.download(Request.download(method, fileSize, 0, 0));
-            } catch (RemoteException refused) {
-                // The rows' requests will be refused too, and say why.
-            }
+        if (protocol == Protocol.NATIVE) {
+            boolean readsGenerated = exist || operation == Operation.MIX || operation == Operation.DOWNLOAD;
+            FirstExchange.run(host, port, token, answerTimeout, readsGenerated ? Request.download(method, fileSize, 0, 0) : null);
         }
         List<LoadReport.Row> rows = new ArrayList<>();
         for (int connections : concurrency) {
             System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
                     requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
-            LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout);
+            LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout, answerTimeout);
             LoadResult r;
             ReadBack readBack = null;
-            ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token);
+            ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token, answerTimeout);
             String proto = protocol.name().toLowerCase(Locale.ROOT);
             String op = operation.name().toLowerCase(Locale.ROOT);
             if (fileOps) {
@@ -171,6 +171,10 @@ public final class LoadCommand implements Callable<Integer> {
                 readBack = o.readBack();
             } else {
                 r = LoadEngine.run(plan, Workload.repeating(exchange), watch);
+            }
+            if (r.noAnswer()) {
+                System.err.printf(Locale.ROOT, "xferbench: no answer: every one of the row's %d requests timed out (no byte "
+                        + "from %s:%d for --answer-timeout %s): not a result%n", r.errorCount(), host, port, NoAnswerException.format(answerTimeout));
             }
             if (r.clientMayBeLimit()) {
                 System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "

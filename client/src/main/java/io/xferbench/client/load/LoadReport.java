@@ -163,10 +163,18 @@ final class LoadReport {
             return skipped == null && result.verified() && client.equals("xferbench") && (readBack == null || readBack.ok());
         }
 
+        /** A single window in which every request timed out: its zeros are not a result. */
+        boolean noAnswer() {
+            return skipped == null && repeats == null && result != null && result.noAnswer();
+        }
+
         boolean isReference() {
             return server.equals(REFERENCE_SERVER) && model.equals(REFERENCE_MODEL);
         }
     }
+
+    /** How the table starts a row whose every request timed out, instead of its zeros. */
+    static final String NO_ANSWER = "no answer: ";
 
     /** Schema of the JSON document: bump when a field changes meaning or goes away. */
     static final String SCHEMA = "xferbench-load/1";
@@ -219,6 +227,9 @@ final class LoadReport {
             return m;
         }
         LoadResult r = row.result();
+        if (row.noAnswer()) {
+            m.put("noAnswer", "every request timed out: not a result");
+        }
         m.put("clientThreads", r.threads());
         m.put("targetRatePerSec", r.targetRatePerSecond());
         m.put("requests", r.requests());
@@ -299,11 +310,13 @@ final class LoadReport {
             "sys/req", "cs/req", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "vs best median",
             "vs " + fewest.orElse(0) + " conns", "verified"}));
         for (Row row : rows) {
-            if (row.skipped() != null) {
+            String instead = row.skipped() != null ? "skipped: " + row.skipped() : row.noAnswer() ? NO_ANSWER + "every request timed "
+                    + "out (" + row.result().errorCount() + " TIMEOUT): not a result, not verified" : null;
+            if (instead != null) {
                 String[] line = new String[cells.get(0).length];
                 java.util.Arrays.fill(line, "");
                 System.arraycopy(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
-                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), "skipped: " + row.skipped()}, 0, line, 0, 8);
+                    Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), instead}, 0, line, 0, 8);
                 cells.add(line);
                 continue;
             }
@@ -356,11 +369,16 @@ final class LoadReport {
                 : String.format(Locale.ROOT, "%.2f (%.2f–%.2f of %d)", s.median(), s.min(), s.max(), s.of());
     }
 
+    /** A cell that stands for a row's figures (it has none, or none worth showing): it may overflow the columns. */
+    private static boolean insteadOfFigures(String cell) {
+        return cell.startsWith("skipped: ") || cell.startsWith(NO_ANSWER);
+    }
+
     /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
     static String align(List<String[]> cells, int textColumns) {
         int[] width = new int[cells.get(0).length];
         for (String[] line : cells) {
-            if (line.length > textColumns + 1 && line[textColumns].startsWith("skipped: ")) {
+            if (line.length > textColumns + 1 && insteadOfFigures(line[textColumns])) {
                 for (int i = 0; i < textColumns; i++) {
                     width[i] = Math.max(width[i], line[i].length());
                 }
@@ -375,7 +393,7 @@ final class LoadReport {
             StringBuilder l = new StringBuilder();
             for (int i = 0; i < line.length; i++) {
                 String pad = " ".repeat(Math.max(0, width[i] - line[i].length()));
-                boolean skippedCell = line[i].startsWith("skipped: ");
+                boolean skippedCell = insteadOfFigures(line[i]);
                 l.append(i < textColumns || skippedCell ? line[i] + (skippedCell ? "" : pad) : pad + line[i]).append("  ");
                 if (skippedCell) {
                     break;

@@ -29,6 +29,11 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
         return requests > 0 && errorCount() == 0;
     }
 
+    /** Every request of the window timed out: the server did not answer, and the row's figures are not a result. */
+    public boolean noAnswer() {
+        return requests == 0 && !errors.isEmpty() && errors.keySet().stream().allMatch(LoadWorker.TIMEOUT::equals);
+    }
+
     /** The generator's busiest loop thread was busy this share of the window or more: its numbers may be its own limit. */
     public static final double SATURATED_LOOP_SHARE = 0.9;
 

@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.net.NoAnswerException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -267,12 +268,8 @@ final class LoadWorker implements Runnable {
             complete(c, now, ExchangeOutcome.failed(TIMEOUT, 0));
             reconnect(c, now, 0);
         } else {
-            fail(c, "connect: not connected within " + seconds(plan.answerTimeout()));
+            fail(c, "connect: not connected within " + NoAnswerException.format(plan.answerTimeout()));
         }
-    }
-
-    private static String seconds(java.time.Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     private void fail(Conn c, String error) {

@@ -1,16 +1,18 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.net.NoAnswerException;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * Deletes named files on an xferbench server over one blocking connection, after a run (not measured); each answer
- * is awaited at most {@link XferConnection#DEFAULT_ANSWER_TIMEOUT}, so a server that stopped answering ends the
- * clean-up with an error instead of hanging the run.
+ * is awaited at most the answer timeout ({@link XferConnection#DEFAULT_ANSWER_TIMEOUT} unless told), so a server that
+ * stopped answering ends the clean-up with an error naming it and the DELETE instead of hanging the run.
  */
 final class RemoteDeletes {
     private RemoteDeletes() {
@@ -18,11 +20,16 @@ final class RemoteDeletes {
 
     /** @return how many were there and are now gone (NOT_FOUND counts as gone, not as removed) */
     static int delete(InetSocketAddress server, String token, List<String> names) throws IOException {
+        return delete(server, token, names, XferConnection.DEFAULT_ANSWER_TIMEOUT);
+    }
+
+    /** @return how many were there and are now gone (NOT_FOUND counts as gone, not as removed) */
+    static int delete(InetSocketAddress server, String token, List<String> names, Duration answerTimeout) throws IOException {
         if (names.isEmpty()) {
             return 0;
         }
         int removed = 0;
-        try (XferConnection c = XferConnection.open(server.getHostString(), server.getPort(), token)) {
+        try (XferConnection c = XferConnection.open(server.getHostString(), server.getPort(), token).answerTimeout(answerTimeout)) {
             for (String name : names) {
                 try {
                     c.delete(name);
@@ -31,6 +38,8 @@ final class RemoteDeletes {
                     if (e.status() != Status.NOT_FOUND) {
                         throw e;
                     }
+                } catch (NoAnswerException e) {
+                    throw e.waitingFor("the DELETE of the load's file " + name);
                 }
             }
         }

@@ -2,7 +2,9 @@ package io.xferbench.client.load;
 
 import io.xferbench.core.protocol.MeasurementReport;
 import java.io.IOException;
+import io.xferbench.core.net.XferConnection;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -16,6 +18,7 @@ final class ServerWatch implements LoadEngine.WindowObserver {
     private final ProcessTree processes;
     private final InetSocketAddress nativeAddress;
     private final String token;
+    private final Duration answerTimeout;
     private CgroupSyscallWindow syscalls;
     private CgroupSyscallWindow.Result syscallCounts;
     private ServerSampler sampler;
@@ -29,9 +32,15 @@ final class ServerWatch implements LoadEngine.WindowObserver {
      * @param nativeAddress an xferbench server's address (native protocol), or null for any other server
      */
     ServerWatch(ProcessTree processes, InetSocketAddress nativeAddress, String token) {
+        this(processes, nativeAddress, token, XferConnection.DEFAULT_ANSWER_TIMEOUT);
+    }
+
+    /** @param answerTimeout how long the server's window may leave the client waiting (MEASURE_BEGIN/END a minute more) */
+    ServerWatch(ProcessTree processes, InetSocketAddress nativeAddress, String token, Duration answerTimeout) {
         this.processes = processes;
         this.nativeAddress = nativeAddress;
         this.token = token;
+        this.answerTimeout = answerTimeout;
     }
 
     @Override
@@ -42,8 +51,8 @@ final class ServerWatch implements LoadEngine.WindowObserver {
         if (nativeAddress != null) {
             try {
                 // Both control connections first (each may cost the server a thread), then the run's window.
-                window = ServerWindow.connect(nativeAddress, token);
-                run = ServerWindow.connect(nativeAddress, token);
+                window = ServerWindow.connect(nativeAddress, token, answerTimeout);
+                run = ServerWindow.connect(nativeAddress, token, answerTimeout);
                 run.begin(false);
             } catch (IOException e) {
                 System.err.println("xferbench: warning: no server measurement window: " + e.getMessage());

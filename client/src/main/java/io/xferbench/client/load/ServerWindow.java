@@ -7,14 +7,15 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.ProtocolJson;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /**
  * An xferbench server's own measurement window, on a control connection of its own: MEASURE_BEGIN when it opens,
  * MEASURE_END when it closes. The server reports its process-wide CPU, context switches, syscalls (perf, where it can
  * count), threads started and carrier threads. Connecting and beginning are apart, so that a watcher can open every
  * control connection it needs (each may cost the server a thread) before any window begins. Each answer is awaited
- * for a bounded time (XferConnection's answer timeout and a minute for perf): a server that stopped answering fails
- * the row's server figures instead of hanging the run.
+ * for a bounded time (the answer timeout and a minute for perf): a server that stopped answering fails the row's
+ * server figures instead of hanging the run.
  */
 final class ServerWindow implements AutoCloseable {
     private final XferConnection control;
@@ -24,8 +25,8 @@ final class ServerWindow implements AutoCloseable {
     }
 
     /** The control connection, no window yet. */
-    static ServerWindow connect(InetSocketAddress server, String token) throws IOException {
-        return new ServerWindow(XferConnection.open(server.getHostString(), server.getPort(), token));
+    static ServerWindow connect(InetSocketAddress server, String token, Duration answerTimeout) throws IOException {
+        return new ServerWindow(XferConnection.open(server.getHostString(), server.getPort(), token).answerTimeout(answerTimeout));
     }
 
     /** @param countSyscalls whether the server counts its own syscalls (off when they are counted from outside) */
