@@ -276,7 +276,9 @@ final class LoadWorker implements Runnable {
         long now = System.nanoTime();
         if (c.busy) {
             complete(c, now, ExchangeOutcome.failed(error, 0));
-        } else if (!window.over(now) && now >= window.measureFromNanos) {
+        } else if (window.admit(now) == 1) {
+            // A connection lost between requests (refused, reset while idle) stands for a measured request that could
+            // not be sent: it takes one's ticket, so a run bounded by count ends even when the server is gone for good.
             tally.error(error);
         }
         reconnect(c, now, RECONNECT_BACKOFF_NANOS);

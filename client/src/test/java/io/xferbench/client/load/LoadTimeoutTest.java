@@ -84,6 +84,24 @@ class LoadTimeoutTest {
         }
     }
 
+    /**
+     * A run bounded by count against a port nobody listens on: each refused connect stands for a request that could not
+     * be sent and takes its ticket, so the run ends with N errors (the old worker retried every 50 ms for good).
+     */
+    @Test
+    void aRunByCountAgainstARefusingPortEnds() throws Exception {
+        InetSocketAddress refusing;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            refusing = new InetSocketAddress("127.0.0.1", s.getLocalPort());
+        }
+        LoadResult r = assertTimeoutPreemptively(BOUND, () -> LoadEngine.run(plan(refusing, 2, 6),
+                new HttpGetExchange("localhost", "/f", false, FILE, CRC)));
+
+        assertThat(r.requests()).isZero();
+        assertThat(r.errorCount()).isEqualTo(6);
+        assertThat(r.errors().keySet()).allMatch(k -> k.startsWith("connect: ") || k.startsWith("io: "));
+    }
+
     /** An answer that starts, then stops mid-body: the deadline runs from the last byte, not only to the first. */
     @Test
     void anAnswerThatStopsMidBodyTimesOut() throws Exception {
