@@ -166,11 +166,11 @@ final class LoadWorker implements Runnable {
         if (!c.busy) {
             throw new LoadProtocolException(n + " unsolicited bytes");
         }
-        if (n > 0) {
-            deadlines.progress(c.deadline, System.nanoTime());
-        }
         readBuffer.flip();
         if (!c.parser.feed(readBuffer)) {
+            if (n > 0) { // more to come: its deadline runs from these bytes (a completed answer needs no clock read here)
+                deadlines.progress(c.deadline, System.nanoTime());
+            }
             return;
         }
         // On a connection closed after this response, what follows is the server's parting words (after a refused
