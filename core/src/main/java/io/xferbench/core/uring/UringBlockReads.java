@@ -17,9 +17,14 @@ import java.util.function.LongUnaryOperator;
  * queue passes to the kernel at once (two at most per io_uring_enter), as fio does. Buffered reads of uncached
  * pages complete asynchronously through the page cache's wait queues (no io-wq thread); O_DIRECT reads are async
  * block I/O.
+ *
+ * <p>{@link #runInPlanOrder} is Glommio's read-ahead instead: op k always reads into buffer k mod depth, the sink takes
+ * the blocks in plan order (a block that completed before its predecessors waits in its buffer), and the buffer the
+ * sink just freed gets the read {@code depth} ops ahead. The consumer runs on the event loop thread, as Glommio's runs
+ * on the thread that drives its ring: no hand-off between threads per block.
  */
 public final class UringBlockReads extends UringTransfer {
-    /** Receives each block on the event loop thread, in completion order. */
+    /** Receives each block on the event loop thread: in completion order, or in plan order for {@link #runInPlanOrder}. */
     @FunctionalInterface
     public interface BlockSink {
         void accept(long offset, ByteBuffer block, long latencyNanos);
@@ -35,11 +40,16 @@ public final class UringBlockReads extends UringTransfer {
     private final long[] offsets;
     private final int[] filled;
     private final long[] submitted;
+    private final boolean planOrder;
+    /** Per slot, plan order only: the latency of the block waiting there for its predecessors, or -1 while it reads. */
+    private final long[] readyLatency;
     private long nextOp;
     private long completedOps;
 
-    private UringBlockReads(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops, BlockSink sink) {
+    private UringBlockReads(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops,
+                            boolean planOrder, BlockSink sink) {
         this.fd = fd;
+        this.planOrder = planOrder;
         this.blockSize = blockSize;
         this.offsetOfOp = offsetOfOp;
         this.ops = ops;
@@ -50,6 +60,7 @@ public final class UringBlockReads extends UringTransfer {
         this.offsets = new long[slots];
         this.filled = new int[slots];
         this.submitted = new long[slots];
+        this.readyLatency = new long[slots];
         for (int i = 0; i < slots; i++) {
             buffers[i] = AlignedBuffers.allocate(blockSize, Math.max(alignment, AlignedBuffers.pageSize()));
             addresses[i] = AlignedBuffers.address(buffers[i]);
@@ -63,13 +74,27 @@ public final class UringBlockReads extends UringTransfer {
      */
     public static void run(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops,
                            BlockSink sink) throws IOException {
+        run(fd, blockSize, alignment, depth, offsetOfOp, ops, false, sink);
+    }
+
+    /**
+     * As {@link #run}, but the sink gets op 0, 1, 2, ... in that order, each block's buffer then reading the op
+     * {@code depth} ahead (Glommio's read-ahead); the latency passed is still the read's own, submit to completion.
+     */
+    public static void runInPlanOrder(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp,
+                                      long ops, BlockSink sink) throws IOException {
+        run(fd, blockSize, alignment, depth, offsetOfOp, ops, true, sink);
+    }
+
+    private static void run(int fd, int blockSize, int alignment, int depth, LongUnaryOperator offsetOfOp, long ops,
+                            boolean planOrder, BlockSink sink) throws IOException {
         if (depth < 1 || depth > Short.MAX_VALUE) {
             throw new IllegalArgumentException("queue depth " + depth + " is not in [1, " + Short.MAX_VALUE + "]");
         }
         if (ops == 0) {
             return;
         }
-        new UringBlockReads(fd, blockSize, alignment, depth, offsetOfOp, ops, sink).run();
+        new UringBlockReads(fd, blockSize, alignment, depth, offsetOfOp, ops, planOrder, sink).run();
     }
 
     @Override
@@ -82,6 +107,7 @@ public final class UringBlockReads extends UringTransfer {
     private void submitNext(int slot) {
         offsets[slot] = offsetOfOp.applyAsLong(nextOp++);
         filled[slot] = 0;
+        readyLatency[slot] = -1;
         submitted[slot] = System.nanoTime();
         submitRead(slot);
     }
@@ -103,12 +129,27 @@ public final class UringBlockReads extends UringTransfer {
             if (!failed()) {
                 submitRead(slot); // a short read: the rest of the block
             }
+        } else if (!planOrder) {
+            deliver(slot, System.nanoTime() - submitted[slot]);
         } else {
-            sink.accept(offsets[slot], buffers[slot].clear(), System.nanoTime() - submitted[slot]);
-            completedOps++;
-            if (!failed() && nextOp < ops) {
-                submitNext(slot);
+            readyLatency[slot] = System.nanoTime() - submitted[slot];
+            // Op completedOps is the next in plan order, in slot completedOps mod depth; deliver while it is there.
+            for (int head = headSlot(); !failed() && completedOps < ops && readyLatency[head] >= 0; head = headSlot()) {
+                deliver(head, readyLatency[head]);
             }
+        }
+    }
+
+    private int headSlot() {
+        return (int) (completedOps % buffers.length);
+    }
+
+    /** Hands the slot's block to the sink, then gives the slot the next op: in plan order, the one depth ahead. */
+    private void deliver(int slot, long latencyNanos) {
+        sink.accept(offsets[slot], buffers[slot].clear(), latencyNanos);
+        completedOps++;
+        if (!failed() && nextOp < ops) {
+            submitNext(slot);
         }
     }
 
