@@ -10,7 +10,8 @@ public final class ReadEngines {
 
     public static List<ReadEngine> all() {
         return List.of(new SyncChannelEngine(), new AsyncChannelEngine(), new MmapEngine(), new JnaDirectEngine(),
-                new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true));
+                new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true),
+                new ReadAheadUringEngine());
     }
 
     public static Optional<ReadEngine> named(String name) {
