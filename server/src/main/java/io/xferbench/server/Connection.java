@@ -6,7 +6,6 @@ import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
-import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -93,7 +91,7 @@ final class Connection implements Runnable {
         socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
         peer = WindowOverlap.address(socket.getRemoteAddress());
         registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
-        ByteBuffer first = ProtocolSniffer.firstBytes(socket);
+        ByteBuffer first = ProtocolSniffer.firstBytes(socket, NativeRequestReader.newBuffer());
         if (first == null) {
             return;
         }
@@ -103,13 +101,13 @@ final class Connection implements Runnable {
             }
             return;
         }
-        ReadableByteChannel in = new PrefixedChannel(first, socket);
+        NativeRequestReader requests = new NativeRequestReader(socket, first);
         while (true) {
             registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window != null));
             if (registry.stopping()) {
                 return;
             }
-            Request request = RequestCodec.read(in);
+            Request request = requests.next();
             if (request == null) {
                 return;
             }
@@ -118,7 +116,7 @@ final class Connection implements Runnable {
                 answer(Status.FORBIDDEN, "missing or wrong token");
                 return;
             }
-            if (!handle(request)) {
+            if (!handle(request, requests)) {
                 return;
             }
         }
@@ -133,7 +131,7 @@ final class Connection implements Runnable {
     }
 
     /** @return whether the connection may carry another request */
-    private boolean handle(Request request) throws IOException {
+    private boolean handle(Request request, NativeRequestReader requests) throws IOException {
         try {
             switch (request.op()) {
                 case DOWNLOAD -> {
@@ -155,9 +153,11 @@ final class Connection implements Runnable {
                 }
                 case UPLOAD -> {
                     measurements.started(id, peer);
+                    ByteBuffer ahead = requests.ahead(request.size());
                     try {
-                        return threads.offload(() -> uploads.handle(request, socket));
+                        return threads.offload(() -> uploads.handle(request, socket, ahead));
                     } finally {
+                        requests.took(ahead);
                         measurements.finished(id);
                     }
                 }

@@ -14,10 +14,14 @@ final class ProtocolSniffer {
     private ProtocolSniffer() {
     }
 
-    /** @return the first bytes (fewer if the peer closed early, flipped), or null if it closed before sending any */
-    static ByteBuffer firstBytes(ReadableByteChannel in) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(SNIFF_BYTES);
-        while (b.hasRemaining()) {
+    /**
+     * Reads into {@code b} until it holds at least {@link #SNIFF_BYTES}: usually one read, which takes a whole request
+     * head (and what follows) when one is there, for the protocol's reader to go on from.
+     *
+     * @return {@code b} flipped (fewer bytes if the peer closed early), or null if it closed before sending any
+     */
+    static ByteBuffer firstBytes(ReadableByteChannel in, ByteBuffer b) throws IOException {
+        while (b.position() < SNIFF_BYTES) {
             if (in.read(b) < 0) {
                 break;
             }

@@ -29,8 +29,10 @@ import java.util.logging.Logger;
  * A failure after the whole body was read is answered and the connection goes on; a failure inside the body is
  * answered, the rest of the body is drained (bounded by its declared size and the idle timeout) so the client can
  * read the answer, and the connection is closed, since where the next request starts is no longer known.
- * <p>A client that sends the body right behind the header (the load generator does) does not wait for the ready
- * frame: when the whole body is already in the socket's receive buffer ({@code FIONREAD}, one {@code ioctl}), the
+ * <p>The body's first bytes may have been read with the header ({@link NativeRequestReader}): the receiver takes them
+ * first. A client that sends the body right behind the header (the load generator does) does not wait for the ready
+ * frame: when the rest of the body is already in the socket's receive buffer ({@code FIONREAD}, one {@code ioctl},
+ * none when the whole body was read with the header), the
  * ready frame goes out with the answer in one {@code writev} instead of a write of its own, as the event-loop models
  * do. One loopback send and one wake-up of the client fewer per upload; a client that waits for ready still gets it
  * first, since its body cannot be there yet.
@@ -52,7 +54,8 @@ final class UploadHandler implements AutoCloseable {
     }
 
     /** @return whether the connection is still in a state to read the next request */
-    boolean handle(Request request, SocketChannel socket) throws IOException {
+    /** @param ahead the body's first bytes, read with the request's header; the receiver takes them first */
+    boolean handle(Request request, SocketChannel socket, ByteBuffer ahead) throws IOException {
         ReceiverMethod method = UploadMethods.byId(request.method()).orElse(null);
         if (method == null) {
             return refuse(socket, Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
@@ -83,7 +86,7 @@ final class UploadHandler implements AutoCloseable {
             UploadReport report;
             try {
                 ByteBuffer ready = ResponseCodec.uploadReady(request.size());
-                if (bodyArrived(socket, request.size())) {
+                if (bodyArrived(socket, request.size() - ahead.remaining())) {
                     pendingReady = ready;
                 } else {
                     Frames.writeFully(socket, ready);
@@ -91,7 +94,7 @@ final class UploadHandler implements AutoCloseable {
                 long start = System.nanoTime();
                 long crc;
                 try {
-                    crc = receiver.receive(socket, placement.file(), placement.tmp(), request.size());
+                    crc = receiver.receive(socket, ahead, placement.file(), placement.tmp(), request.size());
                 } catch (IOException | RuntimeException e) {
                     // Gone (and its space released) before the client hears why.
                     placement.close();
@@ -125,10 +128,16 @@ final class UploadHandler implements AutoCloseable {
         }
     }
 
-    /** Whether the whole body is in the socket's receive buffer already (FIONREAD); false when that cannot be told. */
-    private static boolean bodyArrived(SocketChannel socket, long size) {
+    /**
+     * Whether the {@code owed} bytes of the body not read ahead are in the socket's receive buffer already (FIONREAD,
+     * unless none are owed); false when that cannot be told.
+     */
+    private static boolean bodyArrived(SocketChannel socket, long owed) {
+        if (owed == 0) {
+            return true;
+        }
         try {
-            return socket.socket().getInputStream().available() >= size;
+            return socket.socket().getInputStream().available() >= owed;
         } catch (IOException e) {
             return false;
         }

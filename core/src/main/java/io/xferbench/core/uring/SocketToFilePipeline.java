@@ -4,6 +4,7 @@ import io.netty.channel.uring.IoUringIoEvent;
 import io.xferbench.nativeio.NativeException;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.zip.CRC32C;
 
@@ -16,6 +17,9 @@ import java.util.zip.CRC32C;
  * asked for more than the body still owes, so nothing of the next request on the connection is consumed. The
  * CRC32C is updated at each RECV completion, which is in stream order for that reason.
  *
+ * <p>Bytes the caller read ahead (the body's start, read with the request's header) fill the first buffers as if
+ * received, so they go to the file in the same WRITEs and cost no SQE of their own.
+ *
  * <p>Writes may complete in any order (each has its own offset); a buffer takes the next chunk only after its
  * write completed in full. A short write is resubmitted for the rest.
  */
@@ -23,6 +27,7 @@ final class SocketToFilePipeline extends UringTransfer {
     private final UringBuffers buffers;
     private final int socketFd;
     private final int fileFd;
+    private final ByteBuffer ahead;
     private final long length;
     private final CRC32C crc = new CRC32C();
     private final ArrayDeque<Short> free = new ArrayDeque<>();
@@ -33,10 +38,12 @@ final class SocketToFilePipeline extends UringTransfer {
     private long received;
     private long written;
 
-    SocketToFilePipeline(UringBuffers buffers, int socketFd, int fileFd, long length) {
+    /** @param ahead the body's first bytes, at most {@code length}, taken before the socket's */
+    SocketToFilePipeline(UringBuffers buffers, int socketFd, int fileFd, ByteBuffer ahead, long length) {
         this.buffers = buffers;
         this.socketFd = socketFd;
         this.fileFd = fileFd;
+        this.ahead = ahead;
         this.length = length;
         int n = buffers.count();
         this.chunkOffset = new long[n];
@@ -87,6 +94,13 @@ final class SocketToFilePipeline extends UringTransfer {
         chunkLength[slot] = (int) Math.min(buffers.size(), length - received);
         chunkDone[slot] = 0;
         receiving = slot;
+        if (ahead.hasRemaining()) {
+            int n = Math.min(ahead.remaining(), chunkLength[slot]);
+            buffers.slice(slot, 0, n).put(ahead.slice(ahead.position(), n));
+            ahead.position(ahead.position() + n);
+            arrived(slot, n);
+            return;
+        }
         submitReceive(slot);
     }
 
@@ -103,9 +117,14 @@ final class SocketToFilePipeline extends UringTransfer {
             fail(new EOFException("connection closed after " + received + " of " + length + " body bytes"));
             return;
         }
-        crc.update(buffers.slice(slot, chunkDone[slot], res));
-        chunkDone[slot] += res;
-        received += res;
+        arrived(slot, res);
+    }
+
+    /** {@code n} more bytes of the receiving chunk are in its buffer: the chunk's rest is received, or it is written. */
+    private void arrived(short slot, int n) {
+        crc.update(buffers.slice(slot, chunkDone[slot], n));
+        chunkDone[slot] += n;
+        received += n;
         if (chunkDone[slot] < chunkLength[slot]) {
             submitReceive(slot); // short without MSG_WAITALL's help: the rest of the chunk
             return;

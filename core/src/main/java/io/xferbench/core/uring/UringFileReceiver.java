@@ -3,6 +3,7 @@ package io.xferbench.core.uring;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.nativeio.Fds;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -27,13 +28,13 @@ public final class UringFileReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
         if (length == 0) {
             return new CRC32C().getValue();
         }
         int sock = Fds.dup(Fds.of(socket));
         try {
-            SocketToFilePipeline pipeline = new SocketToFilePipeline(buffers(), sock, Fds.of(file), length);
+            SocketToFilePipeline pipeline = new SocketToFilePipeline(buffers(), sock, Fds.of(file), ahead, length);
             pipeline.run();
             return pipeline.crc32c();
         } finally {

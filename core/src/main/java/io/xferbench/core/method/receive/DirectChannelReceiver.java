@@ -10,6 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
@@ -38,12 +39,13 @@ public final class DirectChannelReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
         crc.reset();
+        ReadableByteChannel in = PrefixedChannel.of(ahead, socket);
         long pos = 0;
         while (pos < length) {
             buffer.clear().limit((int) Math.min(buffer.capacity(), length - pos));
-            int n = socket.read(buffer);
+            int n = in.read(buffer);
             if (n < 0) {
                 throw new EOFException("connection closed after " + pos + " of " + length + " body bytes");
             }

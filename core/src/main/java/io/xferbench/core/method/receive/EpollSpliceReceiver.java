@@ -16,6 +16,7 @@ import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.nativeio.Fds;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -68,9 +69,10 @@ public final class EpollSpliceReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
         METHOD.checkSupported(length);
-        if (length == 0) {
+        long from = FileReceiver.writeAhead(ahead, file);
+        if (from == length) {
             return NOT_CHECKSUMMED;
         }
         AbstractEpollStreamChannel ch = (AbstractEpollStreamChannel) channel.on(socket);
@@ -80,7 +82,7 @@ public final class EpollSpliceReceiver implements FileReceiver {
         // after the last chunk it tries one more plain read, which on a blocking fd would hang the loop.
         socket.configureBlocking(false);
         try {
-            for (long pos = 0; pos < length; pos += CHUNK) {
+            for (long pos = from; pos < length; pos += CHUNK) {
                 int len = (int) Math.min(CHUNK, length - pos);
                 last = ch.spliceTo(target, (int) pos, len);
                 last.addListener(f -> {

@@ -49,12 +49,15 @@ public final class IoUringReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
-        if (length == 0) {
-            return new CRC32C().getValue();
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
+        CRC32C crc = new CRC32C();
+        crc.update(ahead.duplicate());
+        long from = FileReceiver.writeAhead(ahead, file);
+        if (from == length) {
+            return crc.getValue();
         }
         Channel ch = channel.on(socket);
-        FileSink sink = new FileSink(file, length, ch.newPromise());
+        FileSink sink = new FileSink(file, crc, from, length, ch.newPromise());
         try {
             ch.pipeline().addLast(sink);
             ch.read();
@@ -74,14 +77,17 @@ public final class IoUringReceiver implements FileReceiver {
 
     /** Writes what arrives at consecutive file offsets until {@code length} bytes are in; runs on the event loop. */
     private static final class FileSink extends ChannelInboundHandlerAdapter {
-        final CRC32C crc = new CRC32C();
+        final CRC32C crc;
         final ChannelPromise done;
         private final FileChannel file;
         private final long length;
         volatile long written;
 
-        FileSink(FileChannel file, long length, ChannelPromise done) {
+        /** @param crc the CRC32C of the bytes before {@code from}, already in the file */
+        FileSink(FileChannel file, CRC32C crc, long from, long length, ChannelPromise done) {
             this.file = file;
+            this.crc = crc;
+            this.written = from;
             this.length = length;
             this.done = done;
         }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +44,9 @@ public final class MmapReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
         crc.reset();
+        ReadableByteChannel in = PrefixedChannel.of(ahead, socket);
         if (length == 0) {
             return crc.getValue();
         }
@@ -55,7 +57,7 @@ public final class MmapReceiver implements FileReceiver {
             MappedByteBuffer map = file.map(FileChannel.MapMode.READ_WRITE, pos, n);
             try {
                 while (map.hasRemaining()) {
-                    if (socket.read(map) < 0) {
+                    if (in.read(map) < 0) {
                         throw new EOFException("connection closed after " + (pos + map.position()) + " of " + length + " body bytes");
                     }
                 }

@@ -10,6 +10,7 @@ import io.xferbench.core.pipe.RawSplice;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.Splice;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
@@ -44,12 +45,13 @@ public final class SpliceReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
-        if (length == 0) {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
+        long from = FileReceiver.writeAhead(ahead, file);
+        if (from == length) {
             return NOT_CHECKSUMMED;
         }
         try {
-            Splice.socketToFile(Fds.of(socket), Fds.of(file), 0, length, pipe());
+            Splice.socketToFile(Fds.of(socket), Fds.of(file), from, length - from, pipe());
         } catch (IOException | RuntimeException e) {
             releasePipe(false); // it may still hold bytes of this body
             throw e;

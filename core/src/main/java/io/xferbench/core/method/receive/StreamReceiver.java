@@ -9,6 +9,7 @@ import java.io.EOFException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -34,11 +35,11 @@ public final class StreamReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
         crc.reset();
         // Channels.newInputStream is what Socket.getInputStream gives for a channel-backed socket. Not closed:
         // closing it would close the socket.
-        InputStream in = Channels.newInputStream(socket);
+        InputStream in = Channels.newInputStream(PrefixedChannel.of(ahead, socket));
         try (FileOutputStream out = new FileOutputStream(path.toFile())) {
             long remaining = length;
             while (remaining > 0) {

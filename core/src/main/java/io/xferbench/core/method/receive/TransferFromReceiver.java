@@ -6,7 +6,9 @@ import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 
@@ -33,10 +35,12 @@ public final class TransferFromReceiver implements FileReceiver {
     }
 
     @Override
-    public long receive(SocketChannel socket, FileChannel file, Path path, long length) throws IOException {
+    public long receive(SocketChannel socket, ByteBuffer ahead, FileChannel file, Path path, long length) throws IOException {
+        // Read ahead or not, the JDK copies a socket source through its buffer: the prefix joins its first read.
+        ReadableByteChannel in = PrefixedChannel.of(ahead, socket);
         long pos = 0;
         while (pos < length) {
-            long n = file.transferFrom(socket, pos, Math.min(chunk, length - pos));
+            long n = file.transferFrom(in, pos, Math.min(chunk, length - pos));
             if (n <= 0) {
                 throw new EOFException("connection closed after " + pos + " of " + length + " body bytes");
             }
