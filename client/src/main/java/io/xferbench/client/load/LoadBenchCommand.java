@@ -93,7 +93,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
 
     @Option(names = "--jit-settle", defaultValue = "60s", converter = Converters.Time.class,
             description = "Before a row's first window on an xferbench server: the row's own load, unmeasured, until the "
-                    + "server's JIT compiler threads took under 5 % of its CPU in " + JitSettle.QUIET_SLICES
+                    + "server's JIT compiler threads took under 5 %% of its CPU in " + JitSettle.QUIET_SLICES
                     + " one-second slices in a row, for at most this long per row; then --warmup as usual. 0s: no settling, a fresh "
                     + "server's first windows include its compilation (default: ${DEFAULT-VALUE}).")
     Duration jitSettle;
