@@ -13,6 +13,7 @@ import io.netty.channel.uring.IoUringIoHandler;
 import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.netty.IoUringWorkers;
+import io.xferbench.core.netty.NettyNativeWorkdir;
 
 /**
  * The Netty transport under an event-loop model ({@link EventLoopServer}): everything else about the model is the
@@ -52,6 +53,11 @@ enum EventLoopTransport {
             return IoUringIoHandler.newFactory(IoUringWorkers.handlerConfig().setRingSize(EventLoopRingSize.entries()));
         }
     };
+
+    static {
+        // Before Netty's loader reads its workdir: the constants above name option constants, which load no library.
+        NettyNativeWorkdir.claim();
+    }
 
     /** The model's id on {@code --io-model}. */
     final String model;

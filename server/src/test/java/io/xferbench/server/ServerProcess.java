@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.netty.NettyNativeWorkdir;
 import io.xferbench.nativeio.JvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -104,8 +105,14 @@ final class ServerProcess implements AutoCloseable {
         return start(List.of(), List.of(), dataDir, args);
     }
 
+    /** Kills the process; the Netty workdir it may leave (killed, no hook ran) is swept like any dead process's. */
     @Override
     public void close() throws InterruptedException {
         process.destroyForcibly().waitFor();
+        try {
+            NettyNativeWorkdir.sweep(NettyNativeWorkdir.parent());
+        } catch (IOException e) {
+            // Another JVM sweeping at once: the next claim removes what is left.
+        }
     }
 }

@@ -61,6 +61,11 @@ public enum NettyTransport {
         }
     };
 
+    static {
+        // Before Netty's loader reads its workdir: the constants above only hold lambdas, nothing loaded yet.
+        NettyNativeWorkdir.claim();
+    }
+
     private final String label;
     private final Supplier<Availability> probe;
     private volatile Availability availability;

@@ -1,0 +1,126 @@
+package io.xferbench.core.netty;
+
+import io.xferbench.core.data.ProcessOwner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where Netty extracts its native transport libraries in this suite's JVMs: {@code <tmp>/xferbench-netty-<pid>.<start-millis>}
+ * rather than {@code <tmp>} itself. Netty writes each {@code .so} there, loads it and unlinks it at once, but a JVM
+ * killed in between (SIGKILL, a parent's death signal) left the library in /tmp under a random name nobody owns. In a
+ * directory named by its owner ({@link ProcessOwner}) the leftover is this suite's to remove: a shutdown hook removes
+ * the directory, and every claim first removes those whose owner is gone. Netty reads {@value #PROPERTY} once, when
+ * its {@code NativeLibraryLoader} initialises, so the classes that first touch Netty's native transports
+ * ({@link NettyTransport}, the server's event-loop transports) claim in their static initialisers. A workdir the user
+ * set is kept.
+ */
+public final class NettyNativeWorkdir {
+    static final String PROPERTY = "io.netty.native.workdir";
+    static final String PREFIX = "xferbench-netty-";
+    private static final Pattern OWNED = Pattern.compile("^" + Pattern.quote(PREFIX) + "(\\d+)\\.(\\d+)$");
+
+    private static boolean claimed;
+    private static Path own;
+
+    private NettyNativeWorkdir() {
+    }
+
+    /**
+     * Points Netty at this process's own directory (created by Netty when it loads a library), removes it at exit and
+     * removes dead processes' ones; once per JVM, later calls do nothing. Returns the workdir in force, or null when
+     * the user set one.
+     */
+    public static synchronized Path claim() {
+        if (claimed) {
+            return own;
+        }
+        claimed = true;
+        Path parent = parent();
+        sweepQuietly(parent);
+        if (System.getProperty(PROPERTY) != null) {
+            return null;
+        }
+        Path dir = parent.resolve(PREFIX + ProcessOwner.current());
+        System.setProperty(PROPERTY, dir.toString());
+        own = dir;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                delete(dir);
+            } catch (IOException | UncheckedIOException e) {
+                // The next claim in any JVM of the suite removes it (its owner gone by then).
+            }
+        }, "netty-native-workdir"));
+        return own;
+    }
+
+    /** Removes the directories {@code xferbench-netty-<pid>.<start-millis>} under {@code parent} whose owner is gone. */
+    public static List<Path> sweep(Path parent) throws IOException {
+        List<Path> removed = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(parent, PREFIX + "*")) {
+            for (Path d : dirs) {
+                Matcher m = OWNED.matcher(d.getFileName().toString());
+                if (m.matches() && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
+                        && ProcessOwner.isGone(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
+                    delete(d);
+                    removed.add(d);
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** The directory Netty would extract into without a workdir: {@code io.netty.tmpdir}, else {@code java.io.tmpdir}. */
+    public static Path parent() {
+        return Path.of(System.getProperty("io.netty.tmpdir", System.getProperty("java.io.tmpdir")));
+    }
+
+    private static void sweepQuietly(Path parent) {
+        try {
+            sweep(parent);
+        } catch (IOException | UncheckedIOException e) {
+            // Another JVM sweeping the same directory at once, or an unreadable tmp: the next claim tries again.
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                if (e != null && !(e instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                Files.deleteIfExists(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}

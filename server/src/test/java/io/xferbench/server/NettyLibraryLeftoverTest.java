@@ -1,0 +1,81 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.netty.NettyTransport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Where a server process's Netty native library goes: Netty is told to keep the extracted {@code .so}
+ * ({@code deleteLibAfterLoading=false}), so the test sees where a SIGKILL between extraction and unlink would have
+ * left it. It must be in the process's own {@code xferbench-netty-<pid>.<start>} directory, that directory gone after
+ * a SIGTERM, and after a SIGKILL removed by the next start.
+ */
+@Timeout(180)
+class NettyLibraryLeftoverTest {
+
+    @TempDir
+    Path tmp;
+
+    @TempDir
+    Path dataDir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"netty-epoll", "netty-io-uring"})
+    void theLibraryLivesInTheServersOwnDirectoryAndLeavesWithIt(String model) throws Exception {
+        Availability a = (model.equals("netty-epoll") ? NettyTransport.EPOLL : NettyTransport.IO_URING).availability();
+        Assumptions.assumeTrue(a.isAvailable(), a::unavailableReason);
+        List<String> jvmArgs = List.of("-Djava.io.tmpdir=" + tmp, "-Dio.netty.native.deleteLibAfterLoading=false");
+
+        try (ServerProcess s = ServerProcess.start(List.of(), jvmArgs, dataDir, "--io-model", model)) {
+            Path own = tmp.resolve("xferbench-netty-" + owner(s.process));
+            assertThat(libraries()).as("Netty's libraries, kept").isNotEmpty()
+                    .allSatisfy(lib -> assertThat(lib.getParent()).isEqualTo(own));
+            s.process.destroy();   // SIGTERM: the shutdown hook removes the directory
+            assertThat(s.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(entries()).as("what a SIGTERMed server left in tmp").isEmpty();
+        }
+
+        Path killedOwn;
+        try (ServerProcess s = ServerProcess.start(List.of(), jvmArgs, dataDir, "--io-model", model)) {
+            killedOwn = tmp.resolve("xferbench-netty-" + owner(s.process));
+            s.process.destroyForcibly().waitFor();
+        }
+        assertThat(libraries()).as("a SIGKILLed server's library stays in its own directory").isNotEmpty()
+                .allSatisfy(lib -> assertThat(lib.getParent()).isEqualTo(killedOwn));
+
+        try (ServerProcess s = ServerProcess.start(List.of(), jvmArgs, dataDir, "--io-model", model)) {
+            assertThat(killedOwn).as("removed by the next start").doesNotExist();
+            assertThat(entries()).containsExactly(tmp.resolve("xferbench-netty-" + owner(s.process)));
+        }
+    }
+
+    private static String owner(Process p) {
+        return p.pid() + "." + p.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+    }
+
+    private List<Path> libraries() throws IOException {
+        try (Stream<Path> all = Files.walk(tmp)) {
+            return all.filter(p -> p.getFileName().toString().startsWith("libnetty")).toList();
+        }
+    }
+
+    /** What is in tmp, but hsperfdata (the JVM's own, removed by it at exit). */
+    private List<Path> entries() throws IOException {
+        try (Stream<Path> top = Files.list(tmp)) {
+            return top.filter(p -> !p.getFileName().toString().startsWith("hsperfdata_")).toList();
+        }
+    }
+}
