@@ -3,7 +3,10 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Availability;
+import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.netty.NettyTransport;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.Request;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +63,26 @@ class NettyLibraryLeftoverTest {
         try (ServerProcess s = ServerProcess.start(List.of(), jvmArgs, dataDir, "--io-model", model)) {
             assertThat(killedOwn).as("removed by the next start").doesNotExist();
             assertThat(entries()).containsExactly(tmp.resolve("xferbench-netty-" + owner(s.process)));
+        }
+    }
+
+    @Test
+    void aServerThatLoadedItsLibrariesLeavesNothingEvenWhenKilled() throws Exception {
+        Availability epoll = NettyTransport.EPOLL.availability();
+        Availability uring = NettyTransport.IO_URING.availability();
+        Assumptions.assumeTrue(epoll.isAvailable(), epoll::unavailableReason);
+        Assumptions.assumeTrue(uring.isAvailable(), uring::unavailableReason);
+        try (ServerProcess s = ServerProcess.start(List.of(), List.of("-Djava.io.tmpdir=" + tmp), dataDir,
+                "--io-model", "netty-epoll")) {
+            try (XferConnection c = XferConnection.open("127.0.0.1", s.port, "")) {
+                // Both transports still load and run after their directory went (Netty makes it only once).
+                for (String method : List.of("epoll-sendfile", "io-uring", "io-uring-read-send")) {
+                    assertThat(c.download(Request.download(method, 1 << 20, Flags.VERIFY_CRC32C, 0)).verified()).as(method).isTrue();
+                }
+            }
+            assertThat(entries()).as("tmp once the libraries are loaded").isEmpty();
+            s.process.destroyForcibly().waitFor();
+            assertThat(entries()).as("tmp after a SIGKILL past the loads").isEmpty();
         }
     }
 

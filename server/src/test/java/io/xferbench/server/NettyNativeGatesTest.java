@@ -25,6 +25,7 @@ class NettyNativeGatesTest {
         List<Path> gates;
         try (Stream<Path> files = Files.walk(root)) {
             gates = files.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/main/java/"))
+                    .filter(p -> !p.endsWith("NettyNativeWorkdir.java"))   // the claim itself
                     .filter(p -> GATE.matcher(read(p)).find()).toList();
         }
         assertThat(gates).as("classes asking Netty whether a native transport is available").hasSizeGreaterThanOrEqualTo(2)

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * Where Netty extracts its native transport libraries in this suite's JVMs: {@code <tmp>/xferbench-netty-<pid>.<start-millis>}
  * rather than {@code <tmp>} itself. Netty writes each {@code .so} there, loads it and unlinks it at once, but a JVM
  * killed in between (SIGKILL, a parent's death signal) left the library in /tmp under a random name nobody owns. In a
- * directory named by its owner ({@link ProcessOwner}) the leftover is this suite's to remove: a shutdown hook removes
- * the directory, and every claim first removes those whose owner is gone. Netty reads {@value #PROPERTY} once, when
+ * directory named by its owner ({@link ProcessOwner}) the leftover is this suite's to remove: the claim loads both
+ * natives at once and removes the emptied directory, a shutdown hook removes it on a normal exit, and every claim first
+ * removes those whose owner is gone. Netty reads {@value #PROPERTY} once, when
  * its {@code NativeLibraryLoader} initialises, so the classes that first touch Netty's native transports
  * ({@link NettyTransport}, the server's event-loop transports) claim in their static initialisers. A workdir the user
  * set is kept.
@@ -62,7 +63,26 @@ public final class NettyNativeWorkdir {
                 // The next claim in any JVM of the suite removes it (its owner gone by then).
             }
         }, "netty-native-workdir"));
+        loadBothAndRemove(dir);
         return own;
+    }
+
+    /**
+     * Loads the suite's two Netty natives now (Netty unlinks each {@code .so} once loaded) and removes the emptied
+     * directory, so that a kill later in the process's life leaves nothing: only one during these loads leaves the
+     * directory, for the next claim to sweep. Netty creates the workdir only when its loader initialises, so a native
+     * library extracted after this would fail to load (unavailable, which CI's XFERBENCH_REQUIRE_ALL_METHODS=1 fails on):
+     * a new Netty native dependency must be loaded here too. A directory still holding libraries (the user kept them
+     * with {@code -Dio.netty.native.deleteLibAfterLoading=false}) stays until the shutdown hook.
+     */
+    private static void loadBothAndRemove(Path dir) {
+        io.netty.channel.epoll.Epoll.isAvailable();
+        io.netty.channel.uring.IoUring.isAvailable();
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // Not empty (libraries kept) or not removable now: the shutdown hook or the next claim removes it.
+        }
     }
 
     /** Removes the directories {@code xferbench-netty-<pid>.<start-millis>} under {@code parent} whose owner is gone. */

@@ -38,9 +38,10 @@ class NettyNativeWorkdirTest {
     }
 
     @Test
-    void nettyInThisJvmUsesTheOwnedDirectory() {
+    void nettyInThisJvmUsesTheOwnedDirectoryAndItIsGoneOnceBothLibrariesAreLoaded() {
         NettyTransport.EPOLL.availability();   // initialises the class that claims, as every Netty use here does
-        assertThat(System.getProperty(NettyNativeWorkdir.PROPERTY)).isEqualTo(
-                NettyNativeWorkdir.parent().resolve(NettyNativeWorkdir.PREFIX + ProcessOwner.current()).toString());
+        Path own = NettyNativeWorkdir.parent().resolve(NettyNativeWorkdir.PREFIX + ProcessOwner.current());
+        assertThat(System.getProperty(NettyNativeWorkdir.PROPERTY)).isEqualTo(own.toString());
+        assertThat(own).as("the workdir once Netty unlinked the libraries").doesNotExist();
     }
 }
