@@ -25,6 +25,7 @@ enum EventLoopTransport {
     EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
+            NettyNativeWorkdir.loadNatives();
             return Epoll.isAvailable() ? Availability.AVAILABLE
                     : Availability.unavailable("Netty epoll is unavailable: " + Epoll.unavailabilityCause());
         }
@@ -44,6 +45,7 @@ enum EventLoopTransport {
     IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
+            NettyNativeWorkdir.loadNatives();
             return IoUring.isAvailable() ? Availability.AVAILABLE
                     : Availability.unavailable("Netty io_uring is unavailable: " + IoUring.unavailabilityCause());
         }

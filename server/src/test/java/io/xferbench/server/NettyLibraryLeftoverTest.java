@@ -86,6 +86,29 @@ class NettyLibraryLeftoverTest {
         }
     }
 
+    @Test
+    void aPlatformServerLoadsNettyOnlyWhenAMethodNeedsIt() throws Exception {
+        Availability epoll = NettyTransport.EPOLL.availability();
+        Assumptions.assumeTrue(epoll.isAvailable(), epoll::unavailableReason);
+        try (ServerProcess s = ServerProcess.start(List.of(), List.of("-Djava.io.tmpdir=" + tmp), dataDir)) {
+            try (XferConnection c = XferConnection.open("127.0.0.1", s.port, "")) {
+                assertThat(c.download(Request.download("transfer-to", 1 << 20, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+                assertThat(nettyLibrariesMappedBy(s.process)).as("after a JDK-only download").isEmpty();
+                assertThat(c.download(Request.download("epoll-sendfile", 1 << 20, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+                assertThat(nettyLibrariesMappedBy(s.process)).as("after a Netty download").hasSize(2);
+            }
+            assertThat(entries()).as("tmp once the libraries are loaded").isEmpty();
+        }
+    }
+
+    /** The Netty native libraries the process has mapped (unlinked files, still mapped under their old names). */
+    private static List<String> nettyLibrariesMappedBy(Process p) throws IOException {
+        try (Stream<String> maps = Files.lines(Path.of("/proc", Long.toString(p.pid()), "maps"))) {
+            return maps.filter(l -> l.contains("libnetty_transport_native_")).map(l -> l.substring(l.indexOf('/')))
+                    .map(l -> l.replace(" (deleted)", "")).distinct().toList();
+        }
+    }
+
     private static String owner(Process p) {
         return p.pid() + "." + p.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
     }

@@ -20,12 +20,11 @@ import java.util.regex.Pattern;
  * Where Netty extracts its native transport libraries in this suite's JVMs: {@code <tmp>/xferbench-netty-<pid>.<start-millis>}
  * rather than {@code <tmp>} itself. Netty writes each {@code .so} there, loads it and unlinks it at once, but a JVM
  * killed in between (SIGKILL, a parent's death signal) left the library in /tmp under a random name nobody owns. In a
- * directory named by its owner ({@link ProcessOwner}) the leftover is this suite's to remove: the claim loads both
- * natives at once and removes the emptied directory, a shutdown hook removes it on a normal exit, and every claim first
- * removes those whose owner is gone. Netty reads {@value #PROPERTY} once, when
- * its {@code NativeLibraryLoader} initialises, so the classes that first touch Netty's native transports
- * ({@link NettyTransport}, the server's event-loop transports) claim in their static initialisers. A workdir the user
- * set is kept.
+ * directory named by its owner ({@link ProcessOwner}) the leftover is this suite's to remove: once both natives are
+ * loaded ({@link #loadNatives}) the emptied directory goes, a shutdown hook removes it on a normal exit, and every claim
+ * first removes those whose owner is gone. Netty reads {@value #PROPERTY} once, when its {@code NativeLibraryLoader}
+ * initialises, so the classes that ask Netty about its native transports ({@link NettyTransport}, the server's
+ * event-loop transports) claim in their static initialisers and load before they ask. A workdir the user set is kept.
  */
 public final class NettyNativeWorkdir {
     static final String PROPERTY = "io.netty.native.workdir";
@@ -33,6 +32,7 @@ public final class NettyNativeWorkdir {
     private static final Pattern OWNED = Pattern.compile("^" + Pattern.quote(PREFIX) + "(\\d+)\\.(\\d+)$");
 
     private static boolean claimed;
+    private static boolean loaded;
     private static Path own;
 
     private NettyNativeWorkdir() {
@@ -63,21 +63,30 @@ public final class NettyNativeWorkdir {
                 // The next claim in any JVM of the suite removes it (its owner gone by then).
             }
         }, "netty-native-workdir"));
-        loadBothAndRemove(dir);
         return own;
     }
 
     /**
-     * Loads the suite's two Netty natives now (Netty unlinks each {@code .so} once loaded) and removes the emptied
-     * directory, so that a kill later in the process's life leaves nothing: only one during these loads leaves the
-     * directory, for the next claim to sweep. Netty creates the workdir only when its loader initialises, so a native
-     * library extracted after this would fail to load (unavailable, which CI's XFERBENCH_REQUIRE_ALL_METHODS=1 fails on):
-     * a new Netty native dependency must be loaded here too. A directory still holding libraries (the user kept them
-     * with {@code -Dio.netty.native.deleteLibAfterLoading=false}) stays until the shutdown hook.
+     * Loads the suite's two Netty natives, once (Netty unlinks each {@code .so} as it loads it), and removes the
+     * emptied directory, so that a kill later in the process's life leaves nothing: only one during these loads leaves
+     * the directory, for the next claim to sweep. The gates call it before they ask Netty about a transport, not at
+     * class initialisation, so a program that never asks (a {@code platform} server before its first INFO) loads
+     * nothing. Netty creates the workdir only when its loader initialises, so a native library extracted after this
+     * would fail to load (reported unavailable, which CI's XFERBENCH_REQUIRE_ALL_METHODS=1 fails on): a new Netty
+     * native dependency must be loaded here too. A directory still holding libraries (the user kept them with
+     * {@code -Dio.netty.native.deleteLibAfterLoading=false}) stays until the shutdown hook.
      */
-    private static void loadBothAndRemove(Path dir) {
+    public static synchronized void loadNatives() {
+        if (loaded) {
+            return;
+        }
+        loaded = true;
+        Path dir = claim();
         io.netty.channel.epoll.Epoll.isAvailable();
         io.netty.channel.uring.IoUring.isAvailable();
+        if (dir == null) {
+            return;
+        }
         try {
             Files.deleteIfExists(dir);
         } catch (IOException e) {

@@ -84,6 +84,7 @@ public enum NettyTransport {
         Availability a = availability;
         if (a == null) {
             try {
+                NettyNativeWorkdir.loadNatives();   // both at once, then the emptied workdir goes
                 a = probe.get();
                 if (a.isAvailable() && Fds.unavailableReason() != null) {
                     a = Availability.unavailable(Fds.unavailableReason());
