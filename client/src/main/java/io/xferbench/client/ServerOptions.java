@@ -23,7 +23,7 @@ final class ServerOptions {
     String token;
 
     @Option(names = "--answer-timeout", defaultValue = "60s", converter = Converters.PositiveTime.class,
-            description = "How long the server may leave the client waiting: for INFO, STAT, DELETE, a proxy's PROXY "
+            description = "How long the server may leave the client waiting: to accept a connection, for INFO, STAT, DELETE, a proxy's PROXY "
                     + "answer and an upload's ready (MEASURE_BEGIN/END: a minute more, for the server's perf); a download's "
                     + "header and an upload's result this plus 1 s per MiB; a body's bytes may stop this long "
                     + "(default: ${DEFAULT-VALUE}).")
@@ -31,7 +31,7 @@ final class ServerOptions {
 
     /** A connection to the server whose control answers are bounded by {@code --answer-timeout}. */
     XferConnection open() throws IOException {
-        return XferConnection.open(host, port, token).answerTimeout(answerTimeout);
+        return XferConnection.open(host, port, token, answerTimeout);
     }
 
     /** The path to this server: this machine's link towards it and the far end's, as its INFO ({@code far}) told. */

@@ -21,7 +21,7 @@ final class FirstExchange {
 
     /** @param generated the generated file's download, or null when the rows do not read it */
     static void run(String host, int port, String token, Duration answerTimeout, Request generated) throws IOException {
-        try (XferConnection c = XferConnection.open(host, port, token).answerTimeout(answerTimeout)) {
+        try (XferConnection c = XferConnection.open(host, port, token, answerTimeout)) {
             if (generated != null) {
                 c.download(generated);
             } else {

@@ -29,7 +29,7 @@ final class RemoteDeletes {
             return 0;
         }
         int removed = 0;
-        try (XferConnection c = XferConnection.open(server.getHostString(), server.getPort(), token).answerTimeout(answerTimeout)) {
+        try (XferConnection c = XferConnection.open(server.getHostString(), server.getPort(), token, answerTimeout)) {
             for (String name : names) {
                 try {
                     c.delete(name);

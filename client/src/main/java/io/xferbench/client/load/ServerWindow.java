@@ -26,7 +26,7 @@ final class ServerWindow implements AutoCloseable {
 
     /** The control connection, no window yet. */
     static ServerWindow connect(InetSocketAddress server, String token, Duration answerTimeout) throws IOException {
-        return new ServerWindow(XferConnection.open(server.getHostString(), server.getPort(), token).answerTimeout(answerTimeout));
+        return new ServerWindow(XferConnection.open(server.getHostString(), server.getPort(), token, answerTimeout));
     }
 
     /** @param countSyscalls whether the server counts its own syscalls (off when they are counted from outside) */

@@ -17,7 +17,9 @@ import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.protocol.WindowOverlap;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -68,7 +70,22 @@ public final class XferConnection implements AutoCloseable {
         return this;
     }
 
+    /** {@link #open(String, int, String, Duration)} with {@link #DEFAULT_ANSWER_TIMEOUT}. */
     public static XferConnection open(String host, int port, String token) throws IOException {
+        return open(host, port, token, DEFAULT_ANSWER_TIMEOUT);
+    }
+
+    /**
+     * Connects, waiting at most {@code answerTimeout} for the server to accept, and bounds the connection's answers by it
+     * ({@link #answerTimeout(Duration)}). A black-holed host, or a listener whose accept queue is full, otherwise holds
+     * the connect for the kernel's SYN retries (about two minutes).
+     *
+     * @throws ConnectException {@code H:P did not accept within 60s} when the connect timed out
+     */
+    public static XferConnection open(String host, int port, String token, Duration answerTimeout) throws IOException {
+        if (answerTimeout == null || !answerTimeout.isPositive()) {
+            throw new IllegalArgumentException("answer timeout must be positive, not " + answerTimeout);
+        }
         SocketChannel ch = SocketChannel.open();
         try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -76,8 +93,14 @@ public final class XferConnection implements AutoCloseable {
             if (address.isUnresolved()) {
                 throw new java.net.UnknownHostException(host);
             }
-            ch.connect(address);
-            return new XferConnection(ch, token, host + ":" + port);
+            // The socket adaptor's timed connect: the channel stays in blocking mode, as the exchanges expect.
+            int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, answerTimeout.toMillis()));
+            try {
+                ch.socket().connect(address, millis);
+            } catch (SocketTimeoutException e) {
+                throw new ConnectException(host + ":" + port + " did not accept within " + NoAnswerException.format(answerTimeout));
+            }
+            return new XferConnection(ch, token, host + ":" + port).answerTimeout(answerTimeout);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
