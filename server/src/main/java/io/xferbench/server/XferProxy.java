@@ -7,6 +7,7 @@ import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.net.NoAnswerException;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
@@ -21,6 +22,7 @@ import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -293,7 +295,14 @@ public final class XferProxy implements AutoCloseable {
         SocketChannel upstream = SocketChannel.open();
         try {
             upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            upstream.connect(address);
+            // A connect that stalls is a stall inside a request: bounded by --idle-timeout, not the kernel's SYN retries
+            // (about two minutes of a thread and a slot per client, while the client's own timeout blamed the proxy).
+            Duration limit = config.idleTimeout();
+            try {
+                upstream.socket().connect(address, (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())));
+            } catch (SocketTimeoutException e) {
+                throw new IOException("did not accept within " + NoAnswerException.format(limit));
+            }
             return upstream;
         } catch (IOException e) {
             upstream.close();
