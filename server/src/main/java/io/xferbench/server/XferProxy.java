@@ -119,6 +119,10 @@ public final class XferProxy implements AutoCloseable {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
             RelayMethod method;
             TransferOptions options;
+            // The most proxies a frame on this connection had passed: every later frame comes through the same ones
+            // (the client's own say 0), so it counts from there; else each request on the connection a loop ended on
+            // would send the loop round again.
+            int hops = 0;
             while (true) {
                 // A client that never sends its first frame must not pin this thread (slowloris).
                 registry.enter(conn, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window.get() != null));
@@ -131,9 +135,10 @@ public final class XferProxy implements AutoCloseable {
                 if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op(), conn, window)) {
                     continue;
                 }
-                if (first.hops() >= Wire.MAX_PROXY_HOPS) {
+                hops = Math.max(hops, first.hops());
+                if (hops >= Wire.MAX_PROXY_HOPS) {
                     // Proxies relaying to each other (A -> B -> A) would otherwise connect until every slot is taken.
-                    answer(client, Status.SERVER_ERROR, "proxy loop? this request has passed " + first.hops() + " proxies, "
+                    answer(client, Status.SERVER_ERROR, "proxy loop? this request has passed " + hops + " proxies, "
                             + "the most one is forwarded through (" + Wire.MAX_PROXY_HOPS + "); this proxy relays to "
                             + config.upstreamHost() + ":" + config.upstreamPort());
                     continue;
@@ -153,7 +158,7 @@ public final class XferProxy implements AutoCloseable {
                     }
                     // Forwarded as the client sent it (same fields, same token) but for one hop more: the upstream
                     // answers it, or, a proxy in a loop, counts it.
-                    Frames.writeFully(upstream, RequestCodec.encode(first.forwarded()));
+                    Frames.writeFully(upstream, RequestCodec.encode(first.withHops(hops).forwarded()));
                     break;
                 }
                 String id = first.method().isEmpty() ? config.defaultRelay() : first.method();

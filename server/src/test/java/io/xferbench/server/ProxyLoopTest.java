@@ -60,6 +60,30 @@ class ProxyLoopTest {
         }
     }
 
+    /**
+     * The connection a loop ended on came through every proxy of it: a later request on it counts from there. The old
+     * code counted each later frame (the client's own, hops 0) from 0 again, so every request on a kept connection sent
+     * the loop round once more: 8 more connections and threads per request, until the client closed or the slots ran out.
+     */
+    @Test
+    void laterRequestsOnTheConnectionALoopEndedOnDoNotGoRoundAgain() throws Exception {
+        int portA = freePort();
+        try (XferProxy b = XferProxy.start(ProxyConfig.loopback(portA, "copy"));
+             XferProxy a = XferProxy.start(new ProxyConfig("127.0.0.1", portA, 256, "127.0.0.1", b.port(), "copy", 65536,
+                     Duration.ofSeconds(30), ServerConfig.DEFAULT_MAX_BUFFER_MEMORY));
+             XferConnection c = XferConnection.open("127.0.0.1", a.port(), "")) {
+            assertLoopError(() -> c.download(Request.download("transfer-to", 4096, Flags.VERIFY_CRC32C, 0)));
+            // The answer came back through every relay, so every connection of the loop is open and counted.
+            assertThat(a.activeConnections() + b.activeConnections()).as("the client's and the loop's connections")
+                    .isEqualTo(Wire.MAX_PROXY_HOPS + 1);
+            for (int i = 0; i < 3; i++) {
+                assertLoopError(() -> c.stat("x"));
+            }
+            assertThat(a.activeConnections() + b.activeConnections()).as("connections after 3 more requests")
+                    .isEqualTo(Wire.MAX_PROXY_HOPS + 1);
+        }
+    }
+
     /** The hop count does not get in the way of a chain that ends at a server: client -> A -> B -> server. */
     @Test
     void aChainOfProxiesToAServerStillRelaysEveryKindOfFrame() throws Exception {

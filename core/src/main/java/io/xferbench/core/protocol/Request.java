@@ -77,6 +77,11 @@ public record Request(Op op, String method, String name, String token, long size
         return new Request(op, method, newName, token, size, crc32c, flags, bufferSize, hops);
     }
 
+    /** This request as having passed {@code passed} proxies. */
+    public Request withHops(int passed) {
+        return new Request(op, method, name, token, size, crc32c, flags, bufferSize, passed);
+    }
+
     /** This request as a proxy forwards it: one hop more. */
     public Request forwarded() {
         return new Request(op, method, name, token, size, crc32c, flags, bufferSize, hops + 1);
