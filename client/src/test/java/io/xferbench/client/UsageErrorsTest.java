@@ -53,7 +53,12 @@ class UsageErrorsTest {
         "frobnicate", "download --client-id 3/2", "download --client-id 1", "upload --start-at tomorrow",
         "download --concurrency 1025", "upload --concurrency 100000", "proxy --concurrency 2000",
         "download --start-at 99999999999999999999", "upload --start-at 2126-01-01T00:00:00Z",
-        "upload --concurrency 1000 --buffer 64MiB"})
+        "upload --concurrency 1000 --buffer 64MiB",
+        // Past a long of nanoseconds the waits overflowed: 'internal error: ArithmeticException: long overflow', exit 1.
+        "info --answer-timeout 9999999999999s", "load --answer-timeout 9999999999999s", "load --duration 9999999999999s",
+        "info --answer-timeout Infinity", "load --answer-timeout 31622400s",
+        // Double.parseDouble's literal forms: '1d' ran for 1 second.
+        "load --duration 1d", "info --answer-timeout 0x1p3"})
     void usageErrorsAreOneLineAndExitTwoBeforeAnyWork(String args) throws Exception {
         Run r = run((args + " --port " + closedPort()).split(" "));
         if (args.contains("--port 70000")) {

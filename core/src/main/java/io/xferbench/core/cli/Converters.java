@@ -7,6 +7,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -43,13 +44,24 @@ public final class Converters {
         }
     }
 
+    /**
+     * Plain decimal digits only: Double.parseDouble also takes Java's literal forms, so '1d' (a day, one meant) was
+     * read as 1 second, and '0x1p3' (a hex float) as 8.
+     */
     private static double decimal(String value, String what) {
-        try {
-            return Double.parseDouble(value);
-        } catch (NumberFormatException e) {
+        if (!PLAIN_DECIMAL.matcher(value).matches()) {
             throw new TypeConversionException("not a " + what + ": '" + value + "'");
         }
+        return Double.parseDouble(value);
     }
+
+    private static final Pattern PLAIN_DECIMAL = Pattern.compile("-?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)");
+
+    /**
+     * The longest duration a command takes: every wait is computed in nanoseconds from now, which a longer one
+     * overflows ('internal error: ArithmeticException'); no run or timeout needs more.
+     */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
 
     /** A byte count: {@code 4096}, {@code 64KiB}, {@code 1MiB+1}, {@code 4GiB}; not negative. */
     public static final class Size implements ITypeConverter<Long> {
@@ -155,7 +167,6 @@ public final class Converters {
         }
     }
 
-    /** {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds; not negative. */
     /** A {@link Time} greater than zero (a timeout: zero would fail every wait). */
     public static final class PositiveTime implements ITypeConverter<Duration> {
         @Override
@@ -168,6 +179,10 @@ public final class Converters {
         }
     }
 
+    /**
+     * {@code 250ms}, {@code 10s}, {@code 2m}, or a plain number of seconds (decimal digits, a fraction allowed); not
+     * negative, at most {@link #MAX_DURATION}.
+     */
     public static final class Time implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
@@ -185,6 +200,9 @@ public final class Converters {
             }
             if (d.isNegative()) {
                 throw new TypeConversionException("duration must not be negative: " + value);
+            }
+            if (d.compareTo(MAX_DURATION) > 0) {
+                throw new TypeConversionException("duration must be at most " + MAX_DURATION.toDays() + " days: " + value);
             }
             return d;
         }
