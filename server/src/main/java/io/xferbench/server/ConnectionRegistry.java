@@ -23,8 +23,12 @@ final class ConnectionRegistry implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ConnectionRegistry.class.getName());
     private static final long REAP_INTERVAL_MS = 100;
 
-    /** What a connection is doing, and so how long it may take. */
-    enum State { AWAITING_REQUEST, BUSY }
+    /**
+     * What a connection is doing, and so how long it may take. CONNECTING: its thread is in a blocking connect of a
+     * channel of its own (a proxy's upstream); past the deadline only the thread is interrupted, which closes that
+     * channel and ends the connect, and the connection itself goes on (see {@link #connected}).
+     */
+    enum State { AWAITING_REQUEST, BUSY, CONNECTING }
 
     private static final class Entry {
         final SocketChannel socket;
@@ -73,9 +77,21 @@ final class ConnectionRegistry implements AutoCloseable {
     void enter(int id, State state, Duration budget) {
         Entry e = live.get(id);
         if (e != null) {
-            e.deadlineNanos = System.nanoTime() + Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
-            e.state = state;
+            synchronized (e) { // against the reaper's CONNECTING check: no interrupt once the state has moved on
+                e.deadlineNanos = System.nanoTime() + Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
+                e.state = state;
+            }
         }
+    }
+
+    /**
+     * The calling thread's connect (entered as CONNECTING) returned, and the connection is BUSY for {@code budget}
+     * now. An interrupt the reaper gave it after the connect had returned found no blocking call: cleared here, so it
+     * cannot end the next one.
+     */
+    void connected(int id, Duration budget) {
+        enter(id, State.BUSY, budget);
+        Thread.interrupted();
     }
 
     int size() {
@@ -107,6 +123,13 @@ final class ConnectionRegistry implements AutoCloseable {
                 Entry e = m.getValue();
                 if (e.state != null && now - e.deadlineNanos > 0 && e.socket.isOpen()) {
                     synchronized (e) {
+                        if (e.state == State.CONNECTING && now - e.deadlineNanos > 0) {
+                            if (!e.removed) {
+                                // Ends the connect only (an interruptible channel closes); the client is answered.
+                                e.thread.interrupt();
+                            }
+                            continue;
+                        }
                         if (!e.removed && !e.ended) {
                             LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
                                     ? "idle/header timeout" : "transfer deadline") + " passed");

@@ -22,8 +22,8 @@ import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.protocol.Wire;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -152,7 +152,7 @@ public final class XferProxy implements AutoCloseable {
                     reserved = d.bufferBytes(o);
                     method = d;
                     options = o;
-                    upstream = connectUpstream(client);
+                    upstream = connectUpstream(client, conn);
                     if (upstream == null) {
                         return;
                     }
@@ -183,7 +183,7 @@ public final class XferProxy implements AutoCloseable {
                     continue;
                 }
                 reserved = m.bufferBytes(options);
-                upstream = connectUpstream(client);
+                upstream = connectUpstream(client, conn);
                 if (upstream == null) {
                     budget.release(reserved);
                     reserved = 0;
@@ -289,7 +289,7 @@ public final class XferProxy implements AutoCloseable {
     }
 
     /** Connects to the upstream; if it cannot, tells the client and returns null. */
-    private SocketChannel connectUpstream(SocketChannel client) throws IOException {
+    private SocketChannel connectUpstream(SocketChannel client, int conn) throws IOException {
         String upstreamName = config.upstreamHost() + ":" + config.upstreamPort();
         // Resolved per connection: a name that does not resolve now may later.
         InetSocketAddress address = new InetSocketAddress(config.upstreamHost(), config.upstreamPort());
@@ -302,11 +302,15 @@ public final class XferProxy implements AutoCloseable {
             upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
             // A connect that stalls is a stall inside a request: bounded by --idle-timeout, not the kernel's SYN retries
             // (about two minutes of a thread and a slot per client, while the client's own timeout blamed the proxy).
-            Duration limit = config.idleTimeout();
+            // The reaper interrupts a late connect: no timer, and no syscall more per connection than the connect.
+            registry.enter(conn, ConnectionRegistry.State.CONNECTING, config.idleTimeout());
             try {
-                upstream.socket().connect(address, (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toMillis())));
-            } catch (SocketTimeoutException e) {
-                throw new IOException("did not accept within " + NoAnswerException.format(limit));
+                upstream.connect(address);
+            } catch (ClosedByInterruptException late) {
+                Thread.interrupted();
+                throw new IOException("did not accept within " + NoAnswerException.format(config.idleTimeout()));
+            } finally {
+                registry.connected(conn, RELAY_BUDGET);
             }
             return upstream;
         } catch (IOException e) {
