@@ -97,6 +97,9 @@ public final class XferConnection implements AutoCloseable {
             // scenario measures connections).
             try {
                 AnswerDeadline.await(ch, host + ":" + port, answerTimeout, () -> ch.connect(address));
+                if (!ch.isOpen()) {
+                    throw new NoAnswerException("closed by the deadline as the connect returned");
+                }
             } catch (NoAnswerException e) {
                 throw new ConnectException(host + ":" + port + " did not accept within " + NoAnswerException.format(answerTimeout));
             }
