@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,7 +28,19 @@ final class DiskTable {
         };
     }
 
+    /** First and last index of the measured columns: a skipped row shows "-" there, never a measured-looking 0. */
+    private static final int FIRST_MEASURED = 9;
+    private static final int LAST_MEASURED = 18;
+
     private static String[] cells(DiskRow r) {
+        String[] c = measuredCells(r);
+        if (r.skipped() != null) {
+            Arrays.fill(c, FIRST_MEASURED, LAST_MEASURED + 1, "-");
+        }
+        return c;
+    }
+
+    private static String[] measuredCells(DiskRow r) {
         return new String[] {r.tool(), r.engine(), r.pattern(), Sizes.format(r.blockSize()),
                 Integer.toString(r.queueDepth()), r.direct() ? "yes" : "no", r.cache(), Sizes.format(r.span()),
                 r.cgroupLimit() == 0 ? "-" : Sizes.format(r.cgroupLimit()), num(r.mibPerSec()), num(r.iops()),

@@ -74,6 +74,16 @@ class DiskBenchTest {
     }
 
     @Test
+    void aSkippedRowShowsDashesNotZerosWhereNumbersWouldBe() throws Exception {
+        DiskRow skipped = DiskRow.skipped("fio", "psync", "sequential", 4096, 1, true, "cold", 1 << 20, 0, "--no-fio");
+        String csv = DiskTable.format(List.of(skipped), "csv");
+        String row = csv.lines().skip(1).findFirst().orElseThrow();
+        assertEquals("fio,psync,sequential,4KiB,1,yes,cold,1MiB,-,-,-,-,-,-,-,-,-,-,-,-,-,--no-fio", row, csv);
+        String md = DiskTable.format(List.of(skipped), "markdown");
+        assertFalse(md.contains("| 0 |"), md);
+    }
+
+    @Test
     void patternsPickTheRows() {
         assertEquals(List.of(ReadPattern.SEQUENTIAL, ReadPattern.RANDOM), DiskBench.Options.parse().patterns);
         assertEquals(List.of(ReadPattern.RANDOM), DiskBench.Options.parse("--patterns", "random").patterns);
