@@ -1,20 +1,12 @@
 package io.xferbench.core.netty;
 
+import io.xferbench.core.data.OwnedDirectories;
 import io.xferbench.core.data.ProcessOwner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Where Netty extracts its native transport libraries in this suite's JVMs: {@code <tmp>/xferbench-netty-<pid>.<start-millis>}
@@ -29,7 +21,6 @@ import java.util.regex.Pattern;
 public final class NettyNativeWorkdir {
     static final String PROPERTY = "io.netty.native.workdir";
     static final String PREFIX = "xferbench-netty-";
-    private static final Pattern OWNED = Pattern.compile("^" + Pattern.quote(PREFIX) + "(\\d+)\\.(\\d+)$");
 
     private static boolean claimed;
     private static boolean loaded;
@@ -58,7 +49,7 @@ public final class NettyNativeWorkdir {
         own = dir;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
-                delete(dir);
+                OwnedDirectories.delete(dir);
             } catch (IOException | UncheckedIOException e) {
                 // The next claim in any JVM of the suite removes it (its owner gone by then).
             }
@@ -96,18 +87,7 @@ public final class NettyNativeWorkdir {
 
     /** Removes the directories {@code xferbench-netty-<pid>.<start-millis>} under {@code parent} whose owner is gone. */
     public static List<Path> sweep(Path parent) throws IOException {
-        List<Path> removed = new ArrayList<>();
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(parent, PREFIX + "*")) {
-            for (Path d : dirs) {
-                Matcher m = OWNED.matcher(d.getFileName().toString());
-                if (m.matches() && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
-                        && ProcessOwner.isGone(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
-                    delete(d);
-                    removed.add(d);
-                }
-            }
-        }
-        return removed;
+        return OwnedDirectories.removeStale(parent, PREFIX);
     }
 
     /** The directory Netty would extract into without a workdir: {@code io.netty.tmpdir}, else {@code java.io.tmpdir}. */
@@ -121,35 +101,5 @@ public final class NettyNativeWorkdir {
         } catch (IOException | UncheckedIOException e) {
             // Another JVM sweeping the same directory at once, or an unreadable tmp: the next claim tries again.
         }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw e;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                if (e != null && !(e instanceof NoSuchFileException)) {
-                    throw e;
-                }
-                Files.deleteIfExists(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }
