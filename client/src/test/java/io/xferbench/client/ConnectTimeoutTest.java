@@ -3,15 +3,7 @@ package io.xferbench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.util.ArrayList;
-import java.util.List;
+import io.xferbench.core.testing.UnansweredListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -24,39 +16,16 @@ import org.junit.jupiter.api.Timeout;
 class ConnectTimeoutTest {
     @Test
     void aConnectThatIsNeverAcceptedFailsWithOneLineAfterTheAnswerTimeout() throws Exception {
-        List<Socket> queued = new ArrayList<>();
-        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort());
-            boolean dropping = false;
-            for (int i = 0; i < 64 && !dropping; i++) {
-                Socket s = new Socket();
-                queued.add(s);
-                try {
-                    s.connect(address, 300);
-                } catch (SocketTimeoutException backlogFull) {
-                    dropping = true;
-                } catch (ConnectException refused) {
-                    break; // net.ipv4.tcp_abort_on_overflow: a full queue refuses instead of dropping
-                }
-            }
-            assumeTrue(dropping, "this kernel completes connects past a full accept queue (tcp_abort_on_overflow, or no "
-                    + "backlog limit): no unanswered connect to test against");
+        try (UnansweredListener full = new UnansweredListener()) {
+            assumeTrue(full.dropsSyns(), UnansweredListener.SKIP_REASON);
             long start = System.nanoTime();
-            UsageErrorsTest.Run r = UsageErrorsTest.run("info", "--port", Integer.toString(full.getLocalPort()),
+            UsageErrorsTest.Run r = UsageErrorsTest.run("info", "--port", Integer.toString(full.port()),
                     "--answer-timeout", "1s");
             double seconds = (System.nanoTime() - start) / 1e9;
             assertThat(r.exit()).as(r.err()).isEqualTo(1);
-            assertThat(r.err().strip()).isEqualTo("info: cannot connect: 127.0.0.1:" + full.getLocalPort()
+            assertThat(r.err().strip()).isEqualTo("info: cannot connect: 127.0.0.1:" + full.port()
                     + " did not accept within 1s");
             assertThat(seconds).isBetween(0.9, 20.0);
-        } finally {
-            for (Socket s : queued) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // Closing is all that is left.
-                }
-            }
         }
     }
 }
