@@ -2,7 +2,7 @@ package io.xferbench.disk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.xferbench.core.data.ProcessOwner;
+import io.xferbench.nativeio.ProcessOwner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

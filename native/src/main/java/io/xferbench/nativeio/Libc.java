@@ -79,10 +79,14 @@ final class Libc {
 
     static {
         Throwable failure = null;
+        // JNA extracts its library when its Native class initialises, on the first line below.
+        Path jnaTemp = JnaTempDirectory.claim();
         try {
             Native.register(Libc.class, NativeLibrary.getInstance("c"));
         } catch (Throwable t) {
             failure = t;
+        } finally {
+            JnaTempDirectory.release(jnaTemp);
         }
         LOAD_FAILURE = failure;
     }

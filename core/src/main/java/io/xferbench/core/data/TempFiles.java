@@ -1,5 +1,6 @@
 package io.xferbench.core.data;
 
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;

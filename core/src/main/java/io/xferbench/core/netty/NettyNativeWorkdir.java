@@ -1,7 +1,7 @@
 package io.xferbench.core.netty;
 
-import io.xferbench.core.data.OwnedDirectories;
-import io.xferbench.core.data.ProcessOwner;
+import io.xferbench.nativeio.OwnedDirectories;
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.xferbench.core.data;
+package io.xferbench.nativeio;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
