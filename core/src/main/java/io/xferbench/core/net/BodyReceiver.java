@@ -1,22 +1,26 @@
 package io.xferbench.core.net;
 
-import io.xferbench.nativeio.AlignedBuffers;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
 /**
  * The receiving side of every download, identical for all methods so they are compared fairly: a
  * page-aligned direct buffer drained by {@code SocketChannel.read}, with CRC32C (a CPU intrinsic) over what
- * arrived when verifying.
+ * arrived when verifying. The buffer is taken from {@link ReceiveBuffers} on the first non-empty body, not before: a
+ * connection that only exchanges frames (STAT, an empty body, the proxy's connect scenario) never pays for 1 MiB of
+ * direct memory; {@link #release} gives it back.
  */
 public final class BodyReceiver {
     public static final int BUFFER_SIZE = 1 << 20;
 
-    private final ByteBuffer buffer = AlignedBuffers.allocate(BUFFER_SIZE, AlignedBuffers.pageSize());
+    /** Held here between bodies; out of it while a body is received, so a concurrent {@link #release} cannot give it away. */
+    private final AtomicReference<ByteBuffer> idle = new AtomicReference<>();
+    private volatile boolean released;
     private final CRC32C crc = new CRC32C();
     /** Read by another thread (a progress line) while a long body arrives; one add per read of up to 1 MiB. */
     private final AtomicLong received = new AtomicLong();
@@ -29,19 +33,49 @@ public final class BodyReceiver {
     /** Reads exactly {@code length} bytes; returns their CRC32C, or 0 when not verifying. */
     public int receive(ReadableByteChannel in, long length, boolean checksum) throws IOException {
         crc.reset();
-        long remaining = length;
-        while (remaining > 0) {
-            buffer.clear().limit((int) Math.min(buffer.capacity(), remaining));
-            int n = in.read(buffer);
-            if (n < 0) {
-                throw new EOFException("connection closed after " + (length - remaining) + " of " + length + " body bytes");
+        if (length <= 0) {
+            return checksum ? (int) crc.getValue() : 0;
+        }
+        ByteBuffer buffer = idle.getAndSet(null);
+        if (buffer == null) {
+            buffer = ReceiveBuffers.take();
+        }
+        try {
+            long remaining = length;
+            while (remaining > 0) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), remaining));
+                int n = in.read(buffer);
+                if (n < 0) {
+                    throw new EOFException("connection closed after " + (length - remaining) + " of " + length + " body bytes");
+                }
+                if (checksum) {
+                    crc.update(buffer.flip());
+                }
+                remaining -= n;
+                received.addAndGet(n);
             }
-            if (checksum) {
-                crc.update(buffer.flip());
+        } finally {
+            idle.set(buffer);
+            if (released) {
+                giveBack(); // released while receiving: whichever of the two sees the buffer gives it back, once
             }
-            remaining -= n;
-            received.addAndGet(n);
         }
         return checksum ? (int) crc.getValue() : 0;
+    }
+
+    /**
+     * Gives the buffer back to {@link ReceiveBuffers} (at once, or when a {@link #receive} running on another thread
+     * ends); a later receive takes another. Idempotent.
+     */
+    public void release() {
+        released = true;
+        giveBack();
+    }
+
+    private void giveBack() {
+        ByteBuffer buffer = idle.getAndSet(null);
+        if (buffer != null) {
+            ReceiveBuffers.give(buffer);
+        }
     }
 }

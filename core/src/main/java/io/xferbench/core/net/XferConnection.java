@@ -312,8 +312,13 @@ public final class XferConnection implements AutoCloseable {
         Frames.writeFully(channel, RequestCodec.encode(request.withToken(token)));
     }
 
+    /** Closes the channel and gives the receive buffer, if a body ever needed one, back for the next connection. */
     @Override
     public void close() throws IOException {
-        channel.close();
+        try {
+            channel.close();
+        } finally {
+            receiver.release();
+        }
     }
 }
