@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,8 +33,15 @@ final class BeyondRam {
     private BeyondRam() {
     }
 
+    /** Told of each engine's rows as they finish: for the run's progress line. */
+    @FunctionalInterface
+    interface Finished {
+        /** {@code runs} runs of {@code spec}, shown as {@code pair} (the Java row, then its fio twin if any). */
+        void rows(ReadSpec spec, boolean direct, boolean cold, List<DiskRow> pair, int runs);
+    }
+
     static List<DiskRow> rows(DiskBench.Options o, Path file, RowMeasurer m, String fio, String fioSkip,
-                              PrintStream log, Cleanup cleanup) throws IOException {
+                              PrintStream log, Cleanup cleanup, Finished finished) throws IOException {
         List<DiskRow> rows = new ArrayList<>();
         if (o.cgroupLimit != null && o.cgroupLimit == 0) {
             return rows;
@@ -62,15 +71,17 @@ final class BeyondRam {
         }
         for (long span : spans) {
             ReadSpec spec = spec(o, file, span);
-            for (String engine : List.of("sync-filechannel", "odirect-jna")) {
-                boolean direct = engine.startsWith("odirect");
+            for (Map.Entry<String, Boolean> e : engines().entrySet()) {
+                String engine = e.getKey();
+                boolean direct = e.getValue();
                 DiskRow java = child(group, spec, engine, o.settle()).withCgroupLimit(limit);
                 DiskRow f = fioSkip != null
                         ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
                         : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
-                rows.add(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
-                        ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java);
-                rows.add(f);
+                List<DiskRow> pair = List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
+                        ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
+                rows.addAll(pair);
+                finished.rows(spec, direct, true, fioSkip != null ? pair.subList(0, 1) : pair, runsPerEngine(fioSkip));
             }
         }
         return rows;
@@ -91,12 +102,20 @@ final class BeyondRam {
                 42);
     }
 
-    /** Runs of one span: both engines, each with its fio twin unless fio is left out. */
-    static int runsPerSpec(String fioSkip) {
-        return 2 * (fioSkip == null ? 2 : 1);
+    /** The section's Java engines, each with whether it reads with O_DIRECT (its fio twin does likewise). */
+    static Map<String, Boolean> engines() {
+        Map<String, Boolean> engines = new LinkedHashMap<>();
+        engines.put("sync-filechannel", false);
+        engines.put("odirect-jna", true);
+        return engines;
     }
 
-    /** What the section will read, for the run's estimate: one spec per span, each run {@link #runsPerSpec} times. */
+    /** Runs of one engine on one span: its Java row, and its fio twin's unless fio is left out. */
+    static int runsPerEngine(String fioSkip) {
+        return fioSkip == null ? 2 : 1;
+    }
+
+    /** What the section will read, for the run's estimate: one spec per span, each engine run {@link #runsPerEngine} times. */
     static List<ReadSpec> specs(DiskBench.Options o, Path file) {
         if (o.cgroupLimit != null && o.cgroupLimit == 0 || MemoryCgroup.unavailableReason() != null) {
             return List.of();

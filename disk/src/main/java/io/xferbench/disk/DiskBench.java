@@ -76,14 +76,15 @@ public final class DiskBench {
                     }
                 }
             }
-            RunEstimate.Builder plan = new RunEstimate.Builder();
+            RunEstimate.Builder plan = new RunEstimate.Builder(o.settle());
             for (ReadSpec spec : specs) {
-                for (int c = 0; c < o.caches.size(); c++) {
-                    engines(o).forEach(e -> plan.add(spec, runs(e, fioSkip) * o.repeat));
+                for (String cache : o.caches) {
+                    engines(o).forEach(e -> plan.add(spec, e.direct(), cache.equals("cold"), runs(e, fioSkip) * o.repeat));
                 }
             }
-            List<ReadSpec> beyondRam = BeyondRam.specs(o, file);
-            beyondRam.forEach(spec -> plan.add(spec, BeyondRam.runsPerSpec(fioSkip)));
+            for (ReadSpec spec : BeyondRam.specs(o, file)) {
+                BeyondRam.engines().forEach((engine, direct) -> plan.add(spec, direct, true, BeyondRam.runsPerEngine(fioSkip)));
+            }
             RunEstimate estimate = plan.build();
             log.println("bench-disk: plan: " + estimate.plan());
             generate(file, o.size);
@@ -99,25 +100,21 @@ public final class DiskBench {
             }
             RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED), settle);
             long started = System.nanoTime();
+            BeyondRam.Finished finished = (spec, direct, cold, pair, runs) -> log.println("bench-disk: "
+                    + estimate.progress(runs, skippedRuns(pair, runs), RunEstimate.seconds(spec, direct), cold,
+                    Duration.ofNanos(System.nanoTime() - started)));
             List<DiskRow> rows = new ArrayList<>();
             for (ReadSpec spec : specs) {
                 for (String cache : o.caches) {
                     for (ReadEngine engine : engines(o)) {
                         List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, o.repeat, log);
                         rows.addAll(pair);
-                        log.println("bench-disk: " + estimate.progress(runs(engine, fioSkip) * o.repeat,
-                                runs(engine, fioSkip) * o.repeat * RunEstimate.seconds(spec),
-                                java.time.Duration.ofNanos(System.nanoTime() - started)));
+                        finished.rows(spec, engine.direct(), cache.equals("cold"), fioSkip != null ? pair.subList(0, 1) : pair,
+                                runs(engine, fioSkip) * o.repeat);
                     }
                 }
             }
-            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup)); // skipped rows with the reason, too
-            if (!beyondRam.isEmpty()) {
-                int runs = BeyondRam.runsPerSpec(fioSkip);
-                log.println("bench-disk: " + estimate.progress(beyondRam.size() * runs,
-                        beyondRam.stream().mapToDouble(spec -> runs * RunEstimate.seconds(spec)).sum(),
-                        java.time.Duration.ofNanos(System.nanoTime() - started)));
-            }
+            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup, finished)); // skipped rows with the reason, too
             return rows;
         }
     }
@@ -131,6 +128,17 @@ public final class DiskBench {
         long span = pattern == ReadPattern.SEQUENTIAL ? Math.max(bs, Math.min(whole, o.rowBytes) / bs * bs) : whole;
         long ops = Math.min(o.randomOps, Math.max(1, o.rowBytes / bs));
         return new ReadSpec(file, span, pattern, bs, depth, ops, 42);
+    }
+
+    /**
+     * Of {@code runs} runs shown as {@code pair} (the representative Java row, and its twin when fio ran), how many
+     * were skipped: all when the Java row was (its twin is then skipped too), the twin's half when only fio was.
+     */
+    static int skippedRuns(List<DiskRow> pair, int runs) {
+        if (pair.get(0).skipped() != null) {
+            return runs;
+        }
+        return pair.size() > 1 && pair.get(1).skipped() != null ? runs / 2 : 0;
     }
 
     /** Rows an engine costs: its Java row, and its fio twin's when fio runs. */

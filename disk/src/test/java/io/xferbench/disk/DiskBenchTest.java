@@ -155,14 +155,19 @@ class DiskBenchTest {
         // 20,000 random 4 KiB reads: reads dominate, 4 s per run.
         var small = new io.xferbench.core.read.ReadSpec(file, 1L << 30, io.xferbench.core.read.ReadPattern.RANDOM,
                 4096, 1, 20_000, 42);
-        assertEquals(5.12, RunEstimate.seconds(big), 1e-9);
-        assertEquals(4.0, RunEstimate.seconds(small), 1e-9);
-        RunEstimate e = new RunEstimate.Builder().add(big, 2).add(small, 2).build();
+        assertEquals(0.5 + 5.12, RunEstimate.seconds(big, true), 1e-9);
+        assertEquals(0.5 + 4.0, RunEstimate.seconds(small, true), 1e-9);
+        // 1 GiB sequential in 4 KiB blocks: 262,144 O_DIRECT reads; buffered, readahead's large requests: bytes only.
+        var readahead = new io.xferbench.core.read.ReadSpec(file, 1L << 30, io.xferbench.core.read.ReadPattern.SEQUENTIAL,
+                4096, 1, 1, 42);
+        assertEquals(0.5 + 262_144 / 5_000.0, RunEstimate.seconds(readahead, true), 1e-9);
+        assertEquals(0.5 + 5.12, RunEstimate.seconds(readahead, false), 1e-9);
+        RunEstimate e = new RunEstimate.Builder(java.time.Duration.ZERO).add(big, true, true, 2).add(small, true, true, 2).build();
         assertTrue(e.plan().startsWith("4 rows, 2.2 GiB in 42,048 reads: "), e.plan());
-        assertTrue(e.plan().contains("roughly 18 s"), e.plan());
-        // The first pair took twice its estimate: the 8 s left are reported as 16.
-        assertEquals("2 of 4 rows after 20 s, about 16 s left",
-                e.progress(2, 10.24, java.time.Duration.ofMillis(20_480)));
+        assertTrue(e.plan().contains("roughly 20 s"), e.plan());
+        // The first pair took twice its estimate: the 9 s left are reported as 18.
+        assertEquals("2 of 4 rows after 22 s, about 18 s left",
+                e.progress(2, 0, 5.62, true, java.time.Duration.ofMillis(22_480)));
     }
 
     @Test
