@@ -170,7 +170,8 @@ final class ProxyCommand implements Callable<Integer> {
                                 (slot, index) -> connectAndExchange(slot, spec, request), connections -> Windows.proxy(server)), unavailable));
                     } else {
                         results.add(driver.run(new TransferDriver.Job<XferConnection>(row, scenario == Scenario.SMALL ? exchanges : bodies,
-                                () -> relayed(spec), (c, index) -> Outcome.of(c.download(request)),
+                                () -> scenario == Scenario.BULK ? relayed(spec).reserveReceiveBuffer() : relayed(spec),
+                                (c, index) -> Outcome.of(c.download(request)),
                                 connections -> Windows.proxy(server)), unavailable));
                     }
                 }

@@ -44,7 +44,7 @@ public final class TwinDrain implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        BodyReceiver receiver = new BodyReceiver();
+        BodyReceiver receiver = new BodyReceiver().reserve(); // its buffer before any clock starts
         ByteBuffer header = ByteBuffer.allocate(Long.BYTES);
         ByteBuffer probe = ByteBuffer.allocate(1);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {

@@ -64,6 +64,19 @@ public final class BodyReceiver {
     }
 
     /**
+     * Takes the buffer now if this receiver holds none, so that a timed first body does not pay for it (as every body
+     * did when each connection allocated its own at open). Call it on the thread that receives, not during a receive.
+     */
+    public BodyReceiver reserve() {
+        ByteBuffer held = idle.getAndSet(null);
+        idle.set(held != null ? held : ReceiveBuffers.take());
+        if (released) {
+            giveBack();
+        }
+        return this;
+    }
+
+    /**
      * Gives the buffer back to {@link ReceiveBuffers} (at once, or when a {@link #receive} running on another thread
      * ends); a later receive takes another. Idempotent.
      */

@@ -111,6 +111,15 @@ public final class XferConnection implements AutoCloseable {
     }
 
     /**
+     * Takes the receive buffer now, outside any timing, for a connection about to receive bodies with no
+     * {@link #prepare} first (a PREPARE takes it): otherwise its first body pays for it.
+     */
+    public XferConnection reserveReceiveBuffer() {
+        receiver.reserve();
+        return this;
+    }
+
+    /**
      * Body bytes moved on this connection so far, downloaded and uploaded, counted as they go: another thread may read
      * it while a transfer runs (the client's live progress line).
      */
@@ -169,6 +178,9 @@ public final class XferConnection implements AutoCloseable {
      * {@link #download} of {@code download.withoutCacheFlags()}.
      */
     public Prepared prepare(Request download) throws IOException {
+        if (download.size() > 0 || !download.name().isEmpty()) {
+            receiver.reserve(); // here, untimed, rather than inside the download's clock
+        }
         send(Request.prepare(download));
         if (!download.name().isEmpty()) {
             return ResponseCodec.readPrepared(channel); // a named file's size is unknown here: no bound to scale

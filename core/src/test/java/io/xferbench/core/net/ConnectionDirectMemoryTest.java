@@ -6,6 +6,7 @@ import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
@@ -17,6 +18,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,7 @@ class ConnectionDirectMemoryTest {
     private Thread serving;
     private int port;
 
-    /** Answers STAT and DOWNLOAD on one connection after another, from one thread and one direct body buffer. */
+    /** Answers STAT, PREPARE and DOWNLOAD on one connection after another, from one thread and one direct body buffer. */
     @BeforeEach
     void serve() throws Exception {
         listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -48,6 +51,8 @@ class ConnectionDirectMemoryTest {
                     for (Request r; (r = RequestCodec.read(c)) != null; ) {
                         if (r.op() == Op.STAT) {
                             Frames.writeFully(c, ResponseCodec.stat(new FileStat(true, 1, 2)));
+                        } else if (r.op() == Op.PREPARE) {
+                            Frames.writeFully(c, ResponseCodec.prepared(new Prepared(0, 1000, 1)));
                         } else {
                             Frames.writeFully(c, ResponseCodec.downloadHeader(new DownloadHeader(r.size(), 0, -1)));
                             Frames.writeFully(c, body.clear().limit((int) r.size()));
@@ -89,6 +94,30 @@ class ConnectionDirectMemoryTest {
         Direct after = Direct.now();
         assertThat(after.count - before.count).as("direct buffers allocated by %d connections", CONNECTIONS).isZero();
         assertThat(after.bytes - before.bytes).as("direct bytes reserved by %d connections", CONNECTIONS).isZero();
+    }
+
+    @Test
+    void aPrepareTakesTheReceiveBufferSoTheTimedDownloadAllocatesNothing() throws Exception {
+        download(BODY);
+        List<ByteBuffer> held = new ArrayList<>();
+        try {
+            // Empty the free list, so that the buffer this connection takes has to be allocated, and show where.
+            for (Direct d = Direct.now(); Direct.now().count == d.count; ) {
+                held.add(ReceiveBuffers.take());
+            }
+            try (XferConnection c = XferConnection.open("127.0.0.1", port, "")) {
+                Request download = Request.download("transfer-to", BODY, 0, 0);
+                Direct beforePrepare = Direct.now();
+                c.prepare(download);
+                Direct beforeDownload = Direct.now();
+                assertThat(c.download(download).bytes()).isEqualTo(BODY);
+                Direct after = Direct.now();
+                assertThat(beforeDownload.count - beforePrepare.count).as("direct buffers allocated by the PREPARE").isEqualTo(1);
+                assertThat(after.count - beforeDownload.count).as("direct buffers allocated by the download").isZero();
+            }
+        } finally {
+            held.forEach(ReceiveBuffers::give);
+        }
     }
 
     @Test

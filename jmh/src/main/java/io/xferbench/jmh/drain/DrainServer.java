@@ -50,7 +50,7 @@ public final class DrainServer {
             shared.setRelease(SharedCounters.PORT, ((InetSocketAddress) listener.getLocalAddress()).getPort());
             try (SocketChannel socket = listener.accept()) {
                 socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                BodyReceiver receiver = new BodyReceiver();
+                BodyReceiver receiver = new BodyReceiver().reserve(); // its buffer before any clock starts
                 long received = 0;
                 boolean first = true;
                 while (true) {
