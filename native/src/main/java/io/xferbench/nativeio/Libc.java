@@ -29,6 +29,8 @@ final class Libc {
     static final int O_CLOEXEC = 02000000;
     static final int O_NONBLOCK = 04000;
     static final int O_NOFOLLOW = 0400000;
+    static final int O_DIRECTORY = 0200000;
+    static final int O_PATH = 010000000;
 
     static final int AT_EMPTY_PATH = 0x1000;
     static final int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -132,6 +134,9 @@ final class Libc {
 
     /** openat(2): {@code path} relative to the directory open as {@code dirfd}; variadic mode as for open. */
     static native int openat(int dirfd, byte[] path, int flags, int mode) throws LastErrorException;
+
+    /** unlinkat(2); without AT_REMOVEDIR in {@code flags} the kernel refuses a directory (EISDIR). */
+    static native int unlinkat(int dirfd, byte[] path, int flags) throws LastErrorException;
 
     static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
 
