@@ -7,6 +7,7 @@ import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.FileIdentity;
 import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
+import io.xferbench.nativeio.Unlink;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -369,26 +371,97 @@ public final class DataDirectory implements AutoCloseable {
      * DELETE: removes a regular file of this client-supplied name, then its checksum record. A download that already
      * opened it goes on sending the whole old file (the unlinked inode stays readable); a later one is NOT_FOUND. A name
      * that is a symbolic link (to a regular file inside the directory) removes the link, as rm(1) does, not its target.
+     * Never a directory, whatever is swapped in after the checks ({@link #remove}).
      *
      * @throws NoSuchFileException if there is none (also when another delete won the race), after releasing what was
      *                             still held for a file removed behind the server's back ({@link #releaseGone})
      */
     public void delete(String name) throws IOException {
-        Path path;
+        remove(deletionTarget(name));
+    }
+
+    /**
+     * What a DELETE of {@code name} removes: the entry {@code last} of the directory {@code parent} (a real path inside
+     * the data directory, not hidden). The named entry itself, so a symlink is removed and not its target.
+     */
+    record DeletionTarget(String name, Path parent, String last) {
+        Path path() {
+            return parent.resolve(last);
+        }
+    }
+
+    /**
+     * {@code name} checked as a DELETE checks it (a regular file, or a symlink to one, inside the directory), and the
+     * entry to remove; package-private so a test can swap what is there before {@link #remove}.
+     */
+    DeletionTarget deletionTarget(String name) throws IOException {
         try {
-            path = resolveExisting(name);
+            resolveExisting(name);
         } catch (NoSuchFileException e) {
             releaseGone(name);
             throw e;
         }
-        Path named = root.resolve(name);
-        if (Files.isSymbolicLink(named)) {
-            Files.delete(named);
-            return;
+        int slash = name.lastIndexOf('/');
+        if (slash < 0) {
+            return new DeletionTarget(name, root, name);
         }
-        Files.delete(path);
-        known.forget(path);
-        Files.deleteIfExists(ChecksumRecordName.of(path));
+        // The final component may be a symlink, whose real path says nothing of where the link itself is.
+        Path parent;
+        try {
+            parent = root.resolve(name.substring(0, slash)).toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(name, null, "no such file in the data directory");
+        }
+        if (!parent.startsWith(root)) {
+            throw new AccessDeniedException(name, null, "resolves outside the data directory");
+        }
+        if (reserved(parent)) {
+            throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
+        }
+        return new DeletionTarget(name, parent, name.substring(slash + 1));
+    }
+
+    /**
+     * Unlinks the target, then forgets and unlinks its checksum record. Each is one unlinkat(2) without AT_REMOVEDIR
+     * ({@link Unlink}), reached from the held directory through its directories, none followed if a symlink now:
+     * Files.delete lstat()s and then removes by what it saw, so a file swapped for an empty directory lost the directory,
+     * and it went by path, through a directory swapped for a symlink leading out.
+     *
+     * @throws AccessDeniedException "not a regular file" where a directory is there now, the answer a directory named in
+     *                               a DELETE gets; or a directory on the way is no longer one
+     */
+    void remove(DeletionTarget target) throws IOException {
+        // The directories are walked from the held descriptor: its path must still lead there, where the checks looked.
+        checkRootUnmoved();
+        List<String> directories = directoriesOf(target.parent());
+        try {
+            Unlink.beneath(directoryFd(), directories, target.last(), target.name());
+        } catch (Unlink.DirectoryException e) {
+            throw new AccessDeniedException(target.name(), null, "not a regular file");
+        }
+        known.forget(target.path());
+        unlinkRecord(directories, target.path());
+    }
+
+    /** Removes {@code file}'s record file if there is one; a directory of its name is not the server's and stays. */
+    private void unlinkRecord(List<String> directories, Path file) throws IOException {
+        String record = ChecksumRecordName.of(file.getFileName().toString());
+        try {
+            Unlink.beneath(directoryFd(), directories, record, record);
+        } catch (NoSuchFileException | Unlink.DirectoryException e) {
+            // None, or not a record.
+        }
+    }
+
+    /** The components of {@code dir}, a real path inside the directory (or the directory), below the directory. */
+    private List<String> directoriesOf(Path dir) {
+        List<String> names = new ArrayList<>(dir.getNameCount());
+        for (Path part : root.relativize(dir)) {
+            if (!part.toString().isEmpty()) {
+                names.add(part.toString());
+            }
+        }
+        return names;
     }
 
     /**
@@ -409,7 +482,8 @@ public final class DataDirectory implements AutoCloseable {
         }
         known.forget(target);
         try {
-            Files.deleteIfExists(ChecksumRecordName.of(target));
+            checkRootUnmoved();
+            unlinkRecord(directoriesOf(target.getParent()), target);
         } catch (IOException e) {
             // Swept at the next start.
         }
