@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 
@@ -353,15 +352,25 @@ public final class DataDirectory implements AutoCloseable {
      * its size and mtime. A name outside the directory, or a FIFO or directory, is refused, not reported absent.
      */
     public FileStat stat(String name) throws IOException {
-        Path path;
+        Path real;
         try {
-            path = resolveExisting(name);
+            real = realPathOf(name);
         } catch (NoSuchFileException e) {
             return FileStat.ABSENT;
         }
+        return statOf(name, real);
+    }
+
+    /**
+     * STAT's answer for {@code real}, the real path {@code name} resolved to: from the one statx that also checks the
+     * type ({@link #regularEntry}); package-private so a test can swap what is there first. It was a second lstat, by
+     * path and untyped: a file swapped for a directory or FIFO since was told as a file, and one through a directory
+     * swapped for a symlink was a file outside.
+     */
+    FileStat statOf(String name, Path real) throws IOException {
         try {
-            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            return new FileStat(true, a.size(), a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+            EntryStat st = regularEntry(name, real);
+            return new FileStat(true, st.size(), st.mtimeNanos());
         } catch (NoSuchFileException deletedMeanwhile) {
             return FileStat.ABSENT;
         }
@@ -603,6 +612,13 @@ public final class DataDirectory implements AutoCloseable {
      * @throws NoSuchFileException   if there is no such file
      */
     public Path resolveExisting(String name) throws IOException {
+        Path real = realPathOf(name);
+        regularEntry(name, real);
+        return real;
+    }
+
+    /** The real path of an existing name, inside the directory and not hidden; of any type. */
+    private Path realPathOf(String name) throws IOException {
         Path candidate = root.resolve(checkName(name));
         Path real;
         try {
@@ -624,17 +640,28 @@ public final class DataDirectory implements AutoCloseable {
         if (reserved(real)) {
             throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
         }
-        // Read once, without following: a file deleted since toRealPath is NOT_FOUND, not "not a regular file".
-        BasicFileAttributes attributes;
+        return real;
+    }
+
+    /**
+     * What is at {@code real} (a {@link #realPathOf} result) now, which must be a regular file: one statx of the entry,
+     * without following it, in its directory reached from the held one through directories not followed either. A
+     * second look by path went through a directory swapped for a symlink since, and told a file outside.
+     *
+     * @throws NoSuchFileException   if it is gone (deleted since the real path was taken)
+     * @throws AccessDeniedException if it is not a regular file, or a directory on the way is no longer one
+     */
+    private EntryStat regularEntry(String name, Path real) throws IOException {
+        EntryStat st;
         try {
-            attributes = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            st = EntryStat.beneath(directoryFd(), directoriesOf(real.getParent()), real.getFileName().toString(), name);
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(name, null, "no such file in the data directory");
         }
-        if (!attributes.isRegularFile()) {
+        if (!st.regular()) {
             throw new AccessDeniedException(name, null, "not a regular file");
         }
-        return real;
+        return st;
     }
 
     /**
