@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Opens files a server serves to clients. {@code FileChannel.open} blocks forever on a FIFO with no writer and
@@ -57,6 +58,24 @@ public final class RegularFiles {
             throw new IllegalArgumentException("not a single entry name: '" + name + "'");
         }
         return open(Fds.of(directory), Libc.path(name), name);
+    }
+
+    /**
+     * The entry {@code name} of the directory reached from {@code dirfd} through {@code directories} ({@link DirectoryWalk}:
+     * none followed if a symlink now), opened like {@link #openRead(Path)}: a path checked earlier is opened where it
+     * led then, or refused, never through a directory swapped for a symlink since ({@code O_NOFOLLOW} covers only the
+     * last component of a path).
+     *
+     * @throws AccessDeniedException also if a directory on the way is no longer one
+     */
+    public static OpenRegularFile openBeneath(int dirfd, List<String> directories, String name, String shown) throws IOException {
+        DirectoryWalk.checkEntry(name);
+        int at = DirectoryWalk.open(dirfd, directories, shown);
+        try {
+            return open(at, Libc.path(name), shown);
+        } finally {
+            DirectoryWalk.close(at, dirfd);
+        }
     }
 
     /**

@@ -242,7 +242,7 @@ public final class DataDirectory implements AutoCloseable {
     }
 
     /** A client-supplied name opened as a regular file, and the path its record lives beside. */
-    private record ByName(Path path, OpenRegularFile opened) {
+    record ByName(Path path, OpenRegularFile opened) {
     }
 
     /**
@@ -259,8 +259,17 @@ public final class DataDirectory implements AutoCloseable {
                 // A symlink may still lead inside the directory: the real-path route decides.
             }
         }
-        Path path = resolveExisting(name);
-        return new ByName(path, RegularFiles.open(path));
+        return openResolved(name, resolveExisting(name));
+    }
+
+    /**
+     * Opens {@code real}, the real path {@code name} was checked by, in its directory reached from the held one through
+     * directories not followed ({@link RegularFiles#openBeneath}); package-private so a test can swap one first. By path,
+     * a directory on the way swapped for a symlink leading out since was followed, and the file out there served.
+     */
+    ByName openResolved(String name, Path real) throws IOException {
+        return new ByName(real, RegularFiles.openBeneath(directoryFd(), directoriesOf(real.getParent()),
+                real.getFileName().toString(), name));
     }
 
     /**
