@@ -9,17 +9,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
  * A cgroup made to count a group of processes with {@code perf stat -a -G} (see
  * {@link PerfSyscallCounter#attachCgroup}): the processes move in when it is made and back to where they were when
  * it is closed, and the directory is removed. Works on the cgroup v2 hierarchy (perf_event is implicit there) or a
- * v1 {@code perf_event} hierarchy, whichever is mounted. The name carries the owner's pid so a run killed with its
- * cgroup still in place is cleaned up by the next ({@link #removeStale}).
+ * v1 {@code perf_event} hierarchy, whichever is mounted. A JVM stopped by SIGTERM or Ctrl-C closes its open groups
+ * in a shutdown hook (the load bench's row was cut off mid-window and left its group); the name carries the owner's
+ * pid so a group of a JVM killed outright is removed, and said so, by the next one made ({@link #removeStale}).
  */
 public final class PerfCgroup implements AutoCloseable {
     private static final String PREFIX = "xferbench-perf-";
+    private static final Set<PerfCgroup> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> List.copyOf(LIVE).forEach(PerfCgroup::closeQuietly),
+                "xferbench-perf-cgroup-teardown"));
+    }
 
     private final Path root;
     private final Path dir;
@@ -53,6 +62,7 @@ public final class PerfCgroup implements AutoCloseable {
         Path dir = h.mount().resolve(PREFIX + ProcessHandle.current().pid() + "-" + tag);
         Files.createDirectory(dir);
         PerfCgroup group = new PerfCgroup(h.mount(), dir, h.v2());
+        LIVE.add(group);
         try {
             for (long pid : pids) {
                 group.move(pid);
@@ -85,6 +95,7 @@ public final class PerfCgroup implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
+        LIVE.remove(this);
         IOException first = null;
         Path fallback = origins.isEmpty() ? root : origins.values().iterator().next();
         try {
@@ -117,6 +128,14 @@ public final class PerfCgroup implements AutoCloseable {
         }
     }
 
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (IOException e) {
+            System.err.println("xferbench: could not remove the counting cgroup " + dir + ": " + e.getMessage());
+        }
+    }
+
     /** The cgroup directory {@code pid} is in now, in this hierarchy, or null when it has exited. */
     private Path currentCgroup(long pid) throws IOException {
         List<String> lines;
@@ -144,6 +163,7 @@ public final class PerfCgroup implements AutoCloseable {
                 if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
                     continue;
                 }
+                System.err.println("xferbench: removing cgroup " + d + ", left by a run that was killed");
                 for (String pid : Files.readAllLines(d.resolve("cgroup.procs"))) {
                     Files.writeString(mount.resolve("cgroup.procs"), pid.strip());
                 }
