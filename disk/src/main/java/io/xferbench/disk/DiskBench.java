@@ -62,6 +62,7 @@ public final class DiskBench {
     }
 
     static List<DiskRow> run(Options o, PrintStream log) throws IOException {
+        KilledRunSweep.run("bench-disk", o.dir, "xferbench-disk-", CgroupHost.system(), log);
         try (Cleanup cleanup = new Cleanup("bench-disk")) {
             Path dir = RunDirectory.create(o.dir, "xferbench-disk-");
             cleanup.add(() -> RunDirectory.delete(dir));

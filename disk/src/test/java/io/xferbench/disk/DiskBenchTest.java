@@ -73,6 +73,37 @@ class DiskBenchTest {
         }
     }
 
+    /**
+     * A run removes, first thing, what a SIGKILLed run of the program left, and says so: its scratch directory and its
+     * memory cgroup, even when this run makes no cgroup itself (--cgroup-limit none). Found by SIGKILLing
+     * scripts/bench-disk in its cgroup section: the next run removed the directory without a word and left the group.
+     */
+    @Test
+    void aRunFirstRemovesWhatAKilledRunLeftAndSaysSo() throws Exception {
+        String reason = MemoryCgroup.unavailableReason();
+        org.junit.jupiter.api.Assumptions.assumeTrue(reason == null, () -> "memory cgroup skipped: " + reason);
+        Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        Path staleGroup = MemoryHierarchy.detect().hierarchy().root().resolve(MemoryCgroup.PREFIX + gone.pid() + "-0");
+        try {
+            Path killedRun = Files.createDirectory(dir.resolve("xferbench-disk-" + RunDirectoryTest.deadOwner() + "-1"));
+            Files.write(killedRun.resolve("data"), new byte[4096]);
+            Files.createDirectory(staleGroup);
+            DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "1MiB", "--block-sizes", "64KiB",
+                    "--depths", "1", "--engines", "mmap", "--patterns", "sequential", "--cache", "warm", "--no-fio",
+                    "--cgroup-limit", "none", "--dir", dir.toString()});
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            DiskBench.run(o, new PrintStream(log, true));
+            assertFalse(Files.exists(staleGroup), "the killed run's memory cgroup is still there");
+            assertTrue(log.toString().contains("bench-disk: removed " + killedRun + ", left by a run that was killed"), log.toString());
+            assertTrue(log.toString().contains("bench-disk: removed " + staleGroup + ", left by a run that was killed"), log.toString());
+        } finally {
+            Files.deleteIfExists(staleGroup);
+            RunDirectory.delete(dir);
+        }
+    }
+
     @Test
     void aSkippedRowShowsDashesNotZerosWhereNumbersWouldBe() throws Exception {
         DiskRow skipped = DiskRow.skipped("fio", "psync", "sequential", 4096, 1, true, "cold", 1 << 20, 0, "--no-fio");

@@ -7,8 +7,10 @@ import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
 import io.xferbench.disk.BlockDevice;
+import io.xferbench.disk.CgroupHost;
 import io.xferbench.disk.Cleanup;
 import io.xferbench.disk.DiskBench;
+import io.xferbench.disk.KilledRunSweep;
 import io.xferbench.disk.MemoryCgroup;
 import io.xferbench.disk.RunDirectory;
 
@@ -62,6 +64,7 @@ public final class PollutionBench {
         if (reason != null) {
             throw new IOException("the scenario needs a memory cgroup: " + reason);
         }
+        KilledRunSweep.run("bench-pollution", o.dir, "xferbench-pollution-", CgroupHost.system(), log);
         try (Cleanup cleanup = new Cleanup("bench-pollution")) {
             Path dir = RunDirectory.create(o.dir, "xferbench-pollution-");
             cleanup.add(() -> RunDirectory.delete(dir));
