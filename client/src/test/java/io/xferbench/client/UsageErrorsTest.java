@@ -68,13 +68,33 @@ class UsageErrorsTest {
         assertOneLine(r);
     }
 
+    /**
+     * A load bench with neither a request count nor a duration is refused, naming --duration, before its data directory
+     * or a server exists (pom.xml stands in for the server jar): the old code started a server and failed at its first
+     * row ({@code give a request count or a positive duration}, or the stand-in server's failure to start).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--duration 0s", "--requests 0 --duration 0ms"})
+    void aLoadBenchWithoutDurationOrCountIsAUsageErrorBeforeAnyWork(String args, @TempDir Path parent) throws Exception {
+        List<String> argv = new java.util.ArrayList<>(List.of("load-bench", "--server-jar", "pom.xml", "--data-parent",
+                parent.toString()));
+        argv.addAll(List.of(args.split(" ")));
+        Run r = run(argv.toArray(String[]::new));
+        assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+        assertOneLine(r);
+        assertThat(r.err()).contains("--duration");
+        try (var made = Files.list(parent)) {
+            assertThat(made).as("nothing made").isEmpty();
+        }
+    }
+
     /** The veth launcher's own mistakes are caught before it makes a namespace (pom.xml stands in for a jar). */
     @ParameterizedTest
     @ValueSource(strings = {
         "veth", "veth download", "veth frobnicate --server-jar pom.xml", "veth download --mtu 10 --server-jar pom.xml",
         "veth download --mtu 70000 --server-jar pom.xml", "veth download --netem delay --qdisc tbf --server-jar pom.xml",
         "veth download --server-jar no-such.jar", "veth download --server-jar pom.xml --host 10.0.0.1",
-        "veth upload --server-jar pom.xml --port=7070"})
+        "veth upload --server-jar pom.xml --port=7070", "veth load-bench --server-jar pom.xml --duration 0s"})
     void vethUsageErrorsAreOneLineAndExitTwo(String args) throws Exception {
         Run r = run(args.split(" "));
         assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);

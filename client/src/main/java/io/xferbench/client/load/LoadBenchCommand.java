@@ -159,8 +159,19 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--server-address", hidden = true, defaultValue = "127.0.0.1", description = "Where the servers listen.")
     String serverAddress;
 
+    /**
+     * What the options cannot mean together, refused before anything is made; 'client veth load-bench' asks too, before
+     * it makes its namespaces.
+     */
+    public void checkOptions() {
+        if (requests == 0 && !duration.isPositive()) {
+            throw new ParameterException(spec.commandLine(), "--duration must be positive when --requests is 0");
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        checkOptions();
         if (!Files.isRegularFile(serverJar)) {
             throw new ParameterException(spec.commandLine(), "no server jar at " + serverJar + " (build it: ./mvnw package -DskipTests)");
         }

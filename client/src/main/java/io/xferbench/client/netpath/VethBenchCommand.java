@@ -1,5 +1,6 @@
 package io.xferbench.client.netpath;
 
+import io.xferbench.client.load.LoadBenchCommand;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
@@ -142,6 +143,9 @@ public final class VethBenchCommand implements Callable<Integer> {
         args.addAll(clientArgs);
         try {
             client.parseArgs(args.toArray(String[]::new));
+            if (client.getCommand() instanceof LoadBenchCommand bench) {
+                bench.checkOptions();
+            }
         } catch (ParameterException e) {
             throw new IllegalArgumentException(command + ": " + e.getMessage(), e);
         }
