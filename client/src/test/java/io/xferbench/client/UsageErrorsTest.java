@@ -3,6 +3,7 @@ package io.xferbench.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.testing.UnwritableDirectory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -183,6 +184,38 @@ class UsageErrorsTest {
         assertThat(Files.readString(report)).as("the input is untouched").startsWith("{");
         try (var files = Files.list(dir)) {
             assertThat(files).as("nothing written").containsExactly(report);
+        }
+    }
+
+    /**
+     * A directory the run could not write in (immutable here, where root writes anywhere else; read-only for others) is
+     * a usage error before any work: the old code connected (exit 1, 'cannot connect'), or ran the whole bench and lost
+     * it at the end.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"download --out RO/r.json", "download --chart RO/c", "load --out RO/r.json",
+        "load-bench --server-jar pom.xml --json RO/r.json", "load-bench --server-jar pom.xml --chart RO/s.png",
+        "compare RUN RUN --out RO/c.txt"})
+    void anOutputInADirectoryThatCannotBeWrittenIsAUsageErrorBeforeAnyWork(String args, @TempDir Path dir) throws Exception {
+        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(java.util.Map.of(), java.util.List.of()),
+                ReportFormat.JSON));
+        Path ro = Files.createDirectory(dir.resolve("ro"));
+        UnwritableDirectory.make(ro);
+        try {
+            String[] argv = args.split(" ");
+            for (int i = 0; i < argv.length; i++) {
+                argv[i] = argv[i].replace("RO", ro.toString()).replace("RUN", report.toString());
+            }
+            String option = argv[argv.length - 2];
+            if (List.of("download", "load").contains(argv[0])) {
+                argv = concat(argv, "--port", closedPort());
+            }
+            Run r = run(argv[0].equals("load") ? concat(argv, "--duration", "1s") : argv);
+            assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
+            assertOneLine(r);
+            assertThat(r.err()).contains(option).contains("cannot write in " + ro);
+        } finally {
+            UnwritableDirectory.undo(ro);
         }
     }
 

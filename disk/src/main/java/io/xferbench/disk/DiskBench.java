@@ -287,7 +287,7 @@ public final class DiskBench {
                 + "(default: ${DEFAULT-VALUE}).")
         String format;
 
-        @Option(names = "--out", description = "Write the table to this file instead of stdout.")
+        @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the table to this file instead of stdout.")
         Path out;
 
         @Option(names = "--dir", description = "Directory of the data file, on a block device (default: java.io.tmpdir).")

@@ -128,13 +128,23 @@ class DiskBenchTest {
                 new String[] {"--depths", "0"}, new String[] {"--engines", "nope"}, new String[] {"--patterns", "diagonal"},
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
                 new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"}, new String[] {"--settle", "-1s"},
-                new String[] {"--settle", "soon"})) {
+                new String[] {"--settle", "soon"},
+                // A tiny run otherwise: the old code ran it, then failed writing the table (exit 1).
+                tinyRunWith("--out", "target/no-such-dir/table.txt"), tinyRunWith("--out", "target"))) {
             StringWriter err = new StringWriter();
             int status = Cli.commandLine(new DiskBench.Options()).setErr(new PrintWriter(err)).execute(args);
             assertEquals(2, status, String.join(" ", args) + ": " + err);
             assertEquals(1, err.toString().lines().count(), String.join(" ", args) + ": " + err);
             assertTrue(err.toString().startsWith("bench-disk: "), err.toString());
         }
+    }
+
+    private static String[] tinyRunWith(String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of("--size", "1MiB", "--block-sizes", "64KiB", "--depths", "1",
+                "--engines", "mmap", "--patterns", "sequential", "--cache", "warm", "--no-fio", "--cgroup-limit", "none",
+                "--dir", "target"));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     @Test

@@ -253,6 +253,14 @@ public final class Converters {
         if (parent == null || !Files.isDirectory(parent)) {
             throw new TypeConversionException("'" + value + "': there is no directory " + parent);
         }
+        // access(2): permissions for a user, and for root too an immutable directory or a read-only mount; the file
+        // itself likewise when it is there. Found now, not when the run is over and its output is lost.
+        if (!Files.isWritable(parent)) {
+            throw new TypeConversionException("'" + value + "': cannot write in " + parent);
+        }
+        if (Files.exists(path) && !Files.isWritable(path)) {
+            throw new TypeConversionException("'" + value + "': cannot write " + path);
+        }
         return path;
     }
 }

@@ -28,7 +28,7 @@ public final class PollutionOptions implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     String format;
 
-    @Option(names = "--out", description = "Write the report to this file instead of stdout.")
+    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report to this file instead of stdout.")
     Path out;
 
     @Option(names = "--dir", description = "Directory of the run's files, on a block device (default: java.io.tmpdir).")

@@ -89,7 +89,11 @@ class PollutionBenchTest {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--big-size"},
                 new String[] {"--bogus", "1"}, new String[] {"--modes", "buffered-read,nope"},
                 new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
-                new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"})) {
+                new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"},
+                // A small run otherwise: the old code ran it, then failed writing the report (exit 1).
+                new String[] {"--big-size", "16MiB", "--cgroup-limit", "128MiB", "--hot-files", "4", "--hot-file-size",
+                    "64KiB", "--modes", "buffered-read", "--before", "1s", "--recover-cap", "1s", "--dir", "target",
+                    "--out", "target/no-such-dir/report.txt"})) {
             StringWriter err = new StringWriter();
             int status = Cli.commandLine(new PollutionOptions()).setErr(new PrintWriter(err)).execute(args);
             assertEquals(2, status, String.join(" ", args) + ": " + err);
