@@ -1,6 +1,7 @@
 package io.xferbench.jmh.gate;
 
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.cli.Converters;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.jmh.gate.Verdict.Kind;
@@ -52,23 +53,23 @@ public final class PerfGate implements Callable<Integer> {
     @Option(names = "--baseline", paramLabel = "FILE", description = "The baseline (default: ${DEFAULT-VALUE}).")
     Path baselineFile = DEFAULT_BASELINE;
 
-    @Option(names = "--verdict-json", paramLabel = "FILE", description = "Write every verdict as JSON.")
+    @Option(names = "--verdict-json", paramLabel = "FILE", converter = Converters.OutputFile.class, description = "Write every verdict as JSON.")
     Path verdictJson;
 
-    @Option(names = "--summary-markdown", paramLabel = "FILE",
+    @Option(names = "--summary-markdown", paramLabel = "FILE", converter = Converters.OutputFile.class,
             description = "Write a short Markdown summary naming every regression (also written to $GITHUB_STEP_SUMMARY when set).")
     Path summaryMarkdown;
 
-    @Option(names = "--junit-xml", paramLabel = "FILE", description = "Write JUnit XML: one test case per gated benchmark row.")
+    @Option(names = "--junit-xml", paramLabel = "FILE", converter = Converters.OutputFile.class, description = "Write JUnit XML: one test case per gated benchmark row.")
     Path junitXml;
 
     @Option(names = "--full-table", description = "Print every verdict, not only the failing ones and the summary.")
     boolean fullTable;
 
-    @Option(names = "--results", paramLabel = "FILE", description = "Keep JMH's JSON results of this run here.")
+    @Option(names = "--results", paramLabel = "FILE", converter = Converters.OutputFile.class, description = "Keep JMH's JSON results of this run here.")
     Path results;
 
-    @Option(names = "--jmh-log", paramLabel = "FILE", description = "Where JMH's own output goes (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jmh-log", paramLabel = "FILE", converter = Converters.OutputFile.class, description = "Where JMH's own output goes (default: ${DEFAULT-VALUE}).")
     Path jmhLog = DEFAULT_JMH_LOG;
 
     @Option(names = "--benchmarks", split = ",", paramLabel = "NAME",
