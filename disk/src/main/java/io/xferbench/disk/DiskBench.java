@@ -375,6 +375,9 @@ public final class DiskBench {
             if (size <= 0 || randomOps <= 0 || rowBytes <= 0) {
                 throw usage("--size, --random-ops and --row-bytes must be positive");
             }
+            if (!java.nio.file.Files.isDirectory(dir)) {
+                throw usage("--dir " + dir + " is not a directory");
+            }
             for (long bs : blockSizes) {
                 if (bs <= 0 || bs > Integer.MAX_VALUE) {
                     throw usage("--block-sizes must be 1 byte to 1GiB, not " + bs);

@@ -129,6 +129,7 @@ class DiskBenchTest {
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
                 new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"}, new String[] {"--settle", "-1s"},
                 new String[] {"--settle", "soon"},
+                new String[] {"--dir", "target/no-such-dir"},
                 // A tiny run otherwise: the old code ran it, then failed writing the table (exit 1).
                 tinyRunWith("--out", "target/no-such-dir/table.txt"), tinyRunWith("--out", "target"))) {
             StringWriter err = new StringWriter();

@@ -105,6 +105,9 @@ public final class PollutionOptions implements Callable<Integer> {
         if (bigSize <= 0 || cgroupLimit <= 0 || hotFileSize <= 0) {
             throw usage("--big-size, --cgroup-limit and --hot-file-size must be positive");
         }
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            throw usage("--dir " + dir + " is not a directory");
+        }
         if (blockSizeBytes <= 0 || blockSizeBytes % 4096 != 0 || blockSizeBytes > 64 * Sizes.MiB) {
             throw usage("--block-size must be a multiple of 4KiB (O_DIRECT alignment) up to 64MiB");
         }

@@ -90,6 +90,7 @@ class PollutionBenchTest {
                 new String[] {"--bogus", "1"}, new String[] {"--modes", "buffered-read,nope"},
                 new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
                 new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"},
+                new String[] {"--dir", "target/no-such-dir"},
                 // A small run otherwise: the old code ran it, then failed writing the report (exit 1).
                 new String[] {"--big-size", "16MiB", "--cgroup-limit", "128MiB", "--hot-files", "4", "--hot-file-size",
                     "64KiB", "--modes", "buffered-read", "--before", "1s", "--recover-cap", "1s", "--dir", "target",
