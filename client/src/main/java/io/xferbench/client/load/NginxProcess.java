@@ -40,6 +40,8 @@ final class NginxProcess implements LoadTarget {
 
     private final Process process;
     private final Path dir;
+    /** The workers as the master forked them, kept for stopping them should the master die first. */
+    private volatile List<ProcessHandle> workers = List.of();
     private final InetSocketAddress address;
     private final Design design;
 
@@ -157,6 +159,7 @@ final class NginxProcess implements LoadTarget {
             if (process.descendants().findAny().isPresent()) {
                 try (Socket s = new Socket()) {
                     s.connect(address, 200);
+                    workers = process.descendants().toList();
                     return;
                 } catch (IOException notYet) {
                     // Not listening yet.
@@ -218,6 +221,9 @@ final class NginxProcess implements LoadTarget {
     @Override
     public void close() {
         ChildProcesses.stop(process);
+        // A master that died first (killed) orphaned its workers: not its descendants any more, still serving. The
+        // handles carry each worker's start time, so a pid reused since is not touched.
+        workers.forEach(ProcessHandle::destroyForcibly);
         OwnedTempDirs.delete(dir);
     }
 

@@ -61,6 +61,37 @@ class NginxProcessTest {
         assertThat(dir).doesNotExist();
     }
 
+    /**
+     * A master killed under the bench (SIGKILL: its workers are orphaned, keep the port and serve on) still leaves no
+     * worker behind when the bench stops nginx. Found by SIGKILLing the master 9 s into scripts/bench-load: both
+     * workers ran on, parent 1, after the bench had ended and removed their directory.
+     */
+    @Test
+    void workersOrphanedByAKilledMasterAreStoppedToo() throws Exception {
+        Path nginx = nginx();
+        NginxProcess.makeServable(dataDir);
+        NginxProcess n = NginxProcess.start(nginx, dataDir, NginxProcess.Design.SENDFILE, 64);
+        List<ProcessHandle> workers;
+        try {
+            workers = n.processes().pids().stream().skip(1).map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
+            assertThat(workers).isNotEmpty();
+            ProcessHandle master = ProcessHandle.of(n.processes().pids().get(0)).orElseThrow();
+            master.destroyForcibly();
+            master.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(workers).as("orphaned workers run on").allMatch(ProcessHandle::isAlive);
+        } finally {
+            n.close();
+        }
+        try {
+            for (ProcessHandle w : workers) {
+                w.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            assertThat(workers).noneMatch(ProcessHandle::isAlive);
+        } finally {
+            workers.forEach(ProcessHandle::destroyForcibly); // what a failing run left
+        }
+    }
+
     @Test
     void aMissingFileIsAnErrorNotAResult() throws Exception {
         Path nginx = nginx();
