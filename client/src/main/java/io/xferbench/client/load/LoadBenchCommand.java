@@ -399,7 +399,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
                     cell.connections(), o.skipped());
         }
         return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
-                cell.connections(), o.result(), watch.figures(), watch.report(), watch.syscalls(), o.readBack(), null);
+                cell.connections(), unlessServerGone(target, o.result()), watch.figures(), watch.report(), watch.syscalls(),
+                o.readBack(), null);
     }
 
     /** One run of a cell's load (a window, or a slice of settling), watched by {@code observer}. */
@@ -436,8 +437,19 @@ public final class LoadBenchCommand implements Callable<Integer> {
             });
             counts = syscalls.finish(); // the window's, kept when it closed
         }
-        return new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections, w,
-                wrkFigures[0], null, counts, null, null);
+        return new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections,
+                unlessServerGone(target, w), wrkFigures[0], null, counts, null, null);
+    }
+
+    /** The window's result, with an error when the server's process died: whatever answered, its figures are not the server's. */
+    private static LoadResult unlessServerGone(LoadTarget target, LoadResult result) {
+        ProcessTree processes = target.processes();
+        if (processes.rootAlive()) {
+            return result;
+        }
+        System.err.printf(Locale.ROOT, "xferbench: %s %s: its server process (pid %d) exited; the row is no result%n",
+                target.server(), target.model(), processes.rootPid());
+        return result.withError("server process exited");
     }
 
     private static ServerWatch watch(LoadTarget target) {

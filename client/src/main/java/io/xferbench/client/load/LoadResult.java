@@ -25,6 +25,14 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
         return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
+    /** This result with one error more, of {@code cause}: something outside the requests made the window no result. */
+    public LoadResult withError(String cause) {
+        Map<String, Long> more = new java.util.LinkedHashMap<>(errors);
+        more.merge(cause, 1L, Long::sum);
+        return new LoadResult(connections, threads, targetRatePerSecond, requests, more, unfinished, seconds,
+                requestsPerSecond, mibPerSecond, latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations);
+    }
+
     public boolean verified() {
         return requests > 0 && errorCount() == 0;
     }

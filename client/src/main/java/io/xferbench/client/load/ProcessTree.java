@@ -22,6 +22,19 @@ final class ProcessTree {
         this.root = root;
     }
 
+    /**
+     * Whether the process the bench started still runs. Once it is gone its figures mean nothing: nginx's orphaned
+     * workers serve on, outside the tree, and the tree's CPU, threads and syscalls read zero.
+     */
+    boolean rootAlive() {
+        return root.isAlive();
+    }
+
+    /** The process the bench started. */
+    long rootPid() {
+        return root.pid();
+    }
+
     List<Long> pids() {
         List<Long> pids = new ArrayList<>();
         pids.add(root.pid());
