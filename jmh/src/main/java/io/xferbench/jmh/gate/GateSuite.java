@@ -80,6 +80,16 @@ public record GateSuite(List<GateBenchmark> benchmarks, int forks, int warmupIte
         }
     }
 
+    /**
+     * Whether this suite runs the row {@code r}: its benchmark, its method, and each gated param at a value the suite
+     * runs. A narrowed suite is judged on the baseline rows it covers only; the rest were not asked for, not missing.
+     */
+    public boolean covers(BenchmarkResult r) {
+        return benchmarks.stream().anyMatch(b -> (r.benchmark().equals(b.benchmark()) || r.benchmark().startsWith(b.benchmark() + "."))
+                && b.methods().contains(r.params().get(b.methodParam()))
+                && b.params().stream().allMatch(p -> !r.params().containsKey(p.name()) || p.values().contains(r.params().get(p.name()))));
+    }
+
     /** Only the named benchmarks (simple class names); an unknown name is a usage error. */
     public GateSuite onlyBenchmarks(List<String> simpleNames) {
         for (String n : simpleNames) {

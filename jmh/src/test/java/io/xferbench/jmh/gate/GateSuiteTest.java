@@ -41,6 +41,27 @@ class GateSuiteTest {
                 .hasMessageContaining("unknown benchmark FileToSocket");
     }
 
+    /**
+     * A narrowed suite covers only its rows, so the rest of the baseline is not judged 'missing': scripts/perf-gate
+     * --counts-only --benchmarks FileToSocketBenchmark --methods transfer-to said 'FAIL — 56 checks: 23 ok, ... 33
+     * missing', exit 1, for a run that had no regression.
+     */
+    @Test
+    void aNarrowedSuiteCoversItsOwnRowsOnly() {
+        GateSuite s = SUITE.onlyBenchmarks(List.of("FileToSocketBenchmark")).onlyMethods(List.of("transfer-to"));
+        String f2s = "io.xferbench.jmh.FileToSocketBenchmark.transfer";
+        assertThat(s.covers(row(f2s, Map.of("method", "transfer-to", "size", "1048576", "buffer", "65536")))).isTrue();
+        assertThat(s.covers(row(f2s, Map.of("method", "stream", "size", "1048576", "buffer", "65536")))).isFalse();
+        assertThat(s.covers(row(f2s, Map.of("method", "transfer-to", "size", "65536", "buffer", "65536")))).isFalse();
+        assertThat(s.covers(row("io.xferbench.jmh.ProxyRelayBenchmark.relay", Map.of("relay", "copy", "size", "1048576")))).isFalse();
+        assertThat(SUITE.covers(row("io.xferbench.jmh.ProxyRelayBenchmark.relay", Map.of("relay", "copy", "size", "1048576",
+                "buffer", "65536")))).isTrue();
+    }
+
+    private static BenchmarkResult row(String benchmark, Map<String, String> params) {
+        return new BenchmarkResult(benchmark, new TreeMap<>(params), null, Map.of());
+    }
+
     @Test
     void aConfirmingReRunTakesTheSuspectsAndTheirRuler() {
         BenchmarkResult mmap = result("io.xferbench.jmh.FileToSocketBenchmark.transfer", "method", "mmap");
