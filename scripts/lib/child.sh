@@ -28,10 +28,15 @@ trap 'xferbench_forward_signal TERM' TERM
 trap 'xferbench_forward_signal INT' INT
 trap 'xferbench_forward_signal HUP' HUP
 
+# A SIGKILLed script runs no trap: its children get TERM from the kernel instead (util-linux setpriv's parent-death
+# signal, kept across exec; their own shutdown hooks clean up). Without setpriv they run on, as before.
+xferbench_with_parent=()
+[ -x /usr/bin/setpriv ] && xferbench_with_parent=(/usr/bin/setpriv --pdeathsig TERM --)
+
 # Runs "$@" as the script's child and returns its exit status.
 xferbench_run() {
   local status=0
-  "$@" <&0 &
+  "${xferbench_with_parent[@]}" "$@" <&0 &
   xferbench_child=$!
   wait "$xferbench_child" || status=$?
   xferbench_child=

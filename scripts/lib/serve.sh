@@ -25,7 +25,7 @@ xferbench_start() {
   local log pid
   log=$(mktemp)
   xferbench_logs+=("$log")
-  "$JAVA" -jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --port 0 >"$log" 2>&1 &
+  "${xferbench_with_parent[@]}" "$JAVA" -jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --port 0 >"$log" 2>&1 &
   pid=$!
   xferbench_pids+=("$pid")
   for _ in $(seq 1 300); do

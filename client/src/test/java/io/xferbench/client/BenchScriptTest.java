@@ -27,7 +27,11 @@ class BenchScriptTest {
             #!/usr/bin/env bash
             case " $* " in
               *" -XshowSettings:properties "*) echo "    java.specification.version = 25" >&2; exit 0 ;;
-              *xferbench-server.jar*) echo "xferbench-server listening on 127.0.0.1:40000"; exec sleep 60 ;;
+              *xferbench-server.jar*) echo "xferbench-server listening on 127.0.0.1:40000"
+                [ -z "${STUB_PIDS:-}" ] || echo $$ >> "$STUB_PIDS"; exec sleep 60 ;;
+            esac
+            case " $* " in
+              *" download "*) [ -z "${STUB_PIDS:-}" ] || { echo $$ >> "$STUB_PIDS"; exec sleep 60; } ;;
             esac
             printf '%s\\n' "$*" >> "$STUB_LOG"
             case " $* " in
@@ -144,6 +148,47 @@ class BenchScriptTest {
         assertThat(first).containsPattern(json);
         assertThat(second).containsPattern(json);
         assertThat(first.replaceAll(".*" + json, "$1")).isNotEqualTo(second.replaceAll(".*" + json, "$1"));
+    }
+
+    /**
+     * SIGKILL of the script itself (no trap runs) takes its server and its client along: they are started with
+     * setpriv's parent-death signal. The old script left both running (found with scripts/bench and scripts/bench-load:
+     * the client, or the whole load bench, ran on as an orphan after its launcher was killed).
+     */
+    @Test
+    void aScriptKilledOutrightTakesItsServerAndClientWithIt(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        Path root = fakeTree(dir);
+        Path pids = dir.resolve("pids");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/bench").toString(), "--size", "1MiB")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
+        pb.environment().put("STUB_PIDS", pids.toString());
+        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
+        Process script = pb.start();
+        List<ProcessHandle> started = List.of();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (started.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                started = Files.exists(pids) ? Files.readAllLines(pids).stream().filter(l -> !l.isBlank())
+                        .map(l -> ProcessHandle.of(Long.parseLong(l.strip()))).flatMap(java.util.Optional::stream).toList() : List.of();
+            }
+            assertThat(started).as("the server and the client run").hasSize(2);
+            script.destroyForcibly().waitFor();
+            for (ProcessHandle p : started) {
+                try {
+                    p.onExit().get(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException stillThere) {
+                    // asserted below
+                }
+            }
+            assertThat(started).as("server and client after the script's SIGKILL").noneMatch(ProcessHandle::isAlive);
+        } finally {
+            script.destroyForcibly();
+            started.forEach(ProcessHandle::destroyForcibly);
+        }
     }
 
     /** Report options the rendering could not write end the script before the run, with the client's usage error. */
