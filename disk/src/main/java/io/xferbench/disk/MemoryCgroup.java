@@ -2,6 +2,7 @@ package io.xferbench.disk;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.List;
  */
 public final class MemoryCgroup implements AutoCloseable {
     static final String PREFIX = "xferbench-";
+    static final long REMOVE_WAIT_MILLIS = 3000;
     private static int counter;
 
     private final CgroupHost host;
@@ -215,9 +217,29 @@ public final class MemoryCgroup implements AutoCloseable {
         }
     }
 
-    /** Removes the group; its members must have exited first (the kernel refuses with EBUSY otherwise). */
+    /**
+     * Removes the group; its members must have exited first (the kernel refuses with EBUSY otherwise). A member just
+     * killed can hold the group until its parent has reaped it, after it left cgroup.procs (a Ctrl-C or SIGTERM in the
+     * beyond-RAM section left the group behind that way): EBUSY is retried for up to {@link #REMOVE_WAIT_MILLIS}.
+     */
     @Override
     public void close() throws IOException {
-        host.directories().remove(dir);
+        long deadline = System.nanoTime() + REMOVE_WAIT_MILLIS * 1_000_000L;
+        while (true) {
+            try {
+                host.directories().remove(dir);
+                return;
+            } catch (FileSystemException e) {
+                if (System.nanoTime() > deadline || e.getReason() == null || !e.getReason().contains("busy")) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while removing " + dir, e);
+            }
+        }
     }
 }
