@@ -1,6 +1,8 @@
 package io.xferbench.jmh.drain;
 
 import io.xferbench.nativeio.JvmFlags;
+import io.xferbench.nativeio.OwnedDirectories;
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -46,7 +48,9 @@ final class ChildJvm implements AutoCloseable {
      * (blocking socket, TCP_NODELAY). {@code name} names the temp directory, the log and the errors.
      */
     static ChildJvm start(String name, Class<?> mainClass, String... args) throws IOException {
-        Path dir = Files.createTempDirectory(sharedMemoryDir(), "xferbench-" + name);
+        Path parent = sharedMemoryDir();
+        removeStale(parent, name);
+        Path dir = Files.createTempDirectory(parent, prefix(name) + ProcessOwner.current() + "-");
         Path counters = dir.resolve("counters");
         Files.write(counters, new byte[SharedCounters.SIZE]);
         SharedCounters shared = SharedCounters.map(counters);
@@ -130,6 +134,23 @@ final class ChildJvm implements AutoCloseable {
             } catch (IllegalStateException shuttingDown) {
                 // the hook runs or ran: it finds nothing left
             }
+        }
+    }
+
+    /** {@code xferbench-<name>-}: the directory is {@code <prefix><pid>.<start-millis>-<random>}, named by its owner. */
+    static String prefix(String name) {
+        return "xferbench-" + name + "-";
+    }
+
+    /**
+     * Removes the directories a fork killed outright (SIGKILL, no shutdown hook) left under {@code parent}: those of
+     * {@code name} whose owner is gone, never a running fork's.
+     */
+    static List<Path> removeStale(Path parent, String name) {
+        try {
+            return OwnedDirectories.removeStale(parent, prefix(name));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return List.of(); // another fork sweeping at once: the next start tries again
         }
     }
 
