@@ -61,6 +61,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final DataDirectory data;
     private final Measurements measurements;
     private final Executor files;
+    /** This loop's hand-offs to {@link #files}, batched per turn of the loop. */
+    private final FileWorkBatches batches;
     private final EventLoopConnections connections;
     private final int id;
     /** Open-on-loop models: a download's, HEAD's or STAT's metadata work runs here on the loop (see {@link #quickOrOnFiles}). */
@@ -96,8 +98,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The connection's native-protocol side (also what a closing connection cleans up for). */
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
-    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, EventLoopConnections connections,
-            LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
+    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, FileWorkBatches batches,
+            EventLoopConnections connections, LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
         if ((lookups == LookupPlacement.RING) != (ring != null)) {
             throw new IllegalArgumentException(lookups + " with" + (ring == null ? "out" : "") + " ring lookups");
         }
@@ -110,6 +112,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.data = parts.data();
         this.measurements = parts.measurements();
         this.files = files;
+        this.batches = batches;
         this.connections = connections;
         this.id = connections.nextId();
     }
@@ -329,32 +332,12 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /**
      * Runs {@code work} on the file pool, then {@code then} with its result (or {@code failure} with what it threw) on
-     * this connection's loop. A result the stopped loop cannot take is closed.
+     * this connection's loop; handed over with the rest of this turn of the loop's file work ({@link FileWorkBatches}).
+     * A result the stopped loop cannot take is closed.
      */
     <T> void offload(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure) {
-        try {
-            files.execute(() -> {
-                Runnable next;
-                T result = null;
-                try {
-                    T r = work.run();
-                    result = r;
-                    next = () -> then.accept(r);
-                } catch (IOException | RuntimeException | Error e) {
-                    next = () -> failure.accept(e);
-                }
-                try {
-                    ctx.executor().execute(next);
-                } catch (RejectedExecutionException e) {
-                    if (result instanceof AutoCloseable c) {
-                        closeQuietly(c);
-                    }
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            // The pool is shut down: the server is stopping.
-            ctx.close();
-        }
+        // A refused batch means the pool is shut down: the server is stopping.
+        batches.submit(work, then, failure, ctx::close);
     }
 
     void closeOnPool(AutoCloseable c) {

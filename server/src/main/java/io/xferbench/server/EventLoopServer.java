@@ -40,6 +40,8 @@ final class EventLoopServer implements ServerListener {
     private final EventLoopConnections connections;
     /** Per loop, its ring's entry ops; empty unless lookups run on the ring ({@link LookupPlacement#RING}). */
     private final Map<EventExecutor, UringEntryOps> ringOps = new IdentityHashMap<>();
+    /** Per loop, its batched hand-offs to {@link #files}. */
+    private final Map<EventExecutor, FileWorkBatches> batches = new IdentityHashMap<>();
     private Channel listener;
 
     private EventLoopServer(EventLoopTransport transport, int loopCount, int fileThreads, int maxConnections) {
@@ -53,6 +55,9 @@ final class EventLoopServer implements ServerListener {
             return t;
         });
         this.connections = new EventLoopConnections(maxConnections);
+        for (EventExecutor loop : loops) {
+            batches.put(loop, new FileWorkBatches(loop, files));
+        }
     }
 
     /**
@@ -90,7 +95,8 @@ final class EventLoopServer implements ServerListener {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files, server.connections, lookups,
+                        channel.pipeline().addLast(new EventLoopConnection(model, parts, server.files,
+                                server.batches.get(channel.eventLoop()), server.connections, lookups,
                                 server.ringOps.get(channel.eventLoop()), transport));
                     }
                 });
