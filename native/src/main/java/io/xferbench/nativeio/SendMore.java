@@ -28,9 +28,14 @@ public final class SendMore {
      */
     public static int send(SocketChannel socket, ByteBuffer src) throws NativeException {
         NativeSupport.check();
+        return send(Fds.of(socket), src);
+    }
+
+    /** The same on a socket known by its descriptor (an event loop's channel); needs only the shim. */
+    public static int send(int fd, ByteBuffer src) throws NativeException {
+        NativeSupport.check();
         byte[] bytes = new byte[src.remaining()];
         src.get(src.position(), bytes);
-        int fd = Fds.of(socket);
         while (true) {
             try {
                 int sent = (int) Libc.send(fd, bytes, bytes.length, MSG_MORE);

@@ -71,6 +71,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final UringEntryOps ring;
     /** Bodies up to this size are read into a buffer and written, larger ones go as a file region (the transport's). */
     private final int copiedBodyLimit;
+    /** A head followed by a file region goes with MSG_MORE ({@link EventLoopTransport#headWithMore}). */
+    private final boolean headWithMore;
     /** TCP_CORK of this transport, or null when answers are not corked. */
     private final ChannelOption<Boolean> cork;
 
@@ -107,6 +109,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.openOnLoop = lookups == LookupPlacement.LOOP;
         this.ring = ring;
         this.copiedBodyLimit = transport.copiedBodyLimit;
+        this.headWithMore = transport.headWithMore;
         this.config = parts.config();
         this.cork = config.corkResponses() ? transport.cork : null;
         this.data = parts.data();
@@ -467,6 +470,19 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** What {@code X-Xferbench-Method} says of a body of {@code size} bytes: how {@link #writeBody} sends it. */
     String bodySentAs(long size) {
         return copiedBodyLimit > 0 && size <= copiedBodyLimit ? "netty-buffer" : "netty-file-region";
+    }
+
+    /**
+     * Writes (without flushing) a download answer's head, before {@link #writeBody} of {@code bodySize} bytes: with
+     * MSG_MORE straight to the socket when the body follows as a region and the answer is not corked (a cork holds
+     * it already), so head and body leave together ({@link EventLoopAnswerHead}); else through the pipeline.
+     */
+    void writeHead(ByteBuf head, long bodySize) {
+        if (headWithMore && cork == null && bodySize > 0 && bodySize > copiedBodyLimit) {
+            EventLoopAnswerHead.write(ctx, head);
+        } else {
+            ctx.write(head);
+        }
     }
 
     /**

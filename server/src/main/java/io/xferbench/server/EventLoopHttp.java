@@ -92,7 +92,7 @@ final class EventLoopHttp {
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
         conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
         conn.cork(true);
-        conn.ctx().write(headers);
+        conn.writeHead(headers, file.size());
         conn.writeBody(file).addListener(f -> {
             EventLoopConnection.closeQuietly(file);
             if (!f.isSuccess()) {

@@ -190,7 +190,8 @@ final class EventLoopNative {
             return;
         }
         conn.cork(true);
-        conn.ctx().write(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), opened.residencyBefore()))));
+        conn.writeHead(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
+                opened.residencyBefore()))), file.size());
         long start = System.nanoTime();
         ChannelFuture body = conn.writeBody(file);
         body.addListener(f -> {

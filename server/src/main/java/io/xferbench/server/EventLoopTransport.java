@@ -22,7 +22,7 @@ import io.xferbench.core.netty.NettyNativeWorkdir;
  */
 enum EventLoopTransport {
     /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
-    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
+    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, true, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             NettyNativeWorkdir.loadNatives();
@@ -42,7 +42,7 @@ enum EventLoopTransport {
      * body is read into a buffer instead (one pread on the loop) and goes out with the header in one WRITEV, which
      * the kernel completes inline when the socket has room.
      */
-    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
+    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, false, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             NettyNativeWorkdir.loadNatives();
@@ -69,6 +69,12 @@ enum EventLoopTransport {
      * 0) go as a file region. Bounded so that a connection holds at most this much buffer while its body is sent.
      */
     final int copiedBodyLimit;
+    /**
+     * A head followed by a file region is sent straight to the socket with MSG_MORE ({@link EventLoopAnswerHead}), so
+     * it leaves with the body. Not on io_uring, whose loop owns the socket's writes through its ring; its small bodies
+     * leave with their head anyway.
+     */
+    final boolean headWithMore;
 
     /** Where the model named {@link #model} (not its {@code -inline} variant) looks files up (see {@link LookupPlacement}). */
     final LookupPlacement lookupPlacement;
@@ -76,12 +82,13 @@ enum EventLoopTransport {
     /** The transport's TCP_CORK option, set while a download's answer is written ({@code --cork-responses}). */
     final ChannelOption<Boolean> cork;
 
-    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, LookupPlacement lookupPlacement,
-                       ChannelOption<Boolean> cork) {
+    EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, boolean headWithMore,
+                       LookupPlacement lookupPlacement, ChannelOption<Boolean> cork) {
         this.model = model;
         this.cork = cork;
         this.serverChannel = serverChannel;
         this.copiedBodyLimit = copiedBodyLimit;
+        this.headWithMore = headWithMore;
         this.lookupPlacement = lookupPlacement;
     }
 
