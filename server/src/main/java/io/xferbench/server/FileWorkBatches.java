@@ -39,12 +39,17 @@ final class FileWorkBatches {
     /**
      * Queues {@code work} for the pool; {@code then} gets its result (or {@code failure} what it threw) on the loop,
      * after the loop's current turn. If the pool refuses it (it is shut down: the server is stopping), {@code refused}
-     * runs on the loop instead. A result the stopped loop cannot take is closed.
+     * runs on the loop instead; if the loop itself refuses the batch's task (it is stopping), at once. A result the stopped loop cannot take is closed.
      */
     <T> void submit(EventLoopConnection.FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable refused) {
         if (queued.isEmpty()) {
-            // Runs after the I/O events of this turn: every request they carry joins the batch.
-            loop.execute(flush);
+            try {
+                // Runs after the I/O events of this turn: every request they carry joins the batch.
+                loop.execute(flush);
+            } catch (RejectedExecutionException e) {
+                refused.run(); // the loop itself is stopping
+                return;
+            }
         }
         queued.add(new Item<>(work, then, failure, refused));
     }

@@ -154,6 +154,24 @@ class FileWorkBatchesTest {
     }
 
     @Test
+    void aStoppingLoopRefusesEachRequestAtOnceAndRunsNone() {
+        FileWorkBatches batches = new FileWorkBatches(task -> {
+            throw new RejectedExecutionException("loop stopping");
+        }, countedPool);
+        AtomicInteger refused = new AtomicInteger();
+        AtomicBoolean ran = new AtomicBoolean();
+        for (int i = 0; i < 2; i++) {
+            batches.submit(() -> {
+                ran.set(true);
+                return 1;
+            }, r -> ran.set(true), e -> ran.set(true), refused::incrementAndGet);
+        }
+        assertThat(refused).hasValue(2);
+        assertThat(ran).isFalse();
+        assertThat(poolTasks).hasValue(0);
+    }
+
+    @Test
     void aResultTheStoppedLoopCannotTakeIsClosed() throws Exception {
         CountDownLatch closed = new CountDownLatch(2);
         AtomicBoolean loopStopped = new AtomicBoolean();
