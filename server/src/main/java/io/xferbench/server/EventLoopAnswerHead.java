@@ -25,13 +25,14 @@ final class EventLoopAnswerHead {
     }
 
     /**
-     * Writes {@code head} (not flushed through the pipeline): what the socket takes now, with MSG_MORE, when nothing
-     * waits in the channel's outbound buffer (else the head would overtake it); the rest, if any, through the pipeline.
+     * Writes {@code head} (not flushed through the pipeline): what the socket takes now, with MSG_MORE, when no byte
+     * waits in the channel's outbound buffer, flushed or not (else the head would overtake it: {@code isEmpty()} counts
+     * flushed messages only); the rest, if any, through the pipeline.
      */
     static void write(ChannelHandlerContext ctx, ByteBuf head) {
         Channel channel = ctx.channel();
         ChannelOutboundBuffer waiting = channel.unsafe().outboundBuffer();
-        if (SEND_MORE && channel instanceof UnixChannel unix && waiting != null && waiting.isEmpty() && head.nioBufferCount() == 1) {
+        if (SEND_MORE && channel instanceof UnixChannel unix && waiting != null && waiting.totalPendingWriteBytes() == 0 && head.nioBufferCount() == 1) {
             try {
                 int sent = SendMore.send(unix.fd().intValue(), head.nioBuffer());
                 if (sent > 0) {
