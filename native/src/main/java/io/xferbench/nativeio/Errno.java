@@ -31,6 +31,7 @@ public final class Errno {
     public static final int EOPNOTSUPP = 95;
     public static final int ECONNRESET = 104;
     public static final int ELOOP = 40;
+    public static final int ENOTEMPTY = 39;
     public static final int EDQUOT = 122;
     public static final int ECANCELED = 125;
 

@@ -22,12 +22,15 @@ public final class Fds {
     private static final Method SOCKET_FD_VAL;
     private static final Field FILE_CHANNEL_FD;
     private static final Field FD_INT;
+    /** sun.nio.ch.FileChannelImpl.open(FileDescriptor, String, boolean readable, boolean writable, [boolean sync,] boolean direct, Closeable). */
+    private static final Method FILE_CHANNEL_OPEN;
     private static final String FAILURE;
 
     static {
         Method socketFdVal = null;
         Field fileChannelFd = null;
         Field fdInt = null;
+        Method channelOpen = null;
         String failure = null;
         try {
             socketFdVal = Class.forName("sun.nio.ch.SelChImpl").getMethod("getFDVal");
@@ -36,12 +39,23 @@ public final class Fds {
             fileChannelFd.setAccessible(true);
             fdInt = FileDescriptor.class.getDeclaredField("fd");
             fdInt.setAccessible(true);
+            // JDK 21 has no sync parameter, later ones have: told apart by the count.
+            for (Method m : Class.forName("sun.nio.ch.FileChannelImpl").getMethods()) {
+                if (m.getName().equals("open") && m.getParameterCount() >= 6 && m.getParameterTypes()[0] == FileDescriptor.class) {
+                    channelOpen = m;
+                }
+            }
+            if (channelOpen == null) {
+                throw new NoSuchMethodException("sun.nio.ch.FileChannelImpl.open(FileDescriptor, ...)");
+            }
+            channelOpen.setAccessible(true);
         } catch (ReflectiveOperationException | RuntimeException e) {
             failure = "cannot reach JDK file descriptors (" + e + "); run the JVM with " + JvmFlags.OPEN_NIO + " " + JvmFlags.OPEN_IO;
         }
         SOCKET_FD_VAL = socketFdVal;
         FILE_CHANNEL_FD = fileChannelFd;
         FD_INT = fdInt;
+        FILE_CHANNEL_OPEN = channelOpen;
         FAILURE = failure;
     }
 
@@ -81,6 +95,27 @@ public final class Fds {
             throw new IllegalStateException("cannot set the fd of a FileDescriptor", e);
         }
         return d;
+    }
+
+    /**
+     * A JDK channel for reading and writing that owns {@code fd} (a regular file opened {@code O_RDWR} natively):
+     * closing the channel closes it. A stream's channel would be read-only or write-only.
+     */
+    static FileChannel readWriteChannel(int fd, String path) {
+        FileDescriptor d = descriptor(fd);
+        Object[] args = FILE_CHANNEL_OPEN.getParameterCount() == 7
+                ? new Object[] {d, path, true, true, false, false, null}
+                : new Object[] {d, path, true, true, false, null};
+        try {
+            return (FileChannel) FILE_CHANNEL_OPEN.invoke(null, args);
+        } catch (ReflectiveOperationException e) {
+            try {
+                Libc.close(fd);
+            } catch (LastErrorException ignored) {
+                // Nothing was handed out.
+            }
+            throw new IllegalStateException("cannot make a file channel of fd " + fd, e);
+        }
     }
 
     /** A new descriptor for the same open file description; the caller owns and must close it. */

@@ -23,6 +23,8 @@ final class Libc {
 
     static final int O_RDONLY = 0;
     static final int O_WRONLY = 01;
+    static final int O_RDWR = 02;
+    static final int O_EXCL = 0200;
     static final int O_CREAT = 0100;
     static final int O_TRUNC = 01000;
     static final int O_DIRECT = 040000;
@@ -137,6 +139,9 @@ final class Libc {
 
     /** unlinkat(2); without AT_REMOVEDIR in {@code flags} the kernel refuses a directory (EISDIR). */
     static native int unlinkat(int dirfd, byte[] path, int flags) throws LastErrorException;
+
+    /** renameat(2): replaces an entry at the new name that is not a directory, atomically. */
+    static native int renameat(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath) throws LastErrorException;
 
     static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
 

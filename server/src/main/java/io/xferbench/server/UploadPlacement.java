@@ -3,6 +3,7 @@ package io.xferbench.server;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.data.TempFiles;
+import io.xferbench.core.data.UploadTemp;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
@@ -11,10 +12,7 @@ import io.xferbench.core.protocol.UploadReport;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
@@ -22,7 +20,7 @@ import java.util.zip.CRC32C;
 /**
  * One upload's way into the data directory, the same for every I/O model: the checks before the body, a
  * {@link TempFiles} file in the data directory's hidden {@code .uploads/} ({@link DataDirectory#createUploadTemp};
- * hidden names are reserved, so no client can ask for it), the verification of the received bytes, and {@code rename(2)} over the target, so a reader sees the old file or the
+ * hidden names are reserved, so no client can ask for it), the verification of the received bytes, and {@code renameat(2)} over the target (both from directory descriptors, {@link DataDirectory#placeUpload}), so a reader sees the old file or the
  * whole new one, never a part.
  *
  * <ol>
@@ -55,17 +53,15 @@ final class UploadPlacement implements AutoCloseable {
     private final Request request;
     private final DataDirectory data;
     private final Path target;
-    private final Path tmp;
+    private final UploadTemp tmp;
     private final FileChannel file;
-    private boolean placed;
-    private boolean closed;
 
-    private UploadPlacement(Request request, DataDirectory data, Path target, Path tmp, FileChannel file) {
+    private UploadPlacement(Request request, DataDirectory data, Path target, UploadTemp tmp) {
         this.request = request;
         this.data = data;
         this.target = target;
         this.tmp = tmp;
-        this.file = file;
+        this.file = tmp.channel();
     }
 
     /** The refusal of a request no model may take, whatever its method; null when it may go on. */
@@ -92,8 +88,7 @@ final class UploadPlacement implements AutoCloseable {
         } catch (NotEnoughSpaceException e) {
             throw new Refused(Status.NO_SPACE, e.getMessage());
         }
-        DataDirectory.UploadTemp tmp = data.createUploadTemp(target);
-        return new UploadPlacement(request, data, target, tmp.path(), tmp.channel());
+        return new UploadPlacement(request, data, target, data.createUploadTemp(target));
     }
 
     FileChannel file() {
@@ -101,7 +96,7 @@ final class UploadPlacement implements AutoCloseable {
     }
 
     Path tmp() {
-        return tmp;
+        return tmp.path();
     }
 
     /**
@@ -140,20 +135,15 @@ final class UploadPlacement implements AutoCloseable {
 
     /** Renames the verified file over the target and records its checksum; @return the report with the directory's fsync */
     UploadReport place(UploadReport verified) throws IOException {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        placed = true;
+        long directoryFsyncNanos = data.placeUpload(tmp, target, verified.fsynced());
         // From the descriptor still open on the renamed inode: no reopen of the target by name.
         data.recordPlaced(target, file, verified.bytes(), verified.crc32c());
-        file.close();
+        close();
         if (!verified.fsynced()) {
             return verified;
         }
-        long t0 = System.nanoTime();
-        try (FileChannel d = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
-            d.force(true);
-        }
         return new UploadReport(verified.bytes(), verified.crc32c(), verified.checksumReread(), verified.serverNanos(),
-                verified.verifyNanos(), verified.fsyncNanos() + System.nanoTime() - t0);
+                verified.verifyNanos(), verified.fsyncNanos() + directoryFsyncNanos);
     }
 
     private int checksum(ByteBuffer buffer, long size) throws IOException {
@@ -171,24 +161,13 @@ final class UploadPlacement implements AutoCloseable {
         return (int) crc.getValue();
     }
 
-    /** Closes the file and removes the temp file unless it was placed; idempotent. */
+    /** Closes the file and removes the temp file unless it was placed ({@link UploadTemp#close}); idempotent. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
         try {
-            file.close();
-        } catch (IOException ignored) {
-            // Nothing was pending on it that matters now.
-        }
-        if (!placed) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException e) {
-                LOG.warning("cannot remove temp file " + tmp + ": " + e);
-            }
+            tmp.close();
+        } catch (IOException e) {
+            LOG.warning("cannot remove temp file " + tmp.path() + ": " + e);
         }
     }
 }

@@ -5,8 +5,10 @@ import io.xferbench.nativeio.EntryStat;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.FileIdentity;
+import io.xferbench.nativeio.HeldDirectory;
 import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
+import io.xferbench.nativeio.Rename;
 import io.xferbench.nativeio.Unlink;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
@@ -23,10 +25,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
@@ -301,37 +300,72 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
-    /** A new, empty temp file for an upload that becomes {@code target} (a {@link #resolveNew} result), open. */
-    public record UploadTemp(Path path, FileChannel channel) {
-    }
-
     /**
-     * Creates the temp file of an upload to {@code target}: in {@value #UPLOADS} for a target in the directory itself,
-     * beside the target for one in a subdirectory (which may be another mount: the rename must not cross file systems).
+     * Creates the temp file of an upload to {@code target} (a {@link #resolveNew} result): in {@value #UPLOADS} for a
+     * target in the directory itself, beside the target for one in a subdirectory (which may be another mount: the
+     * rename must not cross file systems). Its directory is reached from the held one through directories not followed
+     * ({@link HeldDirectory}): by path, a directory of the target's path swapped for a symlink leading out since the
+     * check had the body written out there.
+     *
+     * @throws AccessDeniedException if a directory on the way is no longer one (a symlink now, say)
      */
     public UploadTemp createUploadTemp(Path target) throws IOException {
         Path parent = target.getParent();
         String label = target.getFileName().toString();
+        String shown = shown(target);
         if (!parent.equals(root)) {
-            Path tmp = TempFiles.next(parent, label);
-            return new UploadTemp(tmp, createNew(tmp));
+            return createIn(HeldDirectory.beneath(directoryFd(), directoriesOf(parent), shown), TempFiles.next(parent, label));
         }
-        Path tmp = TempFiles.next(uploads, label);
+        HeldDirectory dir;
         try {
-            return new UploadTemp(tmp, createNew(tmp));
+            dir = HeldDirectory.beneath(directoryFd(), UPLOADS_PATH, shown);
         } catch (NoSuchFileException e) {
             // The first upload, or the directory was removed: made and checked then, not per upload.
             makeUploadsDir();
-            return new UploadTemp(tmp, createNew(tmp));
+            dir = HeldDirectory.beneath(directoryFd(), UPLOADS_PATH, shown);
+        }
+        return createIn(dir, TempFiles.next(uploads, label));
+    }
+
+    private static final List<String> UPLOADS_PATH = List.of(UPLOADS);
+
+    /** The temp file {@code tmp} created in {@code dir}, which the result holds (released here on failure). */
+    private static UploadTemp createIn(HeldDirectory dir, Path tmp) throws IOException {
+        String entry = tmp.getFileName().toString();
+        try {
+            return new UploadTemp(tmp, dir.create(entry, entry), dir, entry);
+        } catch (IOException | RuntimeException e) {
+            dir.close();
+            throw e;
         }
     }
 
-    /** One set for every temp file: the varargs open builds a HashSet per call. */
-    private static final Set<StandardOpenOption> CREATE_NEW_RW = Collections.unmodifiableSet(
-            EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE));
+    /**
+     * Renames the upload's temp file over {@code target} (a file there is replaced, atomically): one renameat(2) from the
+     * temp file's directory to the target's, reached anew from the held directory through directories not followed, so
+     * a directory of the target's path swapped for a symlink since the check is refused, never followed out.
+     *
+     * @param fsyncDirectory whether to fsync the target's directory after the rename
+     * @return the nanos that fsync took, 0 without it
+     * @throws AccessDeniedException if a directory on the way is no longer one, or a directory is at the target's name
+     */
+    public long placeUpload(UploadTemp tmp, Path target, boolean fsyncDirectory) throws IOException {
+        String shown = shown(target);
+        try (HeldDirectory to = HeldDirectory.beneath(directoryFd(), directoriesOf(target.getParent()), shown)) {
+            Rename.entry(tmp.directory().fd(), tmp.entry(), to.fd(), target.getFileName().toString(), shown);
+            tmp.placed();
+            if (!fsyncDirectory) {
+                return 0;
+            }
+            long t0 = System.nanoTime();
+            to.fsync();
+            return System.nanoTime() - t0;
+        }
+    }
 
-    private static FileChannel createNew(Path tmp) throws IOException {
-        return FileChannel.open(tmp, CREATE_NEW_RW);
+    /** {@code path}, inside the directory, as the client names it. */
+    private String shown(Path path) {
+        return root.relativize(path).toString();
     }
 
     private void makeUploadsDir() throws IOException {
@@ -921,17 +955,28 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
-    /** Atomically replaces the record of {@code file}; on failure nothing of it stays behind. */
+    /**
+     * Atomically replaces the record of {@code file} (a path inside the directory); on failure nothing of it stays
+     * behind. Its temp file is created and renamed in the file's directory reached from the held one through directories
+     * not followed ({@link HeldDirectory}): by path, a directory swapped for a symlink leading out had the record written
+     * out there.
+     */
     private void writeRecord(Path file, FileIdentity id, int crc32c) throws IOException {
-        String line = RECORD_VERSION + " " + id.encode() + " " + Integer.toHexString(crc32c) + "\n";
-        Path record = ChecksumRecordName.of(file);
-        Path tmp = TempFiles.next(record.getParent(), record.getFileName().toString());
-        try {
-            Files.writeString(tmp, line, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            Files.move(tmp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(tmp);
-            throw e;
+        byte[] line = (RECORD_VERSION + " " + id.encode() + " " + Integer.toHexString(crc32c) + "\n").getBytes(StandardCharsets.US_ASCII);
+        String record = ChecksumRecordName.of(file.getFileName().toString());
+        String tmp = TempFiles.next(file.getParent(), record).getFileName().toString();
+        try (HeldDirectory dir = HeldDirectory.beneath(directoryFd(), directoriesOf(file.getParent()), shown(file))) {
+            try {
+                try (FileChannel out = dir.create(tmp, tmp)) {
+                    for (ByteBuffer b = ByteBuffer.wrap(line); b.hasRemaining(); ) {
+                        out.write(b);
+                    }
+                }
+                Rename.entry(dir.fd(), tmp, dir.fd(), record, record);
+            } catch (IOException | RuntimeException e) {
+                dir.unlinkIfPresent(tmp);
+                throw e;
+            }
         }
         known.remember(file, id, crc32c);
     }

@@ -252,12 +252,12 @@ class DataDirectoryTest {
         DataDirectory data = new DataDirectory(root);
         Path real = root.toRealPath();
 
-        DataDirectory.UploadTemp top = data.createUploadTemp(data.resolveNew("up.bin"));
+        UploadTemp top = data.createUploadTemp(data.resolveNew("up.bin"));
         top.channel().close();
         assertThat(top.path().getParent()).isEqualTo(real.resolve(DataDirectory.UPLOADS));
         assertThat(top.path().getFileName().toString()).startsWith(".tmp-");
         assertThat(Files.isDirectory(real.resolve(DataDirectory.UPLOADS), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isTrue();
-        DataDirectory.UploadTemp nested = data.createUploadTemp(data.resolveNew("sub/up.bin"));
+        UploadTemp nested = data.createUploadTemp(data.resolveNew("sub/up.bin"));
         nested.channel().close();
         assertThat(nested.path().getParent()).isEqualTo(real.resolve("sub"));
 
@@ -276,9 +276,14 @@ class DataDirectoryTest {
         // Removed meanwhile: the next upload makes it again.
         Files.delete(top.path());
         Files.delete(root.resolve(DataDirectory.UPLOADS));
-        DataDirectory.UploadTemp again = data.createUploadTemp(data.resolveNew("up.bin"));
+        UploadTemp again = data.createUploadTemp(data.resolveNew("up.bin"));
         again.channel().close();
         assertThat(again.path()).exists();
+        for (UploadTemp t : new UploadTemp[] {top, nested, again}) {
+            t.close();
+        }
+        assertThat(again.path()).doesNotExist();
+        assertThat(nested.path()).doesNotExist();
     }
 
     /** A symlink (or a file) where the uploads directory belongs is refused: temp files never leave the directory. */

@@ -1,0 +1,149 @@
+package io.xferbench.core.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An upload's target is checked ({@link DataDirectory#resolveNew}), then its temp file created and later renamed into
+ * place. The tests swap a directory on the target's path for a symlink leading out of the data directory between
+ * those steps: nothing may be created or land out there, and the temp file must not stay behind.
+ */
+class UploadRaceTest {
+    @TempDir
+    Path tmp;
+    Path root;
+    Path outside;
+    DataDirectory data;
+
+    @BeforeEach
+    void open() throws Exception {
+        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
+        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
+        data = new DataDirectory(root);
+        Files.createDirectory(root.resolve("sub"));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        data.close();
+    }
+
+    private void swapSubForSymlinkOut() throws Exception {
+        Files.move(root.resolve("sub"), root.resolve("moved"));
+        Files.createSymbolicLink(root.resolve("sub"), outside);
+    }
+
+    private static void write(UploadTemp t, String body) throws Exception {
+        t.channel().write(ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), 0);
+    }
+
+    private static long entries(Path dir) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.count();
+        }
+    }
+
+    /** The temp file was created by path, through the symlink: the body was written outside. */
+    @Test
+    void aDirectorySwappedBeforeTheTempFileIsCreatedIsRefused() throws Exception {
+        Path target = data.resolveNew("sub/f");
+        swapSubForSymlinkOut();
+        assertThatThrownBy(() -> {
+            try (UploadTemp t = data.createUploadTemp(target)) {
+                write(t, "body");
+            }
+        }).isInstanceOf(AccessDeniedException.class).hasMessageContaining("no longer a directory");
+        assertThat(entries(outside)).isZero();
+        assertThat(entries(root.resolve("moved"))).isZero();
+    }
+
+    /** The rename went by path: refused (the temp is not out there) but its removal by path left the temp behind. */
+    @Test
+    void aDirectorySwappedBeforeTheRenameIsRefusedAndTheTempRemoved() throws Exception {
+        Path target = data.resolveNew("sub/f");
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            write(t, "body");
+            swapSubForSymlinkOut();
+            assertThatThrownBy(() -> data.placeUpload(t, target, false))
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("no longer a directory");
+        }
+        assertThat(entries(outside)).isZero();
+        assertThat(entries(root.resolve("moved"))).isZero();
+    }
+
+    @Test
+    void anUploadReplacesAnExistingFileAndLeavesNoTempFile() throws Exception {
+        Files.writeString(root.resolve("f"), "old");
+        Files.writeString(root.resolve("sub/g"), "old");
+        for (String name : new String[] {"f", "sub/g"}) {
+            Path target = data.resolveNew(name);
+            try (UploadTemp t = data.createUploadTemp(target)) {
+                write(t, "new body");
+                data.placeUpload(t, target, false);
+            }
+            assertThat(Files.readString(root.resolve(name))).isEqualTo("new body");
+        }
+        assertThat(entries(root.resolve(DataDirectory.UPLOADS))).isZero();
+        assertThat(entries(root.resolve("sub"))).isEqualTo(1);
+    }
+
+    /** The record of a file over 1 MiB was written by path, through the symlink: a record file out there. */
+    @Test
+    void aDirectorySwappedBeforeTheRecordIsWrittenGetsNoRecordOutside() throws Exception {
+        Path target = data.resolveNew("sub/big");
+        byte[] body = new byte[(int) ChecksumRecordCache.PIN_MAX_BYTES + 1];
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            t.channel().write(ByteBuffer.wrap(body), 0);
+            data.placeUpload(t, target, false);
+            swapSubForSymlinkOut();
+            data.recordPlaced(target, t.channel(), body.length, (int) crc.getValue());
+        }
+        assertThat(entries(outside)).isZero();
+        assertThat(entries(root.resolve("moved"))).isEqualTo(1);
+    }
+
+    @Test
+    void aBigUploadGetsItsRecordBesideIt() throws Exception {
+        Path target = data.resolveNew("sub/big");
+        byte[] body = new byte[(int) ChecksumRecordCache.PIN_MAX_BYTES + 1];
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(body);
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            t.channel().write(ByteBuffer.wrap(body), 0);
+            data.placeUpload(t, target, true);
+            data.recordPlaced(target, t.channel(), body.length, (int) crc.getValue());
+        }
+        assertThat(root.resolve("sub/.big.crc32c")).isRegularFile();
+        assertThat(entries(root.resolve("sub"))).isEqualTo(2);
+        try (DataDirectory fresh = new DataDirectory(root)) {
+            assertThat(fresh.existing("sub/big").crc32c()).isEqualTo((int) crc.getValue());
+        }
+    }
+
+    /** A directory put at the target's name after the check stays; the upload is refused and its temp removed. */
+    @Test
+    void aTargetSwappedForADirectoryIsRefusedAndKept() throws Exception {
+        Path target = data.resolveNew("sub/f");
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            write(t, "body");
+            Files.createDirectory(root.resolve("sub/f"));
+            assertThatThrownBy(() -> data.placeUpload(t, target, false))
+                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("is a directory");
+        }
+        assertThat(Files.isDirectory(root.resolve("sub/f"))).isTrue();
+        assertThat(entries(root.resolve("sub"))).isEqualTo(1);
+    }
+}
