@@ -23,6 +23,8 @@ public record EntryStat(int mode, long size, long mtimeNanos) {
 
     private static final int S_IFMT = 0170000;
     private static final int S_IFREG = 0100000;
+    private static final int S_IFDIR = 0040000;
+    private static final int S_IFLNK = 0120000;
 
     /** The fields of the {@code struct statx} at {@code statx}'s position (its byte order is the machine's). */
     public static EntryStat parse(ByteBuffer statx) {
@@ -63,5 +65,13 @@ public record EntryStat(int mode, long size, long mtimeNanos) {
 
     public boolean regular() {
         return (mode & S_IFMT) == S_IFREG;
+    }
+
+    public boolean directory() {
+        return (mode & S_IFMT) == S_IFDIR;
+    }
+
+    public boolean symbolicLink() {
+        return (mode & S_IFMT) == S_IFLNK;
     }
 }

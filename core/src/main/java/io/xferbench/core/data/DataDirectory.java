@@ -395,6 +395,12 @@ public final class DataDirectory implements AutoCloseable {
      * its size and mtime. A name outside the directory, or a FIFO or directory, is refused, not reported absent.
      */
     public FileStat stat(String name) throws IOException {
+        if (checkName(name).indexOf('/') < 0) {
+            FileStat entry = statSingleEntry(name);
+            if (entry != null) {
+                return entry;
+            }
+        }
         Path real;
         try {
             real = realPathOf(name);
@@ -402,6 +408,29 @@ public final class DataDirectory implements AutoCloseable {
             return FileStat.ABSENT;
         }
         return statOf(name, real);
+    }
+
+    /**
+     * STAT's answer for the single name {@code name} from one statx of it in the held directory, as its download opens
+     * there: no real path of the directory's path (toRealPath was a readlink per component of it, 4 for a name three
+     * levels below /). Null for a symlink, which the real path decides (in or out).
+     *
+     * @throws AccessDeniedException if it is neither a regular file nor a symlink
+     */
+    private FileStat statSingleEntry(String name) throws IOException {
+        EntryStat st;
+        try {
+            st = EntryStat.beneath(directoryFd(), List.of(), name, name);
+        } catch (NoSuchFileException e) {
+            return FileStat.ABSENT;
+        }
+        if (st.symbolicLink()) {
+            return null;
+        }
+        if (!st.regular()) {
+            throw new AccessDeniedException(name, null, "not a regular file");
+        }
+        return new FileStat(true, st.size(), st.mtimeNanos());
     }
 
     /**
@@ -709,15 +738,27 @@ public final class DataDirectory implements AutoCloseable {
 
     /**
      * Resolves a client-supplied name for a file to be created: its parent must be a directory inside the directory
-     * (real path) and the name itself must be neither a symlink nor a directory. A single name's parent is the
-     * directory itself, whose real path is known: one statx says its path still leads to the directory opened (the
-     * temp file and the rename go by path), instead of a {@code readlink} per component of {@code toRealPath}.
+     * (real path) and the name itself must be neither a symlink nor a directory. A single name's parent is the held
+     * directory, where its temp file, rename and record go by descriptor ({@link #createUploadTemp}): one statx of the
+     * name there, no {@code readlink} per component of {@code toRealPath} and no look at where the directory's path
+     * leads.
      */
     public Path resolveNew(String name) throws IOException {
         Path target;
         if (checkName(name).indexOf('/') < 0) {
-            checkRootUnmoved();
-            target = root.resolve(name);
+            EntryStat there;
+            try {
+                there = EntryStat.beneath(directoryFd(), List.of(), name, name);
+            } catch (NoSuchFileException e) {
+                return root.resolve(name);
+            }
+            if (there.symbolicLink()) {
+                throw new AccessDeniedException(name, null, "is a symbolic link");
+            }
+            if (there.directory()) {
+                throw new AccessDeniedException(name, null, "is a directory");
+            }
+            return root.resolve(name);
         } else {
             Path candidate = root.resolve(name);
             Path parent;

@@ -221,6 +221,7 @@ class DataDirectoryTest {
         Files.writeString(root.resolve("g.txt"), "never asked for before the move");
         DataDirectory data = new DataDirectory(root);
         TestFile before = data.existing("f.txt");
+        Files.createDirectory(root.resolve(DataDirectory.UPLOADS)); // made by a first upload (by path, so checked then)
 
         Files.move(root, tmp.resolve("moved"));
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
@@ -235,9 +236,17 @@ class DataDirectoryTest {
         assertThatThrownBy(() -> data.existing("g.txt")).isInstanceOf(AccessDeniedException.class)
                 .hasMessageContaining("no longer leads");
         assertThat(elsewhere.resolve(".g.txt.crc32c")).doesNotExist();
-        // An upload's temp file and rename go by path: a single name is refused too, rather than created there.
-        assertThatThrownBy(() -> data.resolveNew("new.txt")).isInstanceOf(AccessDeniedException.class)
-                .hasMessageContaining("no longer leads");
+        // An upload's temp file, rename and record go by descriptor: a single name lands in the opened directory.
+        Path target = data.resolveNew("new.txt");
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            t.channel().write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            data.placeUpload(t, target, false);
+        }
+        assertThat(tmp.resolve("moved/new.txt")).hasBinaryContent(new byte[] {1, 2, 3});
+        assertThat(elsewhere.resolve("new.txt")).doesNotExist();
+        try (var left = Files.list(tmp.resolve("moved").resolve(DataDirectory.UPLOADS))) {
+            assertThat(left).isEmpty();
+        }
     }
 
     /**
