@@ -910,7 +910,7 @@ public final class DataDirectory implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             try {
                 if (placed) {
-                    removeIfStill(path, out);
+                    removeIfStill(path.getFileName().toString(), out);
                 } else {
                     Files.deleteIfExists(tmp);
                 }
@@ -921,16 +921,33 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
-    /** Unlinks {@code path} if it still names the file open as {@code ours} (another server may have replaced it). */
-    private static void removeIfStill(Path path, FileChannel ours) throws IOException {
-        try (FileChannel now = RegularFiles.openRead(path)) {
-            if (!FileIdentity.of(now).sameInode(FileIdentity.of(ours))) {
-                return;
-            }
-        } catch (NoSuchFileException | AccessDeniedException gone) {
-            return;
+    /** Unlinks the generated file {@code name} if it still is the file open as {@code ours} (another server may have replaced it). */
+    private void removeIfStill(String name, FileChannel ours) throws IOException {
+        if (stillOurs(name, ours)) {
+            unlinkPlaced(name);
         }
-        Files.deleteIfExists(path);
+    }
+
+    /** Whether the entry {@code name} of the held directory is the file open as {@code ours}; package-private for a test. */
+    boolean stillOurs(String name, FileChannel ours) throws IOException {
+        try (OpenRegularFile now = RegularFiles.openIn(rootDir, name)) {
+            return now.identity().sameInode(FileIdentity.of(ours));
+        } catch (NoSuchFileException | AccessDeniedException gone) {
+            return false;
+        }
+    }
+
+    /**
+     * Removes the entry {@code name} of the held directory by one unlinkat(2), which the kernel refuses for a directory
+     * ({@link Unlink}); package-private for a test. Files.deleteIfExists lstat()ed, then removed by what it saw, so a
+     * file swapped for an empty directory since {@link #stillOurs} lost the directory; and it went by the path.
+     */
+    void unlinkPlaced(String name) throws IOException {
+        try {
+            Unlink.entry(directoryFd(), name, name);
+        } catch (NoSuchFileException | Unlink.DirectoryException notOurs) {
+            // Gone, or a directory now: not the generation's to remove.
+        }
     }
 
     private static int hash(FileChannel channel, long size) throws IOException {
