@@ -54,13 +54,14 @@ public final class UploadTemp implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            channel.close();
-            if (!placed) {
-                directory.unlinkIfPresent(entry);
+        try (HeldDirectory held = directory) {
+            try {
+                channel.close();
+            } finally {
+                if (!placed) {
+                    held.unlinkIfPresent(entry);
+                }
             }
-        } finally {
-            directory.close();
         }
     }
 }
