@@ -7,10 +7,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DELETE's check-then-act races, made deterministic: {@link DataDirectory#deletionTarget} checks the name as a DELETE
@@ -18,25 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * must never take a directory, nor follow a directory on the way that became a symlink; and the cases of the same
  * removal that needed no race (a link reached through a directory leading out, a directory at a record's name).
  */
-class DeleteRaceTest {
-    @TempDir
-    Path tmp;
-    Path root;
-    Path outside;
-    DataDirectory data;
-
-    @BeforeEach
-    void open() throws Exception {
-        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
-        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
-        data = new DataDirectory(root);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        data.close();
-    }
-
+class DeleteRaceTest extends SwapFixture {
     /** The JDK's delete lstat()ed the name, saw the directory, and removed it with rmdir. */
     @Test
     void aFileSwappedForAnEmptyDirectoryBeforeTheUnlinkKeepsTheDirectoryAndIsAnsweredAsADirectoryIs() throws Exception {

@@ -8,35 +8,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A download of a name that takes the real-path route (a '/' in it, or a symlink): checked by its real path, then
  * opened. The test swaps a directory on the way for a symlink leading out between the two
  * ({@link DataDirectory#openResolved}); the open must not follow it to the file out there.
  */
-class OpenRaceTest {
-    @TempDir
-    Path tmp;
-    Path root;
-    Path outside;
-    DataDirectory data;
-
-    @BeforeEach
-    void open() throws Exception {
-        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
-        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
-        data = new DataDirectory(root);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        data.close();
-    }
-
+class OpenRaceTest extends SwapFixture {
     /** The open went by the checked path, whose last component alone was not followed: it opened the file outside. */
     @Test
     void aDirectoryOnTheWaySwappedForASymlinkOutIsNotFollowed() throws Exception {

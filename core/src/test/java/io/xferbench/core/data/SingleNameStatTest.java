@@ -8,35 +8,14 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A STAT of a single name answers from one statx in the directory the server holds, as its download opens there, not
  * by the real path of the directory's path (a readlink per component). The directory's path is moved away to tell the
  * two apart: by path, the file was absent.
  */
-class SingleNameStatTest {
-    @TempDir
-    Path tmp;
-    Path root;
-    Path outside;
-    DataDirectory data;
-
-    @BeforeEach
-    void open() throws Exception {
-        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
-        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
-        data = new DataDirectory(root);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        data.close();
-    }
-
+class SingleNameStatTest extends SwapFixture {
     @Test
     void aSingleNameIsToldFromTheHeldDirectoryWhereverItsPathLeads() throws Exception {
         Files.writeString(root.resolve("f"), "file");

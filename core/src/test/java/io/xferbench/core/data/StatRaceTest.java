@@ -7,35 +7,14 @@ import io.xferbench.core.protocol.FileStat;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * STAT's check-then-act races, made deterministic: the name is resolved to its real path as a STAT resolves it, the
  * test swaps what is there, and {@link DataDirectory#statOf} answers as the STAT goes on. A STAT tells a regular file
  * inside the directory or nothing: never a directory or FIFO as a file, never a file outside.
  */
-class StatRaceTest {
-    @TempDir
-    Path tmp;
-    Path root;
-    Path outside;
-    DataDirectory data;
-
-    @BeforeEach
-    void open() throws Exception {
-        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
-        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
-        data = new DataDirectory(root);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        data.close();
-    }
-
+class StatRaceTest extends SwapFixture {
     /** The second lstat, by path and untyped, told the directory as an existing file of 4096 bytes or so. */
     @Test
     void aFileSwappedForADirectoryIsRefusedAsADirectoryIs() throws Exception {

@@ -9,34 +9,18 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An upload's target is checked ({@link DataDirectory#resolveNew}), then its temp file created and later renamed into
  * place. The tests swap a directory on the target's path for a symlink leading out of the data directory between
  * those steps: nothing may be created or land out there, and the temp file must not stay behind.
  */
-class UploadRaceTest {
-    @TempDir
-    Path tmp;
-    Path root;
-    Path outside;
-    DataDirectory data;
-
+class UploadRaceTest extends SwapFixture {
     @BeforeEach
-    void open() throws Exception {
-        root = Files.createDirectories(tmp.resolve("data")).toRealPath();
-        outside = Files.createDirectories(tmp.resolve("outside")).toRealPath();
-        data = new DataDirectory(root);
+    void makeSub() throws Exception {
         Files.createDirectory(root.resolve("sub"));
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        data.close();
     }
 
     private void swapSubForSymlinkOut() throws Exception {
