@@ -63,7 +63,8 @@ public final class Cli {
         return FAILED;
     }
 
-    private static String describe(Exception e) {
+    /** What went wrong, in one line for a person: the file, host or reason, not the exception's class. */
+    public static String describe(Exception e) {
         if (e instanceof ConnectException || e instanceof NoRouteToHostException) {
             return "cannot connect: " + firstLine(e.getMessage());
         }

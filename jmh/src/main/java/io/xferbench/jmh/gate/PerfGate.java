@@ -106,7 +106,7 @@ public final class PerfGate implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw e;   // a usage error: Cli prints it in one line, exit 2
         } catch (Exception e) {
-            System.err.println("perf-gate: could not run: " + e);
+            System.err.println("perf-gate: could not run: " + Cli.describe(e));
             return GateReport.EXIT_COULD_NOT_RUN;
         }
     }

@@ -3,9 +3,13 @@ package io.xferbench.jmh.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.cli.Cli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,5 +31,22 @@ class PerfGateUsageTest {
         assertThat(status).as(err.toString()).isEqualTo(Cli.USAGE);
         assertThat(err.toString().strip().lines()).as(err.toString()).hasSize(1);
         assertThat(err.toString()).contains(option).contains("there is no directory " + dir.resolve("nodir"));
+    }
+
+    /** It said "could not run: java.nio.file.NoSuchFileException: …": the exception's class, for a file not there. */
+    @Test
+    void comparingAFileThatIsNotThereSaysWhichInOneLine(@TempDir Path dir) {
+        Path a = dir.resolve("a.json");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        int status;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            status = PerfGate.run("--compare", a.toString(), dir.resolve("b.json").toString());
+        } finally {
+            System.setErr(old);
+        }
+        assertThat(status).isEqualTo(GateReport.EXIT_COULD_NOT_RUN);
+        assertThat(err.toString(StandardCharsets.UTF_8).strip()).isEqualTo("perf-gate: could not run: no such file: " + a);
     }
 }
