@@ -4,6 +4,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.registry.DownloadMethods;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -398,9 +399,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
             return LoadReport.Row.skipped(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
                     cell.connections(), o.skipped());
         }
-        return new LoadReport.Row(target.server(), target.model(), "xferbench", cell.protocol(), name(cell.op()), fileSize,
-                cell.connections(), unlessServerGone(target, o.result()), watch.figures(), watch.report(), watch.syscalls(),
-                o.readBack(), null);
+        return windowRow(target, "xferbench", cell.protocol(), name(cell.op()), cell.connections(), o.result(), watch.figures(),
+                watch.report(), watch.syscalls(), o.readBack());
     }
 
     /** One run of a cell's load (a window, or a slice of settling), watched by {@code observer}. */
@@ -437,19 +437,25 @@ public final class LoadBenchCommand implements Callable<Integer> {
             });
             counts = syscalls.finish(); // the window's, kept when it closed
         }
-        return new LoadReport.Row(target.server(), target.model(), "wrk", "http", "download", fileSize, connections,
-                unlessServerGone(target, w), wrkFigures[0], null, counts, null, null);
+        return windowRow(target, "wrk", "http", "download", connections, w, wrkFigures[0], null, counts, null);
     }
 
-    /** The window's result, with an error when the server's process died: whatever answered, its figures are not the server's. */
-    private static LoadResult unlessServerGone(LoadTarget target, LoadResult result) {
+    /**
+     * A window's row; when the server's process died, its result carries the error and the row no server figures:
+     * whatever answered was not the server, and its counters read across the death (a negative CPU per request).
+     */
+    private LoadReport.Row windowRow(LoadTarget target, String client, String protocol, String op, int connections, LoadResult result,
+                                     ServerSampler.ServerFigures figures, MeasurementReport report, CgroupSyscallWindow.Result counts,
+                                     ReadBack readBack) {
         ProcessTree processes = target.processes();
-        if (processes.rootAlive()) {
-            return result;
+        if (!processes.rootAlive()) {
+            System.err.printf(Locale.ROOT, "xferbench: %s %s: its server process (pid %d) exited; the row is no result%n",
+                    target.server(), target.model(), processes.rootPid());
+            return new LoadReport.Row(target.server(), target.model(), client, protocol, op, fileSize, connections,
+                    result.withError("server process exited"), null, null, null, readBack, null);
         }
-        System.err.printf(Locale.ROOT, "xferbench: %s %s: its server process (pid %d) exited; the row is no result%n",
-                target.server(), target.model(), processes.rootPid());
-        return result.withError("server process exited");
+        return new LoadReport.Row(target.server(), target.model(), client, protocol, op, fileSize, connections, result, figures,
+                report, counts, readBack, null);
     }
 
     private static ServerWatch watch(LoadTarget target) {
