@@ -48,7 +48,9 @@ class OneReadPerRequestTest {
                 counts = perf.stop();
             }
             assertThat(counts.of("sendfile64")).as("the downloads were counted").isGreaterThanOrEqualTo(DOWNLOADS);
-            assertThat(counts.of("read")).as("reads for " + DOWNLOADS + " download requests").isEqualTo(DOWNLOADS);
+            // The server's thread may already sit in the read(2) of the first request when perf enables: a syscall entered
+            // before the window is not counted, so 19 is as right as 20. Two reads per request gave 39-40.
+            assertThat(counts.of("read")).as("reads for " + DOWNLOADS + " download requests").isBetween(DOWNLOADS - 1L, (long) DOWNLOADS);
         }
     }
 }
