@@ -29,6 +29,7 @@ class BenchScriptTest {
               *" -XshowSettings:properties "*) echo "    java.specification.version = 25" >&2; exit 0 ;;
               *xferbench-server.jar*) echo "xferbench-server listening on 127.0.0.1:40000"
                 [ -z "${STUB_PIDS:-}" ] || echo $$ >> "$STUB_PIDS"; exec sleep 60 ;;
+              *benchmarks.jar*" -bogus "*) echo "jmh: b is not a recognized option (see -h)" >&2; exit 2 ;;
             esac
             case " $* " in
               *" download "*) [ -z "${STUB_PIDS:-}" ] || { echo $$ >> "$STUB_PIDS"; exec sleep 60; } ;;
@@ -49,7 +50,7 @@ class BenchScriptTest {
     private static Path fakeTree(Path dir) throws IOException {
         Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("scripts/lib"));
-        for (String script : List.of("bench", "bench-upload", "bench-proxy")) {
+        for (String script : List.of("bench", "bench-upload", "bench-proxy", "jmh")) {
             Files.copy(SCRIPTS.resolve(script), root.resolve("scripts").resolve(script));
         }
         try (Stream<Path> lib = Files.list(SCRIPTS.resolve("lib"))) {
@@ -58,7 +59,8 @@ class BenchScriptTest {
             }
         }
         // Jars newer than every source of this tree (it has none): nothing is built.
-        for (String jar : List.of("server/target/xferbench-server.jar", "client/target/xferbench-client.jar")) {
+        for (String jar : List.of("server/target/xferbench-server.jar", "client/target/xferbench-client.jar",
+                "jmh/target/benchmarks.jar")) {
             Files.createDirectories(root.resolve(jar).getParent());
             Files.writeString(root.resolve(jar), "");
         }
@@ -200,6 +202,20 @@ class BenchScriptTest {
             assertThat(run.exit()).as(run.out()).isEqualTo(2);
             assertThat(run.out()).contains("render: bad --out");
             assertThat(run.commands()).as(script).hasSize(1).allMatch(c -> c.contains("no-such-report.json"));
+        }
+    }
+
+    /**
+     * {@code scripts/jmh --table} with arguments JMH cannot parse ends with the benchmarks jar's one-line usage error
+     * and its exit 2: the script used to add "JMH wrote no result" and exit 1, as for a run that failed.
+     */
+    @Test
+    void jmhTableWithABadOptionIsTheJarsUsageErrorAlone(@TempDir Path dir) throws Exception {
+        Run run = run(dir, "jmh", "--table", "-bogus");
+        assertThat(run.exit()).as(run.out()).isEqualTo(2);
+        assertThat(run.out().lines().toList()).containsExactly("jmh: b is not a recognized option (see -h)");
+        try (Stream<Path> results = Files.list(dir.resolve("root/results/jmh"))) {
+            assertThat(results).as("no empty result file left").isEmpty();
         }
     }
 }
