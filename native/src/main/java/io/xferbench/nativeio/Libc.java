@@ -140,6 +140,9 @@ final class Libc {
     /** unlinkat(2); without AT_REMOVEDIR in {@code flags} the kernel refuses a directory (EISDIR). */
     static native int unlinkat(int dirfd, byte[] path, int flags) throws LastErrorException;
 
+    /** mkdirat(2): never follows a symlink at the name (EEXIST, like any entry there). */
+    static native int mkdirat(int dirfd, byte[] path, int mode) throws LastErrorException;
+
     /** renameat(2): replaces an entry at the new name that is not a directory, atomically. */
     static native int renameat(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath) throws LastErrorException;
 

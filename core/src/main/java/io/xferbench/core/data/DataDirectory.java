@@ -6,6 +6,7 @@ import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.FileIdentity;
 import io.xferbench.nativeio.HeldDirectory;
+import io.xferbench.nativeio.MakeDirectory;
 import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
 import io.xferbench.nativeio.Rename;
@@ -321,8 +322,7 @@ public final class DataDirectory implements AutoCloseable {
             dir = HeldDirectory.beneath(directoryFd(), UPLOADS_PATH, shown);
         } catch (NoSuchFileException e) {
             // The first upload, or the directory was removed: made and checked then, not per upload.
-            makeUploadsDir();
-            dir = HeldDirectory.beneath(directoryFd(), UPLOADS_PATH, shown);
+            dir = makeUploadsDir(shown);
         }
         return createIn(dir, TempFiles.next(uploads, label));
     }
@@ -368,14 +368,26 @@ public final class DataDirectory implements AutoCloseable {
         return root.relativize(path).toString();
     }
 
-    private void makeUploadsDir() throws IOException {
-        checkRootUnmoved();
+    /**
+     * Makes {@value #UPLOADS} with mkdirat(2) on the held descriptor, so it is made in the opened directory even while
+     * its path leads elsewhere (by path that was refused), and holds it. One there already (another upload or server
+     * made it meanwhile) is checked like a new one: the hold refuses a symlink or a file, and it must be on the data
+     * directory's file system (the rename must not cross one), both by descriptor.
+     */
+    private HeldDirectory makeUploadsDir(String shown) throws IOException {
+        MakeDirectory.entry(directoryFd(), UPLOADS, 0777, shown);
+        HeldDirectory dir = HeldDirectory.beneath(directoryFd(), UPLOADS_PATH, shown);
         try {
-            Files.createDirectory(uploads);
-        } catch (java.nio.file.FileAlreadyExistsException raced) {
-            // Another upload (or server) made it: checked below like a new one.
+            FileIdentity made = FileIdentity.of(dir.fd());
+            FileIdentity rootId = FileIdentity.of(directoryFd());
+            if (made.devMajor() != rootId.devMajor() || made.devMinor() != rootId.devMinor()) {
+                throw new AccessDeniedException(uploads.toString(), null, "the uploads' temp directory is on another file system than the data directory (a rename would fail)");
+            }
+            return dir;
+        } catch (IOException | RuntimeException e) {
+            dir.close();
+            throw e;
         }
-        checkUploadsDir();
     }
 
     /** {@value #UPLOADS} must be a directory (not a symlink) on the data directory's file system. */

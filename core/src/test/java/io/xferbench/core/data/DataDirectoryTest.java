@@ -250,6 +250,32 @@ class DataDirectoryTest {
     }
 
     /**
+     * The first upload makes the uploads directory from the held descriptor (mkdirat), so it goes on in the opened
+     * directory while the path leads elsewhere, as later uploads do; by path it was refused ("no longer leads").
+     */
+    @Test
+    void theFirstUploadMakesItsTempDirectoryInTheOpenedDirectoryWhenItsPathIsRedirected() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        DataDirectory data = new DataDirectory(root);
+        Files.move(root, tmp.resolve("moved"));
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.createSymbolicLink(root, elsewhere);
+
+        Path target = data.resolveNew("new.txt");
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            t.channel().write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}));
+            data.placeUpload(t, target, false);
+        }
+        assertThat(tmp.resolve("moved/new.txt")).hasBinaryContent(new byte[] {1, 2, 3});
+        assertThat(Files.isDirectory(tmp.resolve("moved").resolve(DataDirectory.UPLOADS), java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .isTrue();
+        try (var left = Files.list(tmp.resolve("moved").resolve(DataDirectory.UPLOADS)); var there = Files.list(elsewhere)) {
+            assertThat(left).isEmpty();
+            assertThat(there).as("nothing made where the path leads now").isEmpty();
+        }
+    }
+
+    /**
      * An upload into the directory itself is created in the hidden uploads directory (another directory lock than the
      * one the rename takes), one into a subdirectory beside its target (a subdirectory may be another mount); neither
      * the uploads directory nor anything in it can be named, reached through a symlink, created in or deleted.
