@@ -1,6 +1,7 @@
 package io.xferbench.core.metrics;
 
 import io.xferbench.core.method.Availability;
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -18,8 +21,10 @@ import java.util.stream.Stream;
  * {@link PerfSyscallCounter#attachCgroup}): the processes move in when it is made and back to where they were when
  * it is closed, and the directory is removed. Works on the cgroup v2 hierarchy (perf_event is implicit there) or a
  * v1 {@code perf_event} hierarchy, whichever is mounted. A JVM stopped by SIGTERM or Ctrl-C closes its open groups
- * in a shutdown hook (the load bench's row was cut off mid-window and left its group); the name carries the owner's
- * pid so a group of a JVM killed outright is removed, and said so, by the next one made ({@link #removeStale}).
+ * in a shutdown hook (the load bench's row was cut off mid-window and left its group); the name carries the owner
+ * ({@link ProcessOwner}: pid and start time, {@code xferbench-perf-<pid>.<start-millis>-<tag>}) so a group of a JVM
+ * killed outright is removed, and said so, by the next one made ({@link #removeStale}), even when its pid has been
+ * reused since.
  */
 public final class PerfCgroup implements AutoCloseable {
     private static final String PREFIX = "xferbench-perf-";
@@ -59,7 +64,7 @@ public final class PerfCgroup implements AutoCloseable {
     public static PerfCgroup create(String tag, List<Long> pids) throws IOException {
         Hierarchy h = hierarchy().orElseThrow(() -> new IOException("no cgroup v2 or v1 perf_event hierarchy is mounted"));
         removeStale(h.mount());
-        Path dir = h.mount().resolve(PREFIX + ProcessHandle.current().pid() + "-" + tag);
+        Path dir = h.mount().resolve(PREFIX + ProcessOwner.current() + "-" + tag);
         Files.createDirectory(dir);
         PerfCgroup group = new PerfCgroup(h.mount(), dir, h.v2());
         LIVE.add(group);
@@ -156,22 +161,50 @@ public final class PerfCgroup implements AutoCloseable {
 
     /** Removes cgroups left by runs whose process is gone (moving their processes to the root first). */
     static void removeStale(Path mount) {
+        List<Path> groups;
         try (Stream<Path> dirs = Files.list(mount)) {
-            for (Path d : dirs.filter(p -> p.getFileName().toString().startsWith(PREFIX)).toList()) {
-                String rest = d.getFileName().toString().substring(PREFIX.length());
-                long owner = Long.parseLong(rest.substring(0, Math.max(0, rest.indexOf('-'))));
-                if (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                    continue;
-                }
-                System.err.println("xferbench: removing cgroup " + d + ", left by a run that was killed");
+            groups = dirs.filter(p -> p.getFileName().toString().startsWith(PREFIX)).toList();
+        } catch (IOException e) {
+            return; // best effort: a stale group costs nothing but its directory
+        }
+        for (Path d : groups) {
+            if (!ownerGone(d.getFileName().toString().substring(PREFIX.length()))) {
+                continue;
+            }
+            System.err.println("xferbench: removing cgroup " + d + ", left by a run that was killed");
+            try {
                 for (String pid : Files.readAllLines(d.resolve("cgroup.procs"))) {
                     Files.writeString(mount.resolve("cgroup.procs"), pid.strip());
                 }
                 Files.deleteIfExists(d);
+            } catch (IOException e) {
+                // Best effort, as above; the next group made tries again.
             }
-        } catch (IOException | NumberFormatException e) {
-            // Best effort: a stale group costs nothing but its directory.
         }
+    }
+
+    private static final Pattern OWNED = Pattern.compile("(\\d+)\\.(\\d+)-.+");
+    private static final Pattern PID_ONLY = Pattern.compile("(\\d+)-.+");
+
+    /**
+     * Whether the owner named at the start of a group's name (after the prefix) is gone. A name from before start
+     * times were written, {@code <pid>-<tag>}, can only be judged by its pid, as it was then: gone if no process has
+     * it. Anything else is not a name this class made, and is left alone.
+     */
+    static boolean ownerGone(String owner) {
+        try {
+            Matcher m = OWNED.matcher(owner);
+            if (m.matches()) {
+                return ProcessOwner.isGone(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
+            }
+            m = PID_ONLY.matcher(owner);
+            if (m.matches()) {
+                return ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true);
+            }
+        } catch (NumberFormatException tooLong) {
+            // digits past a long: not a name made here
+        }
+        return false;
     }
 
     private record Hierarchy(Path mount, boolean v2) {

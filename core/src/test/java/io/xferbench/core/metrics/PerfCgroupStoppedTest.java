@@ -3,6 +3,7 @@ package io.xferbench.core.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
@@ -71,6 +72,45 @@ class PerfCgroupStoppedTest {
         }
         assertThat(said.toString(StandardCharsets.UTF_8))
                 .contains("removing cgroup " + h.groupDir() + ", left by a run that was killed");
+    }
+
+    /**
+     * A group's name carries its owner's start time ({@link ProcessOwner}): a group named after this process's pid but
+     * another start time was left by a dead run whose pid this JVM reuses, and is removed; one of this process is kept.
+     * A name from before start times, {@code xferbench-perf-<pid>-<tag>}, is judged by its pid alone, as it was.
+     */
+    @Test
+    void aGroupOfADeadOwnerWhosePidIsReusedIsRemovedAndALiveOwnersIsKept() throws Exception {
+        MethodAssumptions.assumeAvailable("per-cgroup perf counting", PerfCgroup.availability());
+        Path mount;
+        try (PerfCgroup probe = PerfCgroup.create("probe", List.of())) {
+            assertThat(probe.perfName()).as("a new group's name carries this process's start time")
+                    .endsWith("xferbench-perf-" + ProcessOwner.current() + "-probe");
+            mount = new Holder(null, probe.perfName(), 0).groupDir().getParent();
+        }
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        long pid = ProcessHandle.current().pid();
+        long start = Long.parseLong(ProcessOwner.current().substring(ProcessOwner.current().indexOf('.') + 1));
+        Path reused = mount.resolve("xferbench-perf-" + pid + "." + (start - 5000) + "-reused");
+        Path live = mount.resolve("xferbench-perf-" + ProcessOwner.current() + "-live");
+        Path oldStyleDead = mount.resolve("xferbench-perf-" + dead.pid() + "-old");
+        Path oldStyleLive = mount.resolve("xferbench-perf-" + pid + "-old");
+        List<Path> made = List.of(reused, live, oldStyleDead, oldStyleLive);
+        try {
+            for (Path d : made) {
+                Files.createDirectory(d);
+            }
+            PerfCgroup.removeStale(mount);
+            assertThat(reused).as("a dead owner's, its pid reused").doesNotExist();
+            assertThat(oldStyleDead).as("an old-style name of a dead pid").doesNotExist();
+            assertThat(live).as("this process's").isDirectory();
+            assertThat(oldStyleLive).as("an old-style name of a live pid").isDirectory();
+        } finally {
+            for (Path d : made) {
+                Files.deleteIfExists(d);
+            }
+        }
     }
 
     /** A child JVM running {@link #main}, and the sleeper it moved into its group. */
