@@ -24,19 +24,30 @@ public final class OwnedDirectories {
 
     /** Removes the directories under {@code parent} named {@code prefix<pid>.<start-millis>[-…]} whose owner is gone. */
     public static List<Path> removeStale(Path parent, String prefix) throws IOException {
+        List<Path> stale = stale(parent, prefix);
+        for (Path d : stale) {
+            delete(d);
+        }
+        return stale;
+    }
+
+    /**
+     * The directories under {@code parent} named {@code prefix<pid>.<start-millis>[-…]} whose owner is gone, left as
+     * they are: for a caller that must stop what still runs from them first.
+     */
+    public static List<Path> stale(Path parent, String prefix) throws IOException {
         Pattern owned = Pattern.compile("^" + Pattern.quote(prefix) + "(\\d+)\\.(\\d+)(-.+)?$");
-        List<Path> removed = new ArrayList<>();
+        List<Path> stale = new ArrayList<>();
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(parent, prefix + "*")) {
             for (Path d : dirs) {
                 Matcher m = owned.matcher(d.getFileName().toString());
                 if (m.matches() && Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)
                         && ProcessOwner.isGone(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
-                    delete(d);
-                    removed.add(d);
+                    stale.add(d);
                 }
             }
         }
-        return removed;
+        return stale;
     }
 
     /**

@@ -1,20 +1,27 @@
 package io.xferbench.client.load;
 
+import io.xferbench.nativeio.OwnedDirectories;
+import io.xferbench.nativeio.ProcessOwner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Temporary directories a bench owns: removed on close or, if the bench is stopped by a signal, by a shutdown
- * hook; each holds the pid of the bench that made it, so a later bench can remove what a SIGKILLed one left (and
- * stop any process still running from it) without touching a bench running beside it.
+ * hook; each is named after the bench that made it, {@code <prefix><pid>.<start-millis>-<random>}
+ * ({@link ProcessOwner}), so a later bench can remove what a SIGKILLed one left (and stop any process still running
+ * from it) without touching a bench running beside it, even one that has the dead bench's pid now.
  */
 final class OwnedTempDirs {
+    /** Where directories made before names carried their owner ({@code <prefix><random>}) hold their owner's pid. */
     static final String OWNER_FILE = "owner.pid";
     private static final long UNOWNED_GRACE_MILLIS = 60_000;
 
@@ -41,14 +48,8 @@ final class OwnedTempDirs {
     }
 
     static Path create(Path parent, String prefix) throws IOException {
-        Path dir = Files.createTempDirectory(parent, prefix);
+        Path dir = Files.createTempDirectory(parent, prefix + ProcessOwner.current() + "-");
         LIVE.add(dir);
-        try {
-            Files.writeString(dir.resolve(OWNER_FILE), Long.toString(ProcessHandle.current().pid()));
-        } catch (IOException e) {
-            delete(dir);
-            throw e;
-        }
         return dir;
     }
 
@@ -57,13 +58,18 @@ final class OwnedTempDirs {
         removeStale(defaultParent(), prefix);
     }
 
-    /** The same in {@code parent}. */
+    /**
+     * The same in {@code parent}. A name from before names carried the owner's start time ({@code <prefix><random>},
+     * with {@value #OWNER_FILE} inside) is judged by that file's pid alone, as it was then: stale once no process
+     * has it.
+     */
     static void removeStale(Path parent, String prefix) {
+        Pattern oldStyle = Pattern.compile(Pattern.quote(prefix) + "\\d+");
         try (Stream<Path> dirs = Files.list(parent)) {
-            for (Path d : dirs.filter(d -> d.getFileName().toString().startsWith(prefix)).toList()) {
-                if (ownerAlive(d)) {
-                    continue;
-                }
+            List<Path> stale = new ArrayList<>(OwnedDirectories.stale(parent, prefix));
+            dirs.filter(d -> oldStyle.matcher(d.getFileName().toString()).matches() && !oldStyleOwnerAlive(d))
+                    .forEach(stale::add);
+            for (Path d : stale) {
                 ProcessHandle.allProcesses()
                         .filter(h -> commandLine(h).contains(d.toString()))
                         .forEach(ProcessHandle::destroyForcibly);
@@ -88,7 +94,7 @@ final class OwnedTempDirs {
         }
     }
 
-    private static boolean ownerAlive(Path dir) {
+    private static boolean oldStyleOwnerAlive(Path dir) {
         try {
             long owner = Long.parseLong(Files.readString(dir.resolve(OWNER_FILE)).trim());
             return ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false);

@@ -104,18 +104,11 @@ class LoadBenchKillTest {
         return OwnedTempDirs.commandLine(p).contains("nginx: worker");
     }
 
-    /** The bench's temporary directories: those whose owner file names its pid. */
+    /** The bench's temporary directories: those whose name carries its pid ({@code <prefix><pid>.<start>-…}). */
     private static List<Path> ownedBy(long pid) throws Exception {
         try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return dirs.filter(d -> d.getFileName().toString().startsWith("xferbench-nginx-")
-                            || d.getFileName().toString().startsWith("xferbench-load-data-"))
-                    .filter(d -> {
-                        try {
-                            return Files.readString(d.resolve(OwnedTempDirs.OWNER_FILE)).trim().equals(Long.toString(pid));
-                        } catch (Exception e) {
-                            return false;
-                        }
-                    }).toList();
+            return dirs.filter(d -> d.getFileName().toString().startsWith("xferbench-nginx-" + pid + ".")
+                            || d.getFileName().toString().startsWith("xferbench-load-data-" + pid + ".")).toList();
         }
     }
 }
