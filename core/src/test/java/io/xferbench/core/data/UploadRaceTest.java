@@ -85,36 +85,39 @@ class UploadRaceTest extends SwapFixture {
     /** The record of a file over 1 MiB was written by path, through the symlink: a record file out there. */
     @Test
     void aDirectorySwappedBeforeTheRecordIsWrittenGetsNoRecordOutside() throws Exception {
-        Path target = data.resolveNew("sub/big");
-        byte[] body = new byte[(int) ChecksumRecordCache.PIN_MAX_BYTES + 1];
-        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-        crc.update(body);
-        try (UploadTemp t = data.createUploadTemp(target)) {
-            t.channel().write(ByteBuffer.wrap(body), 0);
-            data.placeUpload(t, target, false);
-            swapSubForSymlinkOut();
-            data.recordPlaced(target, t.channel(), body.length, (int) crc.getValue());
-        }
+        uploadBig(false, this::swapSubForSymlinkOut);
         assertThat(entries(outside)).isZero();
         assertThat(entries(root.resolve("moved"))).isEqualTo(1);
     }
 
     @Test
     void aBigUploadGetsItsRecordBesideIt() throws Exception {
+        int crc = uploadBig(true, () -> { });
+        assertThat(root.resolve("sub/.big.crc32c")).isRegularFile();
+        assertThat(entries(root.resolve("sub"))).isEqualTo(2);
+        try (DataDirectory fresh = new DataDirectory(root)) {
+            assertThat(fresh.existing("sub/big").crc32c()).isEqualTo(crc);
+        }
+    }
+
+    /** Steps between a placed upload and the writing of its record. */
+    private interface Between {
+        void run() throws Exception;
+    }
+
+    /** Uploads {@code sub/big}, one byte over what gets no record, runs {@code between} once placed, records; its CRC32C. */
+    private int uploadBig(boolean fsync, Between between) throws Exception {
         Path target = data.resolveNew("sub/big");
         byte[] body = new byte[(int) ChecksumRecordCache.PIN_MAX_BYTES + 1];
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(body);
         try (UploadTemp t = data.createUploadTemp(target)) {
             t.channel().write(ByteBuffer.wrap(body), 0);
-            data.placeUpload(t, target, true);
+            data.placeUpload(t, target, fsync);
+            between.run();
             data.recordPlaced(target, t.channel(), body.length, (int) crc.getValue());
         }
-        assertThat(root.resolve("sub/.big.crc32c")).isRegularFile();
-        assertThat(entries(root.resolve("sub"))).isEqualTo(2);
-        try (DataDirectory fresh = new DataDirectory(root)) {
-            assertThat(fresh.existing("sub/big").crc32c()).isEqualTo((int) crc.getValue());
-        }
+        return (int) crc.getValue();
     }
 
     /** A directory put at the target's name after the check stays; the upload is refused and its temp removed. */
