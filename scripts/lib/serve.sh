@@ -4,7 +4,6 @@
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$xferbench_root/scripts/lib/child.sh"
 xferbench_pids=()
-xferbench_logs=()
 
 xferbench_stop_all() {
   local i pid
@@ -15,17 +14,20 @@ xferbench_stop_all() {
   for pid in "${xferbench_pids[@]}"; do
     wait "$pid" 2>/dev/null || true
   done
-  rm -f "${xferbench_logs[@]}"
 }
 trap xferbench_stop_all EXIT
 
 # Runs the server jar with the given arguments plus --port 0, waits for its "listening on HOST:PORT" line and
 # sets xferbench_port (and xferbench_pid). Works for a server and for a proxy (--proxy-to).
 xferbench_start() {
-  local log pid
+  local log fd pid
+  # The log is unlinked as soon as it is open: the server writes to it and the script reads it through descriptors,
+  # so a SIGKILLed script (no trap runs) leaves no file behind.
   log=$(mktemp)
-  xferbench_logs+=("$log")
-  "${xferbench_with_parent[@]}" "$JAVA" -jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --port 0 >"$log" 2>&1 &
+  exec {fd}<>"$log"
+  rm -f "$log"
+  log=/proc/$$/fd/$fd
+  "${xferbench_with_parent[@]}" "$JAVA" -jar "$xferbench_root/server/target/xferbench-server.jar" "$@" --port 0 >&"$fd" 2>&1 &
   pid=$!
   xferbench_pids+=("$pid")
   for _ in $(seq 1 300); do

@@ -155,7 +155,8 @@ class BenchScriptTest {
     /**
      * SIGKILL of the script itself (no trap runs) takes its server and its client along: they are started with
      * setpriv's parent-death signal. The old script left both running (found with scripts/bench and scripts/bench-load:
-     * the client, or the whole load bench, ran on as an orphan after its launcher was killed).
+     * the client, or the whole load bench, ran on as an orphan after its launcher was killed), and its server's log in
+     * the temp directory.
      */
     @Test
     void aScriptKilledOutrightTakesItsServerAndClientWithIt(@TempDir Path dir) throws Exception {
@@ -168,6 +169,8 @@ class BenchScriptTest {
         pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
         pb.environment().put("STUB_PIDS", pids.toString());
         pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        pb.environment().put("TMPDIR", tmp.toString());
         Process script = pb.start();
         List<ProcessHandle> started = List.of();
         try {
@@ -187,6 +190,9 @@ class BenchScriptTest {
                 }
             }
             assertThat(started).as("server and client after the script's SIGKILL").noneMatch(ProcessHandle::isAlive);
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertThat(left).as("left in TMPDIR").isEmpty();
+            }
         } finally {
             script.destroyForcibly();
             started.forEach(ProcessHandle::destroyForcibly);
