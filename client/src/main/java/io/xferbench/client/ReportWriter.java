@@ -186,7 +186,8 @@ final class ReportWriter {
         return r.serverThreadsPeak() == null ? "n/a" : r.serverThreadsPeak().toString();
     }
 
-    private static String switches(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure, String format) {
+    /** Context switches of the measured process per GiB or per request; "n/a" when not counted. */
+    static String switches(MethodResult.Cpu cpu, Function<MethodResult.Cpu, Double> figure, String format) {
         Double v = cpu == null ? null : figure.apply(cpu);
         return v == null ? "n/a" : String.format(Locale.ROOT, format, v);
     }

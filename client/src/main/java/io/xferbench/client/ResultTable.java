@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * A report's results as plain cells, for the Markdown and HTML reports: rows that move bytes (MiB/s, per GiB) and
- * empty-body exchanges (req/s, per request) in sections of their own, as in the text table.
+ * empty-body exchanges (req/s, per request) in sections of their own, with the text table's columns.
  */
 final class ResultTable {
     private ResultTable() {
@@ -39,7 +39,7 @@ final class ResultTable {
     private static Section bulk(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
         List<String> columns = List.of("method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms",
-                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", side + " threads peak", "verified", side + " syscalls/GiB by name");
+                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", side + " ctx sw/GiB", side + " threads peak", "verified", side + " syscalls/GiB by name");
         List<List<String>> cells = new ArrayList<>();
         for (MethodResult r : rows) {
             List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
@@ -50,7 +50,8 @@ final class ResultTable {
                         ReportWriter.latency(r, MethodResult.Latency::p99, 1, "%.2f"),
                         cpu(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
                         cpu(r.serverCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
-                        whole(r.syscallCounts().perGiB()), ReportWriter.threadsPeak(r), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
+                        whole(r.syscallCounts().perGiB()),
+                        ReportWriter.switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"), ReportWriter.threadsPeak(r), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
             }
             cells.add(row);
         }
@@ -60,7 +61,7 @@ final class ResultTable {
     private static Section exchanges(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
         List<String> columns = List.of("method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us",
-                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", side + " threads peak", "verified", side + " syscalls/req by name");
+                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", side + " ctx sw/req", side + " threads peak", "verified", side + " syscalls/req by name");
         List<List<String>> cells = new ArrayList<>();
         for (MethodResult r : rows) {
             List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
@@ -73,7 +74,7 @@ final class ResultTable {
                         cpu(r.clientCpu(), MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer),
                         cpu(r.serverCpu(), MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer),
                         r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer()),
-                        ReportWriter.threadsPeak(r), verified(r),
+                        ReportWriter.switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), ReportWriter.threadsPeak(r), verified(r),
                         byName(r, t.transfers())));
             }
             cells.add(row);

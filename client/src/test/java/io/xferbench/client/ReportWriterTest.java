@@ -213,6 +213,32 @@ class ReportWriterTest {
         assertThat(cpu.get("contextSwitchesPerTransfer").asDouble()).isEqualTo(1.5);
     }
 
+    /** The Markdown and HTML reports had no context-switch column although the text table, CSV and JSON have one. */
+    @Test
+    void markdownAndHtmlShowContextSwitchesAsTheTextTableDoes() throws Exception {
+        Report report = new Report(Map.of(), List.of(measured(), exchanges()));
+        List<String> markdown = ReportWriter.render(report, "markdown").lines().filter(l -> l.startsWith("|")).toList();
+        assertThat(cell(markdown, "server ctx sw/GiB", "transfer-to")).isEqualTo("2000");
+        assertThat(cell(markdown, "proxy ctx sw/req", "copy 1KiB")).isEqualTo("1.50");
+        String html = ReportWriter.render(report, "html");
+        assertThat(html).contains("<th>server ctx sw/GiB</th>").contains("<td>2000</td>")
+                .contains("<th>proxy ctx sw/req</th>").contains("<td>1.50</td>");
+    }
+
+    /** The cell under {@code column} in the Markdown row that starts with {@code label}, from the header above it. */
+    private static String cell(List<String> lines, String column, String label) {
+        List<String> header = null;
+        for (String line : lines) {
+            List<String> cells = List.of(line.substring(1).split(" \\|", -1)).stream().map(String::trim).toList();
+            if (cells.contains(column)) {
+                header = cells;
+            } else if (header != null && cells.get(0).equals(label)) {
+                return cells.get(header.indexOf(column));
+            }
+        }
+        throw new AssertionError("no " + column + " for " + label + " in " + lines);
+    }
+
     @Test
     void aSharedWindowIsLabelledInTableJsonAndCsv() throws Exception {
         MethodResult alone = measured();
