@@ -47,12 +47,26 @@ final class RunSummary {
         if (!how.isEmpty()) {
             lines.add(how.toString());
         }
-        String tuning = tuning(env.get("client"));
+        List<String> tuning = tuning(env.get("client"));
         if (!tuning.isEmpty()) {
-            String far = tuning(server);
-            lines.add("tuning client " + tuning + (far.isEmpty() || far.equals(tuning) ? "" : " · server " + far));
+            lines.add("tuning client " + String.join(", ", tuning) + farTuning("proxy", env.get("proxy"), tuning)
+                    + farTuning("server", server, tuning));
         }
         return lines;
+    }
+
+    /**
+     * The proxy's or server's kernel settings where they differ from the client's: the whole set repeated made the
+     * line too long for a chart's header (cut there, with the proxy's, the measured process's, not shown at all).
+     */
+    private static String farTuning(String side, Object description, List<String> client) {
+        List<String> far = tuning(description);
+        if (far.isEmpty()) {
+            return "";
+        }
+        List<String> differing = far.stream().filter(phrase -> !client.contains(phrase)).toList();
+        return " · " + side + (differing.isEmpty() ? " the same" : differing.size() == far.size() ? " " + String.join(", ", differing)
+                : " the same but " + String.join(", ", differing));
     }
 
     /** A merged run's clients: how many, on which hosts, how much of a row's span they measured at once. */
@@ -64,17 +78,20 @@ final class RunSummary {
                 : String.format(Locale.ROOT, ", measuring together >= %.0f%% of each row's span", 100 * c.overlapMinimum()));
     }
 
-    /** The kernel settings (core.metrics.HostTuning) as one phrase; empty for reports older than them. */
-    static String tuning(Object description) {
+    /** The kernel settings (core.metrics.HostTuning) as phrases; empty for reports older than them. */
+    static List<String> tuning(Object description) {
         if (!(description instanceof Map<?, ?> m) || m.get("tuning") == null) {
-            return "";
+            return List.of();
         }
         // Just measured it is the record, read back from JSON a map.
         HostTuning t = JSON.convertValue(m.get("tuning"), HostTuning.class);
-        return "governor " + t.cpuGovernor() + ", THP " + t.transparentHugePages() + ", cgroup memory " + t.cgroupMemoryMax()
-                + ", TCP " + t.tcpCongestionControl() + " rmem " + t.tcpRmem() + " wmem " + t.tcpWmem()
-                + " rmem_max " + t.rmemMax() + " wmem_max " + t.wmemMax()
-                + (t.blockScheduler() == null ? "" : ", I/O scheduler " + t.blockScheduler());
+        List<String> phrases = new ArrayList<>(List.of("governor " + t.cpuGovernor(), "THP " + t.transparentHugePages(),
+                "cgroup memory " + t.cgroupMemoryMax(), "TCP " + t.tcpCongestionControl() + " rmem " + t.tcpRmem() + " wmem "
+                        + t.tcpWmem() + " rmem_max " + t.rmemMax() + " wmem_max " + t.wmemMax()));
+        if (t.blockScheduler() != null) {
+            phrases.add("I/O scheduler " + t.blockScheduler());
+        }
+        return phrases;
     }
 
     /** Every setting but the long explanations, sizes in binary units. */

@@ -277,4 +277,21 @@ class ReportWriterTest {
         assertThat(header).contains("tuning client governor performance, THP madvise, cgroup memory max, TCP cubic rmem 4096 131072 6291456 "
                 + "wmem 4096 16384 4194304 rmem_max 212992 wmem_max 212992");
     }
+
+    /** The proxy's settings were left out, and a server's were repeated whole, pushing them out of a chart's header. */
+    @Test
+    void tuningSaysTheProxysAndServersSettingsWhereTheyDifferFromTheClients() {
+        io.xferbench.core.metrics.HostTuning client = new io.xferbench.core.metrics.HostTuning("performance", "madvise", "max",
+                "cubic", "4096 131072 6291456", "4096 16384 4194304", "212992", "212992", null);
+        io.xferbench.core.metrics.HostTuning server = new io.xferbench.core.metrics.HostTuning("performance", "madvise", "268435456",
+                "cubic", "4096 131072 6291456", "4096 16384 4194304", "212992", "212992", "mq-deadline");
+        Map<String, Object> env = new LinkedHashMap<>();
+        env.put("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", client));
+        env.put("proxy", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", client));
+        env.put("server", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", server));
+        assertThat(ReportWriter.table(new Report(env, List.of(exchanges()))).lines())
+                .contains("tuning client governor performance, THP madvise, cgroup memory max, TCP cubic rmem 4096 131072 6291456 "
+                        + "wmem 4096 16384 4194304 rmem_max 212992 wmem_max 212992 · proxy the same"
+                        + " · server the same but cgroup memory 268435456, I/O scheduler mq-deadline");
+    }
 }
