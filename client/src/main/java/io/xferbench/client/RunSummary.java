@@ -84,14 +84,7 @@ final class RunSummary {
             return List.of();
         }
         // Just measured it is the record, read back from JSON a map.
-        HostTuning t = JSON.convertValue(m.get("tuning"), HostTuning.class);
-        List<String> phrases = new ArrayList<>(List.of("governor " + t.cpuGovernor(), "THP " + t.transparentHugePages(),
-                "cgroup memory " + t.cgroupMemoryMax(), "TCP " + t.tcpCongestionControl() + " rmem " + t.tcpRmem() + " wmem "
-                        + t.tcpWmem() + " rmem_max " + t.rmemMax() + " wmem_max " + t.wmemMax()));
-        if (t.blockScheduler() != null) {
-            phrases.add("I/O scheduler " + t.blockScheduler());
-        }
-        return phrases;
+        return JSON.convertValue(m.get("tuning"), HostTuning.class).phrases();
     }
 
     /** Every setting but the long explanations, sizes in binary units. */

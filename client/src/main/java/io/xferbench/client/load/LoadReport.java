@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.SyscallCounts;
 import io.xferbench.core.protocol.MeasurementReport;
 import java.util.ArrayList;
@@ -204,7 +205,18 @@ final class LoadReport {
     }
 
     private static String line(Map<String, Object> m) {
-        return m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+        return m.entrySet().stream().map(e -> value(e.getKey(), e.getValue())).collect(Collectors.joining(", "));
+    }
+
+    /** One setting for a reader: the kernel settings in words, not a record's toString; memory in GiB, not bytes. */
+    private static String value(String key, Object v) {
+        if (v instanceof HostTuning t) {
+            return key + " " + String.join(", ", t.phrases());
+        }
+        if (key.equals("memoryBytes") && v instanceof Number n) {
+            return String.format(Locale.ROOT, "memory %.1f GiB", n.longValue() / (double) Sizes.GiB);
+        }
+        return key + " " + v;
     }
 
     private static Optional<Row> reference(Row row, List<Row> rows) {

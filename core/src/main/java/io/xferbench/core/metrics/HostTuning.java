@@ -24,6 +24,20 @@ public record HostTuning(String cpuGovernor, String transparentHugePages, String
                          String tcpRmem, String tcpWmem, String rmemMax, String wmemMax, String blockScheduler) {
     static final String UNAVAILABLE = "unavailable";
 
+    /**
+     * The settings as a reader's phrases ({@code governor performance}, {@code THP madvise}, ..., the TCP sysctls as one),
+     * for report headers: one wording for every report, so a far side's can be compared with the client's phrase by phrase.
+     */
+    public java.util.List<String> phrases() {
+        java.util.List<String> phrases = new java.util.ArrayList<>(java.util.List.of("governor " + cpuGovernor,
+                "THP " + transparentHugePages, "cgroup memory " + cgroupMemoryMax, "TCP " + tcpCongestionControl + " rmem " + tcpRmem
+                        + " wmem " + tcpWmem + " rmem_max " + rmemMax + " wmem_max " + wmemMax));
+        if (blockScheduler != null) {
+            phrases.add("I/O scheduler " + blockScheduler);
+        }
+        return phrases;
+    }
+
     /** This machine's settings; {@code device} (nullable) is the data directory's file store name, e.g. /dev/vda1. */
     public static HostTuning read(String device) {
         return new HostTuning(text(Path.of("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")),
