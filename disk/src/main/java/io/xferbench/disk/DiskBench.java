@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
@@ -52,7 +53,7 @@ public final class DiskBench {
             return 0;
         }
         List<DiskRow> rows = run(o, System.err);
-        String text = DiskTable.format(rows, o.format);
+        String text = DiskTable.format(DiskEnvironment.describe(o, o.fio() ? Fio.path() : null), rows, o.format);
         if (o.out != null) {
             Files.writeString(o.out, text);
         } else {
@@ -192,7 +193,7 @@ public final class DiskBench {
 
     /** Prints a measured row as it comes (CSV, without the header), so a long run shows its progress and order. */
     private static DiskRow logged(DiskRow row, PrintStream log) throws IOException {
-        log.println("bench-disk: " + DiskTable.format(List.of(row), "csv").lines().skip(1).findFirst().orElse(""));
+        log.println("bench-disk: " + DiskTable.format(Map.of(), List.of(row), "csv").lines().skip(1).findFirst().orElse(""));
         return row;
     }
 

@@ -6,10 +6,15 @@ import io.xferbench.core.Sizes;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
-/** The rows as an aligned text table, JSON, CSV or a Markdown table. */
+/**
+ * The rows as an aligned text table, JSON ({environment, rows}), CSV (rows only) or a Markdown table; the table and
+ * Markdown start with the environment ({@link DiskEnvironment}), one line per entry.
+ */
 final class DiskTable {
     private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
             "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "sys/op", "dev reads", "dev MiB",
@@ -19,13 +24,24 @@ final class DiskTable {
     private DiskTable() {
     }
 
-    static String format(List<DiskRow> rows, String format) throws IOException {
+    static String format(Map<String, String> environment, List<DiskRow> rows, String format) throws IOException {
         return switch (format) {
-            case "json" -> new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows) + "\n";
+            case "json" -> {
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("environment", environment);
+                doc.put("rows", rows);
+                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
+            }
             case "csv" -> csv(rows);
-            case "markdown" -> markdown(rows);
-            default -> table(rows);
+            case "markdown" -> lines(environment, "- ") + (environment.isEmpty() ? "" : "\n") + markdown(rows);
+            default -> lines(environment, "# ") + table(rows);
         };
+    }
+
+    private static String lines(Map<String, String> environment, String prefix) {
+        StringBuilder sb = new StringBuilder();
+        environment.forEach((k, v) -> sb.append(prefix).append(k).append(": ").append(v).append('\n'));
+        return sb.toString();
     }
 
     /** First and last index of the measured columns: a skipped row shows "-" there, never a measured-looking 0. */
