@@ -87,6 +87,9 @@ final class ComparisonWriter {
         for (SettingsDifference d : c.settings()) {
             out.append(bullet).append("settings differ, ").append(escape.apply(d.describe())).append('\n');
         }
+        for (EnvironmentDifference d : c.machines()) {
+            out.append(bullet).append("environment differs, ").append(escape.apply(d.describe())).append('\n');
+        }
         if (!c.repeated().isEmpty()) {
             out.append(bullet).append("repeated rows, paired in order (first of A with first of B, ...): ")
                     .append(escape.apply(String.join(", ", c.repeated().stream().map(RowName::of).toList()))).append('\n');

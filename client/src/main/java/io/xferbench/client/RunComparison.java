@@ -21,9 +21,11 @@ import java.util.Set;
  * @param repeated rows a run has more than once (e.g. {@code --method stream,stream}): their copies are paired in order,
  *                 the first of A with the first of B, and so on
  * @param settings the settings in which the runs differ: a change may come from them, not from the code or machine
+ * @param machines where the runs' machines differ (JDK, kernel, CPUs, kernel settings, network path): a change may come
+ *                 from them
  */
 record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResult> onlyB, List<MethodResult> repeated,
-                     List<SettingsDifference> settings) {
+                     List<SettingsDifference> settings, List<EnvironmentDifference> machines) {
 
     /** One row in both runs. */
     record Pair(MethodResult a, MethodResult b) {
@@ -77,7 +79,8 @@ record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResu
             }
         }
         List<MethodResult> onlyB = byKey.values().stream().flatMap(Deque::stream).toList();
-        return new RunComparison(pairs, onlyA, onlyB, List.copyOf(repeated.values()), SettingsDifference.between(a, b));
+        return new RunComparison(pairs, onlyA, onlyB, List.copyOf(repeated.values()), SettingsDifference.between(a, b),
+                EnvironmentDifference.between(a, b));
     }
 
     /** The first copy of each row the report has more than once. */

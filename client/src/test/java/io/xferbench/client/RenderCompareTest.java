@@ -106,6 +106,23 @@ class RenderCompareTest {
         assertThat(compare(dir, new Report(one, A.results()), new Report(one, B.results()))).doesNotContain("settings differ");
     }
 
+    /** Two runs on different JDKs or kernel settings were compared as if only the code had changed. */
+    @Test
+    void differingMachinesAreNamedEachOnALine(@TempDir Path dir) throws Exception {
+        Map<String, Object> old = Map.of("client", Map.of("jdk", "Temurin 21", "kernel", "Linux 6.18"),
+                "server", Map.of("jdk", "Temurin 21", "kernel", "Linux 6.18", "tuning", Map.of("cgroupMemoryMax", "max")),
+                "network", Map.of("path", "loopback"));
+        Map<String, Object> now = Map.of("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18"),
+                "server", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", Map.of("cgroupMemoryMax", "268435456")),
+                "network", Map.of("path", "veth"));
+        String out = compare(dir, new Report(old, A.results()), new Report(now, B.results()));
+        assertThat(out).contains("environment differs, client jdk: Temurin 21 vs Temurin 25\n")
+                .contains("environment differs, server jdk: Temurin 21 vs Temurin 25\n")
+                .contains("environment differs, server tuning cgroupMemoryMax: max vs 268435456\n")
+                .contains("environment differs, network path: loopback vs veth\n").doesNotContain("kernel:");
+        assertThat(compare(dir, new Report(old, A.results()), new Report(old, B.results()))).doesNotContain("environment differs");
+    }
+
     /** Proxy rows differ by scenario only: an unmatched one says which. */
     @Test
     void anUnmatchedProxyRowNamesItsScenario(@TempDir Path dir) throws Exception {
