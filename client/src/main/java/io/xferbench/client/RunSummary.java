@@ -98,7 +98,8 @@ final class RunSummary {
                 .collect(Collectors.joining(", "));
     }
 
-    private static String value(String key, Object v) {
+    /** A setting's value for a reader: sizes and buffers (a number or a list of them) in binary units. */
+    static String value(String key, Object v) {
         boolean bytes = key.toLowerCase(Locale.ROOT).contains("size") || key.toLowerCase(Locale.ROOT).contains("buffer");
         if (bytes && v instanceof Number n) {
             return Sizes.format(n.longValue());

@@ -43,8 +43,8 @@ record SettingsDifference(String key, Object a, Object b) {
         return differences;
     }
 
-    /** {@code concurrency: 1 vs 4}; an absent value is written {@code (none)}. */
+    /** {@code concurrency: 1 vs 4}, {@code sizes: 16MiB vs 8MiB} (not bytes); an absent value is written {@code (none)}. */
     String describe() {
-        return key + ": " + (a == null ? "(none)" : a) + " vs " + (b == null ? "(none)" : b);
+        return key + ": " + (a == null ? "(none)" : RunSummary.value(key, a)) + " vs " + (b == null ? "(none)" : RunSummary.value(key, b));
     }
 }

@@ -106,6 +106,14 @@ class RenderCompareTest {
         assertThat(compare(dir, new Report(one, A.results()), new Report(one, B.results()))).doesNotContain("settings differ");
     }
 
+    /** Sizes were printed in bytes ({@code sizes: [16777216] vs [8388608]}), unlike every other report line. */
+    @Test
+    void differingSizesAreInBinaryUnits(@TempDir Path dir) throws Exception {
+        String out = compare(dir, new Report(Map.of("settings", Map.of("sizes", List.of(16L << 20), "bufferSize", 65536)), A.results()),
+                new Report(Map.of("settings", Map.of("sizes", List.of(8L << 20, 1L << 30), "bufferSize", 1 << 20)), B.results()));
+        assertThat(out).contains("settings differ, sizes: 16MiB vs 8MiB,1GiB\n").contains("settings differ, bufferSize: 64KiB vs 1MiB\n");
+    }
+
     /** Two runs on different JDKs or kernel settings were compared as if only the code had changed. */
     @Test
     void differingMachinesAreNamedEachOnALine(@TempDir Path dir) throws Exception {
