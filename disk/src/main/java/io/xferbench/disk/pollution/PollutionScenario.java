@@ -156,7 +156,7 @@ final class PollutionScenario {
                 + "%.1f, vmtouch %s), recovered %s%n", mode.id, read.mibPerSec(), before.meanResidency(),
                 duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
                 vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
-                recovery == null ? "not within the cap" : "after " + recovery + " s");
+                recoveryPhrase(recovery));
         return new PollutionRow(mode.id, read.bytes(), read.mibPerSec(), read.digest() == expectedDigest, bigResident,
                 before.meanResidency(), duringSpan.lowestResidency(),
                 afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
@@ -194,6 +194,11 @@ final class PollutionScenario {
     private static final long PERIOD_SLACK = HotSetSampler.PERIOD_NANOS / 2;
 
     /** Residency (last sample) and rate (last second) back within the tolerance of before. */
+    /** The progress line's recovery: to the sampling's 0.25 s resolution, not a double's nine digits ("6.823743819 s"). */
+    static String recoveryPhrase(Double seconds) {
+        return seconds == null ? "not within the cap" : String.format(Locale.ROOT, "after %.2f s", seconds);
+    }
+
     private boolean recovered(List<Sample> after, Sample.Span before) {
         List<Sample> recent = after.subList(Math.max(0, after.size() - RECOVERY_SAMPLES), after.size());
         Sample.Span r = Sample.Span.of(recent);
