@@ -157,6 +157,15 @@ class ReportWriterTest {
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
     }
 
+    /** A receiver that checksums inline reports 0 verify nanos: its column said 0.00 ms, as if the CRC32C were free. */
+    @Test
+    void anInlineChecksumIsSaidNotShownAsZeroMilliseconds() {
+        MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "stream", 1L << 20),
+                new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
+                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 0.0, null), ALONE, null, true, null, null);
+        assertThat(ReportWriter.table(new Report(Map.of(), List.of(upload)))).containsPattern("stream +1MiB +40\\.50 +inline +-");
+    }
+
     @Test
     void jsonHasTheDocumentedFieldsAndRoundTrips() throws Exception {
         String json = ReportWriter.render(report(), "json");
