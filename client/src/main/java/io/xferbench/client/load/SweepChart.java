@@ -33,6 +33,7 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
     static SweepChart of(List<LoadReport.Row> rows, long fileSize, Map<String, Object> environment, String path) {
         Map<String, Line> lines = new LinkedHashMap<>();
         TreeSet<Integer> xs = new TreeSet<>();
+        java.util.DoubleSummaryStatistics seconds = new java.util.DoubleSummaryStatistics();
         for (LoadReport.Row row : rows) {
             if (row.skipped() != null || !row.client().equals("xferbench") || !row.operation().equals("download")) {
                 continue;
@@ -44,6 +45,7 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
                 line.threadsPeak().put(row.concurrency(), row.serverFigures().threadsPeak());
             }
             xs.add(row.concurrency());
+            seconds.accept(row.result().seconds());
         }
         List<String> subtitle = new ArrayList<>();
         subtitle.add(Sizes.format(fileSize) + " downloads, closed loop, every body verified; " + path);
@@ -51,11 +53,21 @@ record SweepChart(String title, List<String> subtitle, List<Integer> concurrenci
         if (windows > 1) {
             subtitle.add("each point: the median of " + windows + " windows per row, taken round by round over the servers "
                     + "(--repeat); the table has each row's range");
+        } else if (seconds.getCount() > 0) {
+            // Without this a single window per point looked as settled as a median of several.
+            subtitle.add("each point: one measured window of " + window(seconds) + " per row after its warm-up, no range "
+                    + "(--repeat N measures N windows a row)");
         }
         subtitle.add(environment.getOrDefault("jdk", "") + " " + environment.getOrDefault("kernel", "")
                 + ", generator on " + environment.getOrDefault("cpus", "?") + " CPUs"
                 + (environment.containsKey("cpusAllowed") ? " (CPU list " + environment.get("cpusAllowed") + ")" : ""));
         return new SweepChart("Load sweep: requests/s and server threads against concurrent connections", subtitle,
                 List.copyOf(xs), List.copyOf(lines.values()));
+    }
+
+    private static String window(java.util.DoubleSummaryStatistics seconds) {
+        String min = String.format(java.util.Locale.ROOT, "%.1f", seconds.getMin());
+        String max = String.format(java.util.Locale.ROOT, "%.1f", seconds.getMax());
+        return (min.equals(max) ? min : min + "-" + max) + " s";
     }
 }

@@ -72,6 +72,14 @@ class SweepChartTest {
                 .anyMatch(l -> l.contains("median of 3 windows"));
     }
 
+    /** A chart of single windows looked as settled as one of medians: it now says each point is one window, of how long. */
+    @Test
+    void singleWindowsSaySoAndHowLong() {
+        LoadReport.Row once = row("nginx", "xferbench", "download", 500, 38_000, 3);
+        assertThat(SweepChart.of(List.of(once), 1024, Map.of(), "loopback").subtitle())
+                .contains("each point: one measured window of 1.0 s per row after its warm-up, no range (--repeat N measures N windows a row)");
+    }
+
     @Test
     void theSubtitleSaysWhereTheLoadWentAndOnWhichCpus() {
         List<LoadReport.Row> rows = List.of(row("xferbench", "xferbench", "download", 50, 20_000, 30));
