@@ -491,9 +491,16 @@ final class LoadReport {
                 .collect(Collectors.joining(", "));
         return String.format(Locale.ROOT, "JIT settle: before its first window each xferbench row ran its own load unmeasured "
                 + "until the server's compiler threads took under %.0f%% of its CPU in %d slices of %d s in a row: "
-                + "%.0f-%.0f s per row", JIT_NOTED_SHARE * 100, JitSettle.QUIET_SLICES, JitSettle.SLICE_NANOS / 1_000_000_000,
-                seconds.getMin(), seconds.getMax())
+                + "%s s per row", JIT_NOTED_SHARE * 100, JitSettle.QUIET_SLICES, JitSettle.SLICE_NANOS / 1_000_000_000,
+                span(seconds.getMin(), seconds.getMax()))
                 + (restless.isEmpty() ? ".\n" : "; not quiet within --jit-settle: " + restless + ".\n");
+    }
+
+    /** {@code 43-60}, or one number when both ends round alike (it printed {@code 5-5 s per row}). */
+    private static String span(double min, double max) {
+        String a = String.format(Locale.ROOT, "%.0f", min);
+        String b = String.format(Locale.ROOT, "%.0f", max);
+        return a.equals(b) ? a : a + "-" + b;
     }
 
     /** The run's errors, and the read-back's failures after it (which are not requests of the window). */

@@ -153,6 +153,16 @@ class RepeatedRowsTest {
         assertThat(LoadReport.render(Map.of(), Map.of(), List.of(nginx), LoadCommand.Format.TABLE)).doesNotContain("JIT settle");
     }
 
+    /** Rows that all settled for as long said "5-5 s per row". */
+    @Test
+    void equalSettleTimesAreOneNumber() throws Exception {
+        LoadResult r = new LoadResult(4, 1, 0, 1000, Map.of(), 0, 1, 1000, 1, new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
+        List<LoadReport.Row> rows = List.of(50, 200).stream().map(conns -> new LoadReport.Row("xferbench", "netty-epoll sendfile",
+                "xferbench", "native", "download", 1024, conns, r, new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null)
+                .withJitSettle(new JitSettle.Outcome(5, 5.02, 0.3, false))).toList();
+        assertThat(LoadReport.render(Map.of(), Map.of(), rows, LoadCommand.Format.TABLE)).contains("in a row: 5 s per row;");
+    }
+
     @Test
     void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() {
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
