@@ -40,6 +40,8 @@ final class BarChartPainter {
     private final int height;
     private final double axisMax;
     private final double tick;
+    /** The subtitle as drawn: each line wrapped to the chart's width, none cut. */
+    private final List<String> headerLines;
 
     BarChartPainter(BarChart chart) {
         this.chart = chart;
@@ -53,7 +55,8 @@ final class BarChartPainter {
                 .mapToInt(c -> smallMetrics.stringWidth(((BarChart.Bar) c).text())).max().orElse(0);
         plotLeft = MARGIN + labels + 12;
         plotRight = WIDTH - MARGIN - texts - 10;
-        int headerLines = 1 + chart.subtitle().size();
+        headerLines = wrap(chart.subtitle(), smallMetrics, WIDTH - 2 * MARGIN);
+        int headerLines = 1 + this.headerLines.size();
         plotTop = MARGIN + titleMetrics.getHeight() + (headerLines - 1) * smallMetrics.getHeight() + smallMetrics.getHeight() + 16;
         height = plotTop + chart.groups().size() * (groupHeight() + GROUP_GAP) + 2 * smallMetrics.getHeight() + MARGIN + 8;
         double reach = chart.reach();
@@ -109,9 +112,9 @@ final class BarChartPainter {
         y += titleMetrics.getDescent();
         g.setFont(SMALL);
         g.setColor(new Color(0x55, 0x55, 0x55));
-        for (String line : chart.subtitle()) {
+        for (String line : headerLines) {
             y += smallMetrics.getHeight();
-            g.drawString(fit(line, smallMetrics, WIDTH - 2 * MARGIN), MARGIN, y);
+            g.drawString(line, MARGIN, y);
         }
         // Legend: one swatch per series, then how to read the whisker and the marks.
         y += smallMetrics.getHeight() + 6;
@@ -198,6 +201,32 @@ final class BarChartPainter {
 
     private static Color colour(int slot) {
         return PALETTE[slot % PALETTE.length];
+    }
+
+    /**
+     * Breaks each line at spaces to fit {@code width}, continuations indented. The header used to cut a long line
+     * ("... · s..."), and what was cut was how the numbers were obtained: the server's settings, the command's end.
+     */
+    static List<String> wrap(List<String> lines, FontMetrics m, int width) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String line : lines) {
+            String rest = line;
+            String indent = "";
+            while (m.stringWidth(indent + rest) > width) {
+                int cut = rest.length();
+                while (cut > 0 && (cut == rest.length() || rest.charAt(cut) != ' ' || m.stringWidth(indent + rest.substring(0, cut)) > width)) {
+                    cut--;
+                }
+                if (cut == 0) {
+                    break;  // one word wider than the chart: drawn whole, it runs off the edge rather than vanish
+                }
+                out.add(indent + rest.substring(0, cut));
+                rest = rest.substring(cut + 1);
+                indent = "    ";
+            }
+            out.add(indent + rest);
+        }
+        return out;
     }
 
     /** Cuts a line to a width, marking the cut. */

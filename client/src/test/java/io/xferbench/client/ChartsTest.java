@@ -87,6 +87,29 @@ class ChartsTest {
         assertThat(Files.readString(dir.resolve("run-syscalls.svg"))).contains("n/a: perf not installed");
     }
 
+    /** A header line longer than the chart was cut ("... · s..."), losing the server's settings and the command's end. */
+    @Test
+    void longHeaderLinesAreWrappedNotCut() throws Exception {
+        String tuning = "tuning client governor unavailable, THP madvise, cgroup memory max, TCP bbr rmem 4096 131072 33554432 "
+                + "wmem 4096 16384 4194304 rmem_max 4194304 wmem_max 4194304 · server the same but cgroup memory 268435456, "
+                + "I/O scheduler mq-deadline-at-the-end";
+        BarChart chart = new BarChart("t", List.of("short line", tuning), "MiB/s", List.of("1MiB"),
+                List.of(new BarChart.Group("a", List.of(new BarChart.Bar(1, 1.0, 1.0, "1")))));
+        String svg = ChartFiles.svg(chart);
+        assertThat(svg).contains("mq-deadline-at-the-end").contains("short line").doesNotContain("...");
+    }
+
+    @Test
+    void wrappedLinesFitAndKeepEveryWord() {
+        String tuning = "tuning client governor unavailable, THP madvise, cgroup memory max, TCP bbr rmem 4096 131072 33554432 "
+                + "wmem 4096 16384 4194304 rmem_max 4194304 wmem_max 4194304 · server the same but I/O scheduler mq-deadline";
+        java.awt.FontMetrics metrics = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics()
+                .getFontMetrics(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+        List<String> lines = BarChartPainter.wrap(List.of(tuning), metrics, 600);
+        assertThat(lines).hasSizeGreaterThan(1).allMatch(l -> metrics.stringWidth(l) <= 600);
+        assertThat(String.join(" ", lines.stream().map(String::strip).toList())).isEqualTo(tuning);
+    }
+
     @Test
     void emptyBodyRowsAreChartedPerRequestBySeriesOfScenario() {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
