@@ -30,22 +30,24 @@ final class ReportCharts {
         List<String> subtitle = RunSummary.lines(report);
         String direction = report.results().isEmpty() ? "" : DirectionJson.name(report.results().get(0).row().direction()) + " ";
         String side = side(report);
+        // A proxy run's measured process is the proxy: "proxy proxy CPU" said it twice.
+        String measured = direction.equals(side + " ") ? side + " process" : direction + side;
         List<Named> charts = new ArrayList<>();
         if (!bulk.isEmpty()) {
             charts.add(new Named("", chart("xferbench " + direction + "throughput, MiB/s (bar: median, whisker: min..max over rounds)",
                     subtitle, "MiB/s", bulk, ReportCharts::mibPerSec)));
-            charts.add(new Named("-cpu", chart("xferbench " + direction + side + " CPU seconds per GiB (usr+sys, the measured rounds)",
+            charts.add(new Named("-cpu", chart("xferbench " + measured + " CPU seconds per GiB (usr+sys, the measured rounds)",
                     subtitle, side + " CPU s/GiB", bulk, r -> cpu(r, MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB))));
-            charts.add(new Named("-syscalls", chart("xferbench " + direction + side + " syscalls per GiB (all syscalls in the window)",
+            charts.add(new Named("-syscalls", chart("xferbench " + measured + " syscalls per GiB (all syscalls in the window)",
                     subtitle, side + " syscalls/GiB", bulk, r -> syscalls(r, r.syscallCounts().perGiB()))));
         }
         if (!exchanges.isEmpty()) {
             charts.add(new Named("-requests", chart("xferbench " + direction + "empty-body exchanges per second (bar: median, whisker: min..max over rounds)",
                     subtitle, "requests/s", exchanges, ReportCharts::requestsPerSec)));
-            charts.add(new Named("-requests-cpu", chart("xferbench " + direction + side + " CPU microseconds per request (usr+sys)",
+            charts.add(new Named("-requests-cpu", chart("xferbench " + measured + " CPU microseconds per request (usr+sys)",
                     subtitle, side + " CPU us/request", exchanges,
                     r -> cpu(r, MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer))));
-            charts.add(new Named("-requests-syscalls", chart("xferbench " + direction + side + " syscalls per request",
+            charts.add(new Named("-requests-syscalls", chart("xferbench " + measured + " syscalls per request",
                     subtitle, side + " syscalls/request", exchanges, r -> syscalls(r, r.syscallCounts().perTransfer()))));
         }
         return charts;

@@ -122,6 +122,18 @@ class ChartsTest {
         assertThat(requests.groups().get(0).cells().get(0)).isEqualTo(new BarChart.Bar(9000, 8000.0, 9500.0, "9000 [8000..9500]"));
     }
 
+    /** A proxy run's CPU chart was titled "xferbench proxy proxy CPU ...". */
+    @Test
+    void aProxyRunsTitlesNameTheProxyOnce() {
+        MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
+                new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
+                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+        List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
+        assertThat(charts.get(1).chart().title()).isEqualTo("xferbench proxy process CPU microseconds per request (usr+sys)");
+        assertThat(charts.get(2).chart().title()).isEqualTo("xferbench proxy process syscalls per request");
+        assertThat(ReportCharts.of(mixed()).get(1).chart().title()).startsWith("xferbench download server CPU seconds per GiB");
+    }
+
     @Test
     void aWhiskerThatDoesNotHoldItsValueIsRefused() {
         assertThatThrownBy(() -> new BarChart.Bar(5, 6.0, 7.0, "")).isInstanceOf(IllegalArgumentException.class);
