@@ -59,7 +59,7 @@ final class ComparisonWriter {
             rows.add(List.of(DirectionJson.name(p.a().row().direction()) + (p.a().row().scenario() == null ? "" : " " + p.a().row().scenario().id()),
                     p.a().label(), Sizes.format(p.a().row().size()), rate(p.a()), rate(p.b()),
                     delta == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", delta),
-                    overlap == null ? "-" : overlap ? "overlap" : "apart"));
+                    overlap == null ? (delta == null ? "-" : "no range") : overlap ? "overlap" : "apart"));
         }
         return rows;
     }
@@ -72,8 +72,8 @@ final class ComparisonWriter {
             return "FAILED";
         }
         RunComparison.Range range = RunComparison.Range.of(r);
-        return range == null ? "n/a" : ReportCharts.number(range.median()) + " [" + ReportCharts.number(range.min()) + ".."
-                + ReportCharts.number(range.max()) + "]";
+        return range == null ? "n/a" : r.throughput().single() ? ReportCharts.number(range.median()) + " (no range)"
+                : ReportCharts.number(range.median()) + " [" + ReportCharts.number(range.min()) + ".." + ReportCharts.number(range.max()) + "]";
     }
 
     private static void only(StringBuilder out, String prefix, List<MethodResult> rows) {

@@ -126,6 +126,15 @@ record MethodResult(@JsonUnwrapped Row row, @JsonUnwrapped Throughput throughput
                     transfersPerSecMax, null, null);
         }
 
+        /**
+         * One figure, no spread: a single round (--repeat 1) or a merged row (one rate over the clients' window). Its
+         * min and max equal the median, which "15 [15..15]" showed as a range of zero width.
+         */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        boolean single() {
+            return repeatMibPerSec != null && repeatMibPerSec.size() == 1;
+        }
+
         Throughput measuredBetween(long startedAtEpochMicros, long endedAtEpochMicros) {
             return new Throughput(bytes, transfers, seconds, mibPerSec, mibPerSecMin, mibPerSecMax, repeatMibPerSec, transfersPerSec,
                     transfersPerSecMin, transfersPerSecMax, startedAtEpochMicros, endedAtEpochMicros);

@@ -94,7 +94,7 @@ final class ReportCharts {
 
     private static BarChart.Cell mibPerSec(MethodResult r) {
         MethodResult.Throughput t = r.throughput();
-        return rate(t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
+        return rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
     }
 
     private static BarChart.Cell requestsPerSec(MethodResult r) {
@@ -102,11 +102,13 @@ final class ReportCharts {
         if (t.transfersPerSec() == null) {
             return new BarChart.Unmeasured("n/a: report older than req/s", false);
         }
-        return rate(t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
+        return rate(t, t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
     }
 
-    private static BarChart.Bar rate(double median, double min, double max) {
-        return new BarChart.Bar(median, min, max, number(median) + " [" + number(min) + ".." + number(max) + "]");
+    /** A bar with its whisker; one figure ({@link MethodResult.Throughput#single}) gets none, not one of zero width. */
+    private static BarChart.Bar rate(MethodResult.Throughput t, double median, double min, double max) {
+        return t.single() ? new BarChart.Bar(median, null, null, number(median) + " (no range)")
+                : new BarChart.Bar(median, min, max, number(median) + " [" + number(min) + ".." + number(max) + "]");
     }
 
     private static BarChart.Cell cpu(MethodResult r, Function<MethodResult.Cpu, Double> user, Function<MethodResult.Cpu, Double> system) {

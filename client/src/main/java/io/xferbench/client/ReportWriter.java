@@ -125,7 +125,7 @@ final class ReportWriter {
             }
             MethodResult.Throughput t = r.throughput();
             double gib = t.bytes() / (double) Sizes.GiB;
-            String rate = String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
+            String rate = rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
             String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
             p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
                     r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1, "%.2f"),
@@ -151,7 +151,7 @@ final class ReportWriter {
             }
             MethodResult.Throughput t = r.throughput();
             String rate = t.transfersPerSec() == null ? "n/a"
-                    : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
+                    : rate(t, t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
             String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
             p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
                     r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
@@ -174,6 +174,12 @@ final class ReportWriter {
             p.println(String.format(Locale.ROOT, label(w) + " %-9s %16s %15s %14s", r.label(), Sizes.format(r.row().size()),
                     millis(m.receiveP50()), verify(m.verifyP50()), millis(m.fsyncP50())));
         }
+    }
+
+    /** {@code median [min..max]}, or {@code median (no range)} for one figure ({@link MethodResult.Throughput#single}). */
+    static String rate(MethodResult.Throughput t, double median, double min, double max) {
+        return t.single() ? String.format(Locale.ROOT, "%.0f (no range)", median)
+                : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", median, min, max);
     }
 
     /** "yes", or "yes shared" when the far side's columns include other clients' work; "NO" unverified. */

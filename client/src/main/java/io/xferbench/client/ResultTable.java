@@ -45,7 +45,7 @@ final class ResultTable {
             List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
             if (!unmeasured(r, row, columns.size())) {
                 MethodResult.Throughput t = r.throughput();
-                row.addAll(List.of(String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax()),
+                row.addAll(List.of(ReportWriter.rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax()),
                         Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1, "%.2f"),
                         ReportWriter.latency(r, MethodResult.Latency::p99, 1, "%.2f"),
                         cpu(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
@@ -68,7 +68,7 @@ final class ResultTable {
             if (!unmeasured(r, row, columns.size())) {
                 MethodResult.Throughput t = r.throughput();
                 row.addAll(List.of(t.transfersPerSec() == null ? "n/a"
-                                : String.format(Locale.ROOT, "%.0f [%.0f..%.0f]", t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax()),
+                                : ReportWriter.rate(t, t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax()),
                         Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
                         ReportWriter.latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
                         cpu(r.clientCpu(), MethodResult.Cpu::userMicrosPerTransfer, MethodResult.Cpu::systemMicrosPerTransfer),

@@ -36,11 +36,12 @@ record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<MethodResu
             return x == null || y == null || x.median() == 0 ? null : (y.median() - x.median()) / x.median() * 100;
         }
 
-        /** Whether the two min..max ranges share a value; null when either row has no number. */
+        /** Whether the two min..max ranges share a value; null when either row has no number or no range (one figure). */
         Boolean rangesOverlap() {
             Range x = Range.of(a);
             Range y = Range.of(b);
-            return x == null || y == null ? null : x.min() <= y.max() && y.min() <= x.max();
+            return x == null || y == null || a.throughput().single() || b.throughput().single() ? null
+                    : x.min() <= y.max() && y.min() <= x.max();
         }
     }
 

@@ -114,6 +114,26 @@ class RenderCompareTest {
         assertThat(out).contains("settings differ, sizes: 16MiB vs 8MiB,1GiB\n").contains("settings differ, bufferSize: 64KiB vs 1MiB\n");
     }
 
+    /**
+     * A single round (or a merged row) has one figure: the table said "15 [15..15]", the chart drew a zero-width
+     * whisker and compare called two such rows "apart", as if outside a spread there is none of.
+     */
+    @Test
+    void oneFigureIsShownWithoutARange(@TempDir Path dir) throws Exception {
+        MethodResult once = new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "stream", 64 * Sizes.MiB),
+                new MethodResult.Throughput(64 * Sizes.MiB, 1, 1.0, 15, 15, 15, List.of(15.0), null, null, null),
+                new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
+                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+        Report report = new Report(Map.of(), List.of(once));
+        assertThat(ReportWriter.table(report)).contains("15 (no range)").doesNotContain("[15..15]");
+        assertThat(ReportWriter.render(report, "markdown")).contains("| 15 (no range) |");
+        BarChart.Cell bar = ReportCharts.of(report).get(0).chart().groups().get(0).cells().get(0);
+        assertThat(bar).isEqualTo(new BarChart.Bar(15, null, null, "15.0 (no range)"));
+        String out = compare(dir, report, new Report(Map.of(), List.of(row("stream", 30, 29, 31))));
+        assertThat(out.lines().filter(l -> l.startsWith("download")).findFirst().orElseThrow())
+                .contains("15.0 (no range)").contains("+100.0%").endsWith("no range");
+    }
+
     /** Two runs on different JDKs or kernel settings were compared as if only the code had changed. */
     @Test
     void differingMachinesAreNamedEachOnALine(@TempDir Path dir) throws Exception {

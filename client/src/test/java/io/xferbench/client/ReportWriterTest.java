@@ -138,7 +138,7 @@ class ReportWriterTest {
     void proxyScenariosGetOneSectionEach() {
         MethodResult small = exchanges();
         MethodResult connect = new MethodResult(new MethodResult.Row(Direction.RELAY, "splice-pooled", MethodResult.Scenario.CONNECT, 0, null),
-                new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
+                new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0, 0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
                 cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, null, true, null, null);
         String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
