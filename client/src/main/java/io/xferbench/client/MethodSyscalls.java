@@ -49,12 +49,24 @@ final class MethodSyscalls {
         // A defining syscall never called at all is worth seeing too: the method did not do what it claims.
         defining.stream().filter(name -> !s.byName().containsKey(name)).forEach(name -> shown.add(Map.entry(name, 0L)));
         shown.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        String cell = shown.stream().map(e -> e.getKey() + "=" + String.format(Locale.ROOT, format, e.getValue() / per))
+        String cell = shown.stream().map(e -> e.getKey() + "=" + figure(e.getValue(), per, format))
                 .collect(Collectors.joining(" "));
         boolean ioUring = traits.map(MethodTraits::usesIoUring).orElse(false);
         if (ioUring && s.ioUringSubmissions() != null) {
-            cell += String.format(Locale.ROOT, " (io_uring sqes=" + format + ")", s.ioUringSubmissions() / per);
+            cell += " (io_uring sqes=" + figure(s.ioUringSubmissions(), per, format) + ")";
         }
         return cell;
+    }
+
+    /**
+     * {@code count / per} in {@code format}; a count that rounds to nothing is {@code <0.01} (or {@code <1}): printed as
+     * 0.00 it looked like the 0 of a defining syscall never called, which this cell exists to show.
+     */
+    static String figure(long count, double per, String format) {
+        String shown = String.format(Locale.ROOT, format, count / per);
+        if (count > 0 && Double.parseDouble(shown) == 0) {
+            return "<" + String.format(Locale.ROOT, format, 0.0).replaceFirst("0$", "1");
+        }
+        return shown;
     }
 }

@@ -134,6 +134,21 @@ class ReportWriterTest {
         assertThat(table.indexOf("MiB/s median")).as("bytes first").isLessThan(table.indexOf("req/s median"));
     }
 
+    /** 3 ioctls in 4000 requests printed "ioctl=0.00", the same as a defining syscall never called. */
+    @Test
+    void aRareSyscallIsNotShownAsZero() {
+        Map<String, Long> syscalls = new LinkedHashMap<>();
+        syscalls.put("read", 8000L);
+        syscalls.put("ioctl", 3L);
+        MethodResult rare = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
+                new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
+                new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 2.0, 0L, null),
+                new MethodResult.Residency(1000, 1000), null, ALONE, null, true, null, null);
+        assertThat(ReportWriter.table(new Report(Map.of(), List.of(rare)))).contains("read=2.00 ioctl=<0.01 write=0.00");  // write: the relay's defining syscall, never called
+        assertThat(MethodSyscalls.figure(3, 1 << 20, "%.0f")).isEqualTo("<1");
+        assertThat(MethodSyscalls.figure(0, 1, "%.0f")).isEqualTo("0");
+    }
+
     @Test
     void proxyScenariosGetOneSectionEach() {
         MethodResult small = exchanges();
