@@ -88,6 +88,7 @@ final class EventLoopServer implements ServerListener {
                 .channel(transport.serverChannel)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(new EventLoopAcceptFailures())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // A client that sends its request and then shuts down its side (`printf ... | nc -N`) still gets the
                 // answer, as from the thread models: EventLoopConnection closes once what arrived is answered.

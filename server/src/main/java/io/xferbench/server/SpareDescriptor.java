@@ -31,8 +31,11 @@ final class SpareDescriptor implements AutoCloseable {
         return true;
     }
 
-    /** Takes the spare back if a descriptor is free (otherwise tries again at the next release). */
-    synchronized void retake() {
+    /**
+     * Takes the spare back if a descriptor is free (otherwise tries again at the next release).
+     * @return whether the spare is held now
+     */
+    synchronized boolean retake() {
         if (held == null) {
             try {
                 held = FileChannel.open(DEV_NULL, StandardOpenOption.READ);
@@ -40,6 +43,7 @@ final class SpareDescriptor implements AutoCloseable {
                 held = null;
             }
         }
+        return held != null;
     }
 
     @Override
