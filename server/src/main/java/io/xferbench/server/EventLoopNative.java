@@ -368,7 +368,14 @@ final class EventLoopNative {
         u.handOver(n);
         conn.paceReading();
         conn.offload(() -> {
-            u.write(chunk);
+            try {
+                u.write(chunk);
+            } catch (IOException | RuntimeException e) {
+                // Removed here, before the loop answers (ENOSPC, say): handed back to the pool, the removal raced
+                // the answer and a client could see the temp file after NO_SPACE.
+                u.placement.close();
+                throw e;
+            }
             if (!last) {
                 return null;
             }
