@@ -109,6 +109,61 @@ class DiskFullEveryModelTest {
         }
     }
 
+    /**
+     * Two uploads over 1 MiB (their checksum records are files) admitted at once: the second's data fits to the byte
+     * in what the first left, its record does not. Stored and verified (its checksum then stays in memory, or is
+     * computed again), or refused and not placed; never told stored without being whole.
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void anUploadWhoseDataFitsButNotItsRecord(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        DataDirectory client = new DataDirectory(tmp.resolve("client"));
+        TestFile first = client.generated(3 * Sizes.MiB + 1);
+        long page = 4096;
+        boolean secondStored;
+        try (XferServer server = XferServer.start(ServerConfig.loopback(mount).withIoModel(model));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "");
+             SocketChannel one = open(server);
+             SocketChannel two = open(server)) {
+            long free = Files.getFileStore(mount).getUsableSpace();
+            long firstPages = (first.size() + page - 1) / page + 1; // its data and its record (a tmpfs directory takes none)
+            TestFile second = client.generated(free - firstPages * page);
+            Frames.writeFully(one, RequestCodec.encode(upload("one.dat", first)));
+            ResponseCodec.readUploadReady(one);
+            Frames.writeFully(two, RequestCodec.encode(upload("two.dat", second)));
+            ResponseCodec.readUploadReady(two);
+            sendBody(first, one);
+            assertThat(ResponseCodec.readUploadResult(one).bytes()).isEqualTo(first.size());
+            sendBodyTolerantly(second, two);
+            String outcome;
+            try {
+                outcome = "stored " + ResponseCodec.readUploadResult(two).bytes();
+            } catch (RemoteException e) {
+                outcome = e.status() + ": " + e.getMessage();
+            }
+            FileStat stat = c.stat("two.dat");
+            secondStored = outcome.startsWith("stored");
+            if (secondStored) {
+                assertThat(stat.size()).isEqualTo(second.size());
+                assertThat(c.download(named("two.dat")).verified()).as("%s: stored, so it downloads verified", model).isTrue();
+            } else {
+                assertThat(stat.exists()).as("%s: refused (%s), so not placed", model, outcome).isFalse();
+            }
+            assertThat(TempFileNames.in(mount)).isEmpty();
+            assertThat(c.download(named("one.dat")).verified()).isTrue();
+        }
+        // A restart on the full disk serves both, verified (a checksum that had no room for its record is computed).
+        try (XferServer server = XferServer.start(ServerConfig.loopback(mount).withIoModel(model));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            assertThat(c.download(named("one.dat")).verified()).isTrue();
+            if (secondStored) {
+                assertThat(c.download(named("two.dat")).verified()).as("the upload without room for its record").isTrue();
+            }
+            assertThat(TempFileNames.in(mount)).isEmpty();
+        }
+    }
+
     private static SocketChannel open(XferServer server) throws IOException {
         return SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()));
     }
