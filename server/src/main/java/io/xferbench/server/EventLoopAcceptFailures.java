@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.unix.FileDescriptor;
@@ -20,7 +19,6 @@ import java.util.logging.Logger;
  * spends the spare descriptor to take one pending client and answer it BUSY unread, or, with no spare, pauses accepting
  * (10 ms doubling to 1 s); failures are logged at most once per 10 s.
  */
-@ChannelHandler.Sharable
 final class EventLoopAcceptFailures extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopAcceptFailures.class.getName());
     private static final long MIN_BACKOFF_MILLIS = 10;
