@@ -146,6 +146,11 @@ final class Libc {
     /** renameat(2): replaces an entry at the new name that is not a directory, atomically. */
     static native int renameat(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath) throws LastErrorException;
 
+    /** renameat2(2) (glibc 2.28); with {@link #RENAME_NOREPLACE} an entry at the new name fails it (EEXIST) and stays. */
+    static native int renameat2(int olddirfd, byte[] oldpath, int newdirfd, byte[] newpath, int flags) throws LastErrorException;
+
+    static final int RENAME_NOREPLACE = 1;
+
     static native long pread64(int fd, long buf, long count, long offset) throws LastErrorException;
 
     static native long pwrite64(int fd, long buf, long count, long offset) throws LastErrorException;

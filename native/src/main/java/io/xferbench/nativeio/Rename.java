@@ -3,6 +3,7 @@ package io.xferbench.nativeio;
 import com.sun.jna.LastErrorException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
 /**
@@ -13,6 +14,13 @@ import java.nio.file.NoSuchFileException;
  */
 public final class Rename {
     private Rename() {
+    }
+
+    /** A file system without {@code RENAME_NOREPLACE} (EINVAL from {@code renameat2}): nothing was moved. */
+    public static final class NoReplaceUnsupportedException extends FileSystemException {
+        NoReplaceUnsupportedException(String file) {
+            super(file, null, "EINVAL (this file system has no RENAME_NOREPLACE)");
+        }
     }
 
     /**
@@ -33,6 +41,39 @@ public final class Rename {
             throw switch (e.getErrorCode()) {
                 case Errno.ENOENT -> new NoSuchFileException(shown, null, "the file to rename is gone");
                 case Errno.EISDIR, Errno.ENOTEMPTY, Errno.EEXIST -> new AccessDeniedException(shown, null, "is a directory");
+                case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");
+                default -> DirectoryWalk.failure(shown, e.getErrorCode());
+            };
+        }
+    }
+
+    /**
+     * Renames {@code from} in {@code fromDir} to {@code to} in {@code toDir} unless an entry is at {@code to}
+     * ({@code renameat2(2)} with {@code RENAME_NOREPLACE}): the check and the rename are one call, so nothing put at
+     * {@code to} meanwhile is replaced. Entries of any type move, directories too.
+     *
+     * @param shown how failures name the entry
+     * @return false, with nothing moved, if an entry is at {@code to}
+     * @throws NoSuchFileException   if {@code from} is gone
+     * @throws AccessDeniedException if it may not be moved
+     * @throws NoReplaceUnsupportedException where the file system has no {@code RENAME_NOREPLACE} (ext4, XFS, Btrfs,
+     *                               tmpfs and overlayfs have it)
+     * @throws FileSystemException   for any other failure, with the errno's name and text
+     */
+    public static boolean noReplace(int fromDir, String from, int toDir, String to, String shown) throws IOException {
+        DirectoryWalk.checkEntry(from);
+        DirectoryWalk.checkEntry(to);
+        NativeSupport.check();
+        try {
+            Libc.renameat2(fromDir, Libc.path(from), toDir, Libc.path(to), Libc.RENAME_NOREPLACE);
+            return true;
+        } catch (LastErrorException e) {
+            if (e.getErrorCode() == Errno.EEXIST) {
+                return false;
+            }
+            throw switch (e.getErrorCode()) {
+                case Errno.ENOENT -> new NoSuchFileException(shown);
+                case Errno.EINVAL -> new NoReplaceUnsupportedException(shown);
                 case Errno.EACCES, Errno.EPERM -> new AccessDeniedException(shown, null, "permission denied");
                 default -> DirectoryWalk.failure(shown, e.getErrorCode());
             };

@@ -91,4 +91,22 @@ class HeldDirectoryTest {
             a.close();
         }
     }
+
+    /** {@link Rename#noReplace}: an entry at the new name stays and the old one is not moved; a FIFO moves like a file. */
+    @Test
+    void aRenameWithoutReplaceLeavesATakenNameAlone() throws Exception {
+        Files.writeString(dir.resolve("f"), "f");
+        Files.writeString(dir.resolve("taken"), "taken");
+        assertThat(new ProcessBuilder("mkfifo", dir.resolve("fifo").toString()).start().waitFor()).isZero();
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            int fd = Fds.of(d);
+            assertThat(Rename.noReplace(fd, "f", fd, "taken", "f")).isFalse();
+            assertThat(Files.readString(dir.resolve("f"))).isEqualTo("f");
+            assertThat(Files.readString(dir.resolve("taken"))).isEqualTo("taken");
+            assertThat(Rename.noReplace(fd, "fifo", fd, "moved", "fifo")).isTrue();
+            assertThat(Files.exists(dir.resolve("fifo"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+            assertThat(EntryStat.beneath(fd, List.of(), "moved", "moved").regular()).isFalse();
+            assertThatThrownBy(() -> Rename.noReplace(fd, "gone", fd, "g", "gone")).isInstanceOf(NoSuchFileException.class);
+        }
+    }
 }
