@@ -475,9 +475,10 @@ public final class DataDirectory implements AutoCloseable {
 
     /**
      * What a DELETE of {@code name} removes: the entry {@code last} of the directory {@code parent} (a real path inside
-     * the data directory, not hidden). The named entry itself, so a symlink is removed and not its target.
+     * the data directory, not hidden). The named entry itself, so a symlink is removed and not its target; {@code link}
+     * when it was checked as a symlink (to a regular file inside), else it was checked as a regular file.
      */
-    record DeletionTarget(String name, Path parent, String last) {
+    record DeletionTarget(String name, Path parent, String last, boolean link) {
         Path path() {
             return parent.resolve(last);
         }
@@ -488,15 +489,16 @@ public final class DataDirectory implements AutoCloseable {
      * entry to remove; package-private so a test can swap what is there before {@link #remove}.
      */
     DeletionTarget deletionTarget(String name) throws IOException {
+        Path real;
         try {
-            resolveExisting(name);
+            real = resolveExisting(name);
         } catch (NoSuchFileException e) {
             releaseGone(name);
             throw e;
         }
         int slash = name.lastIndexOf('/');
         if (slash < 0) {
-            return new DeletionTarget(name, root, name);
+            return new DeletionTarget(name, root, name, !real.equals(root.resolve(name)));
         }
         // The final component may be a symlink, whose real path says nothing of where the link itself is.
         Path parent;
@@ -511,36 +513,44 @@ public final class DataDirectory implements AutoCloseable {
         if (reserved(parent)) {
             throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
         }
-        return new DeletionTarget(name, parent, name.substring(slash + 1));
+        String last = name.substring(slash + 1);
+        return new DeletionTarget(name, parent, last, !real.equals(parent.resolve(last)));
     }
 
     /**
-     * Unlinks the target, then forgets and unlinks its checksum record. Each is one unlinkat(2) without AT_REMOVEDIR
-     * ({@link Unlink}), reached from the held directory through its directories, none followed if a symlink now:
-     * Files.delete lstat()s and then removes by what it saw, so a file swapped for an empty directory lost the directory,
-     * and it went by path, through a directory swapped for a symlink leading out.
+     * Removes the target, then forgets and unlinks its checksum record, in the target's directory reached once from the
+     * held one through directories not followed ({@link HeldDirectory}): by path, a directory on the way swapped for a
+     * symlink leading out had the file out there removed. The target is moved to a private name first and removed only
+     * if what was moved is what the check found, a regular file (or a symlink where one was checked), else it is moved
+     * back ({@link AsideUnlink}): unlinkat(2) refuses only a directory, so a FIFO, socket or symlink swapped in at the
+     * name after the check went with it. A different regular file there by then (an upload placed meanwhile) is removed:
+     * a DELETE removes what the name is when it acts, as rm(1) does.
      *
-     * @throws AccessDeniedException "not a regular file" where a directory is there now, the answer a directory named in
-     *                               a DELETE gets; or a directory on the way is no longer one
+     * @throws AccessDeniedException "not a regular file" where anything else is there now (left as it is), the answer a
+     *                               directory or FIFO named in a DELETE gets; or a directory on the way is no longer one
      */
     void remove(DeletionTarget target) throws IOException {
         // The directories are walked from the held descriptor: its path must still lead there, where the checks looked.
         checkRootUnmoved();
-        List<String> directories = directoriesOf(target.parent());
-        try {
-            Unlink.beneath(directoryFd(), directories, target.last(), target.name());
-        } catch (Unlink.DirectoryException e) {
-            throw new AccessDeniedException(target.name(), null, "not a regular file");
+        try (HeldDirectory dir = HeldDirectory.beneath(directoryFd(), directoriesOf(target.parent()), target.name())) {
+            AsideUnlink.remove(dir, target.parent(), target.last(), target.link(), target.name());
+            known.forget(target.path());
+            unlinkRecord(dir.fd(), target.path());
         }
-        known.forget(target.path());
-        unlinkRecord(directories, target.path());
     }
 
     /** Removes {@code file}'s record file if there is one; a directory of its name is not the server's and stays. */
     private void unlinkRecord(List<String> directories, Path file) throws IOException {
+        try (HeldDirectory dir = HeldDirectory.beneath(directoryFd(), directories, file.getFileName().toString())) {
+            unlinkRecord(dir.fd(), file);
+        }
+    }
+
+    /** {@code file}'s record file removed from {@code dirfd}, its directory, if there is one (not a directory). */
+    private static void unlinkRecord(int dirfd, Path file) throws IOException {
         String record = ChecksumRecordName.of(file.getFileName().toString());
         try {
-            Unlink.beneath(directoryFd(), directories, record, record);
+            Unlink.entry(dirfd, record, record);
         } catch (NoSuchFileException | Unlink.DirectoryException e) {
             // None, or not a record.
         }

@@ -7,6 +7,10 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +36,67 @@ class DeleteRaceTest extends SwapFixture {
         Files.createDirectory(root.resolve("d"));
         assertThatThrownBy(() -> data.delete("d")).isInstanceOf(AccessDeniedException.class).hasMessage("d: not a regular file");
         assertThat(root.resolve("d")).isDirectory();
+    }
+
+    /**
+     * unlinkat(2) refuses only a directory: a FIFO put at the checked name before it was removed with it. Now the name is
+     * moved aside, what was moved is checked, and a FIFO is moved back and refused as a FIFO named in a DELETE is.
+     */
+    @Test
+    void aFileSwappedForAFifoBeforeTheUnlinkKeepsTheFifoAndIsForbidden() throws Exception {
+        Files.createDirectory(root.resolve("sub"));
+        for (String name : new String[] {"f", "sub/f"}) {
+            Path f = Files.writeString(root.resolve(name), "file");
+            DataDirectory.DeletionTarget target = data.deletionTarget(name);
+            Files.delete(f);
+            mkfifo(f);
+
+            assertThatThrownBy(() -> data.remove(target)).as(name).isInstanceOf(AccessDeniedException.class)
+                    .hasMessage(name + ": not a regular file");
+            assertThat(Files.readAttributes(f, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).as(name).isTrue();
+            assertThat(hiddenEntries(f.getParent())).as("nothing left aside").isEmpty();
+        }
+    }
+
+    /** A symlink at a name checked as a regular file: the link is not what was checked, so it stays (to a FIFO here). */
+    @Test
+    void aFileSwappedForASymlinkBeforeTheUnlinkKeepsTheLink() throws Exception {
+        Path f = Files.writeString(root.resolve("f"), "file");
+        Path fifo = root.resolve("fifo");
+        mkfifo(fifo);
+        DataDirectory.DeletionTarget target = data.deletionTarget("f");
+        Files.delete(f);
+        Files.createSymbolicLink(f, fifo);
+
+        assertThatThrownBy(() -> data.remove(target)).isInstanceOf(AccessDeniedException.class).hasMessage("f: not a regular file");
+        assertThat(Files.isSymbolicLink(f)).isTrue();
+        assertThat(hiddenEntries(root)).isEmpty();
+    }
+
+    /**
+     * Another regular file renamed over the checked name (an upload placed meanwhile) is deleted: a DELETE removes what
+     * the name is when it acts, as rm(1) does.
+     */
+    @Test
+    void anotherRegularFileRenamedOverTheNameIsDeleted() throws Exception {
+        Path f = Files.writeString(root.resolve("f"), "old");
+        DataDirectory.DeletionTarget target = data.deletionTarget("f");
+        Files.move(Files.writeString(root.resolve("g"), "new"), f, StandardCopyOption.REPLACE_EXISTING);
+
+        data.remove(target);
+        assertThat(Files.exists(f, LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThat(hiddenEntries(root)).isEmpty();
+    }
+
+    private static void mkfifo(Path p) throws Exception {
+        assertThat(new ProcessBuilder("mkfifo", p.toString()).start().waitFor()).isZero();
+    }
+
+    /** The hidden entries of {@code dir}: where a removal's private name would stay behind. */
+    private static List<String> hiddenEntries(Path dir) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".")).toList();
+        }
     }
 
     /** The symlink branch: the link checked, then a directory in its place (isSymbolicLink, then Files.delete). */
