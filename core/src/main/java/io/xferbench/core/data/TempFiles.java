@@ -28,6 +28,9 @@ import java.util.regex.Pattern;
 public final class TempFiles {
     static final String PREFIX = ".tmp-";
     private static final Pattern OWNED = Pattern.compile("^\\.tmp-(\\d+)\\.(\\d+)-.*");
+    /** The label of a DELETE's private name ({@link AsideUnlink}), before the name it deletes. */
+    static final String DELETING = "deleting-";
+    private static final Pattern DELETING_ASIDE = Pattern.compile("^\\.tmp-\\d+\\.\\d+-" + DELETING + ".*");
     /** Names of the old pattern ({@code .tmp-<label>-<random>}) carry no owner: removed once surely abandoned. */
     static final Duration LEGACY_AGE = Duration.ofHours(1);
     /**
@@ -57,14 +60,19 @@ public final class TempFiles {
     public record Removed(Path path, long bytes) {
     }
 
-    /** Removes every temporary file under {@code root} whose owner is gone (symlinks are not followed). */
+    /**
+     * Removes every temporary file under {@code root} whose owner is gone (symlinks are not followed), and the symlinks
+     * a DELETE of a dead owner had moved to its private name to remove. Anything else at such a name (a FIFO that
+     * could not be put back) is not the server's and stays.
+     */
     public static List<Removed> removeStale(Path root) throws IOException {
         List<Removed> removed = new ArrayList<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 String name = file.getFileName().toString();
-                if (attrs.isRegularFile() && isTempName(name) && abandoned(name, attrs)) {
+                if ((attrs.isRegularFile() || attrs.isSymbolicLink() && DELETING_ASIDE.matcher(name).matches())
+                        && isTempName(name) && abandoned(name, attrs)) {
                     if (Files.deleteIfExists(file)) {
                         removed.add(new Removed(file, attrs.size()));
                     }

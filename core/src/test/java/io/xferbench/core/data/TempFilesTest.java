@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
@@ -36,6 +37,29 @@ class TempFilesTest {
         assertThat(legacyFresh).exists();
         assertThat(lookalike).exists();
         assertThat(hiddenOther).exists();
+    }
+
+    /**
+     * A DELETE moves its entry to a private name before it removes it: a server killed in between leaves a regular file
+     * or the symlink being deleted there, both removed at the next start; a FIFO there (not removed, not put back)
+     * stays, and so does a symlink at an upload's temp name.
+     */
+    @Test
+    void whatADeadOwnersDeleteLeftAsideIsRemovedButAFifo() throws Exception {
+        String aside = ".tmp-" + deadOwner() + "-" + TempFiles.DELETING;
+        Path file = Files.writeString(root.resolve(aside + "f-1a"), "file");
+        Path link = Files.createSymbolicLink(root.resolve(aside + "alias-2b"), root.resolve("target"));
+        Path fifo = root.resolve(aside + "fifo-3c");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Path uploadLink = Files.createSymbolicLink(root.resolve(".tmp-" + deadOwner() + "-up.bin-4d"), root.resolve("target"));
+        Path liveLink = Files.createSymbolicLink(TempFiles.next(root, TempFiles.DELETING + "mine"), root.resolve("target"));
+
+        var removed = TempFiles.removeStale(root);
+
+        assertThat(removed).extracting(TempFiles.Removed::path).containsExactlyInAnyOrder(file, link);
+        assertThat(Files.exists(fifo, LinkOption.NOFOLLOW_LINKS)).isTrue();
+        assertThat(Files.isSymbolicLink(uploadLink)).isTrue();
+        assertThat(Files.isSymbolicLink(liveLink)).isTrue();
     }
 
     /**
