@@ -137,7 +137,7 @@ final class UploadPlacement implements AutoCloseable {
     UploadReport place(UploadReport verified) throws IOException {
         long directoryFsyncNanos = data.placeUpload(tmp, target, verified.fsynced());
         // From the descriptor still open on the renamed inode: no reopen of the target by name.
-        data.recordPlaced(target, file, verified.bytes(), verified.crc32c());
+        data.recordPlaced(tmp, target, verified.bytes(), verified.crc32c());
         close();
         if (!verified.fsynced()) {
             return verified;

@@ -283,6 +283,20 @@ public final class DataDirectory implements AutoCloseable {
      * @param verifiedSize the byte count that was verified: a descriptor that shows another size now is not recorded
      */
     public void recordPlaced(Path target, FileChannel placed, long verifiedSize, int crc32c) {
+        recordPlaced(target, placed, verifiedSize, crc32c, null);
+    }
+
+    /**
+     * {@link #recordPlaced(Path, FileChannel, long, int)} of {@code tmp}, just placed at {@code target} by
+     * {@link #placeUpload}, whose record file (over 1 MiB) goes into the directory {@code tmp} holds when that is the
+     * target's: no second walk of its levels.
+     */
+    public void recordPlaced(UploadTemp tmp, Path target, long verifiedSize, int crc32c) {
+        recordPlaced(target, tmp.channel(), verifiedSize, crc32c, besideTarget(tmp, target) ? tmp.directory() : null);
+    }
+
+    /** @param held {@code target}'s directory, held; null to reach it from the held data directory */
+    private void recordPlaced(Path target, FileChannel placed, long verifiedSize, int crc32c, HeldDirectory held) {
         try {
             OpenRegularFile file = RegularFiles.describe(placed);
             if (file.size() != verifiedSize) {
@@ -293,6 +307,8 @@ public final class DataDirectory implements AutoCloseable {
                 // file created and renamed per upload, a third of a small upload's CPU; after a restart the first
                 // download hashes the file instead, which for at most 1 MiB costs about what the record saved.
                 known.remember(target, file, crc32c);
+            } else if (held != null) {
+                writeRecordIn(held, target, file.identity(), crc32c);
             } else {
                 recordQuietly(target, file.identity(), crc32c);
             }
@@ -342,8 +358,11 @@ public final class DataDirectory implements AutoCloseable {
 
     /**
      * Renames the upload's temp file over {@code target} (a file there is replaced, atomically): one renameat(2) from the
-     * temp file's directory to the target's, reached anew from the held directory through directories not followed, so
-     * a directory of the target's path swapped for a symlink since the check is refused, never followed out.
+     * temp file's directory to the target's. A temp file beside its target (a subdirectory's upload) is renamed within
+     * the directory held since it was created, not reached again: its levels are walked once per upload (an
+     * {@code O_PATH} open and a close each). A directory of the path swapped for a symlink after the create then no
+     * longer matters: the file lands in the directory the upload was created in, wherever that has moved, never where
+     * the symlink leads. A target in the directory itself is renamed from {@value #UPLOADS} into the held directory.
      *
      * @param fsyncDirectory whether to fsync the target's directory after the rename
      * @return the nanos that fsync took, 0 without it
@@ -351,16 +370,28 @@ public final class DataDirectory implements AutoCloseable {
      */
     public long placeUpload(UploadTemp tmp, Path target, boolean fsyncDirectory) throws IOException {
         String shown = shown(target);
-        try (HeldDirectory to = HeldDirectory.beneath(directoryFd(), directoriesOf(target.getParent()), shown)) {
-            Rename.entry(tmp.directory().fd(), tmp.entry(), to.fd(), target.getFileName().toString(), shown);
-            tmp.placed();
-            if (!fsyncDirectory) {
-                return 0;
-            }
-            long t0 = System.nanoTime();
-            to.fsync();
-            return System.nanoTime() - t0;
+        if (besideTarget(tmp, target)) {
+            return renameInto(tmp, tmp.directory(), target, shown, fsyncDirectory);
         }
+        try (HeldDirectory to = HeldDirectory.beneath(directoryFd(), directoriesOf(target.getParent()), shown)) {
+            return renameInto(tmp, to, target, shown, fsyncDirectory);
+        }
+    }
+
+    /** Whether {@code tmp} was created in {@code target}'s directory, which it holds (see {@link #createUploadTemp}). */
+    private static boolean besideTarget(UploadTemp tmp, Path target) {
+        return tmp.path().getParent().equals(target.getParent());
+    }
+
+    private static long renameInto(UploadTemp tmp, HeldDirectory to, Path target, String shown, boolean fsync) throws IOException {
+        Rename.entry(tmp.directory().fd(), tmp.entry(), to.fd(), target.getFileName().toString(), shown);
+        tmp.placed();
+        if (!fsync) {
+            return 0;
+        }
+        long t0 = System.nanoTime();
+        to.fsync();
+        return System.nanoTime() - t0;
     }
 
     /** {@code path}, inside the directory, as the client names it. */
@@ -1042,21 +1073,26 @@ public final class DataDirectory implements AutoCloseable {
      * out there.
      */
     private void writeRecord(Path file, FileIdentity id, int crc32c) throws IOException {
+        try (HeldDirectory dir = HeldDirectory.beneath(directoryFd(), directoriesOf(file.getParent()), shown(file))) {
+            writeRecordIn(dir, file, id, crc32c);
+        }
+    }
+
+    /** {@link #writeRecord} into {@code dir}, {@code file}'s directory, held. */
+    private void writeRecordIn(HeldDirectory dir, Path file, FileIdentity id, int crc32c) throws IOException {
         byte[] line = (RECORD_VERSION + " " + id.encode() + " " + Integer.toHexString(crc32c) + "\n").getBytes(StandardCharsets.US_ASCII);
         String record = ChecksumRecordName.of(file.getFileName().toString());
         String tmp = TempFiles.next(file.getParent(), record).getFileName().toString();
-        try (HeldDirectory dir = HeldDirectory.beneath(directoryFd(), directoriesOf(file.getParent()), shown(file))) {
-            try {
-                try (FileChannel out = dir.create(tmp, tmp)) {
-                    for (ByteBuffer b = ByteBuffer.wrap(line); b.hasRemaining(); ) {
-                        out.write(b);
-                    }
+        try {
+            try (FileChannel out = dir.create(tmp, tmp)) {
+                for (ByteBuffer b = ByteBuffer.wrap(line); b.hasRemaining(); ) {
+                    out.write(b);
                 }
-                Rename.entry(dir.fd(), tmp, dir.fd(), record, record);
-            } catch (IOException | RuntimeException e) {
-                dir.unlinkIfPresent(tmp);
-                throw e;
             }
+            Rename.entry(dir.fd(), tmp, dir.fd(), record, record);
+        } catch (IOException | RuntimeException e) {
+            dir.unlinkIfPresent(tmp);
+            throw e;
         }
         known.remember(file, id, crc32c);
     }

@@ -52,18 +52,34 @@ class UploadRaceTest extends SwapFixture {
         assertThat(entries(root.resolve("moved"))).isZero();
     }
 
-    /** The rename went by path: refused (the temp is not out there) but its removal by path left the temp behind. */
+    /**
+     * The rename went by path: refused (the temp is not out there) but its removal by path left the temp behind. Then it
+     * walked the path again from the held directory and was refused. Now the temp file is renamed within the directory
+     * held since its create: the file lands in the directory the upload began in (moved), never out there, no temp left.
+     */
     @Test
-    void aDirectorySwappedBeforeTheRenameIsRefusedAndTheTempRemoved() throws Exception {
+    void aDirectorySwappedBeforeTheRenameGetsTheFileInTheDirectoryHeldNeverOutside() throws Exception {
         Path target = data.resolveNew("sub/f");
         try (UploadTemp t = data.createUploadTemp(target)) {
             write(t, "body");
             swapSubForSymlinkOut();
-            assertThatThrownBy(() -> data.placeUpload(t, target, false))
-                    .isInstanceOf(AccessDeniedException.class).hasMessageContaining("no longer a directory");
+            data.placeUpload(t, target, false);
         }
         assertThat(entries(outside)).isZero();
-        assertThat(entries(root.resolve("moved"))).isZero();
+        assertThat(Files.readString(root.resolve("moved/f"))).isEqualTo("body");
+        assertThat(entries(root.resolve("moved"))).isEqualTo(1);
+    }
+
+    /** A temp file in the data directory itself ({@value DataDirectory#UPLOADS}) is still renamed across directories. */
+    @Test
+    void aTopLevelUploadIsRenamedOutOfTheUploadsDirectory() throws Exception {
+        Path target = data.resolveNew("top");
+        try (UploadTemp t = data.createUploadTemp(target)) {
+            write(t, "body");
+            data.placeUpload(t, target, true);
+        }
+        assertThat(Files.readString(root.resolve("top"))).isEqualTo("body");
+        assertThat(entries(root.resolve(DataDirectory.UPLOADS))).isZero();
     }
 
     @Test
@@ -82,12 +98,19 @@ class UploadRaceTest extends SwapFixture {
         assertThat(entries(root.resolve("sub"))).isEqualTo(1);
     }
 
-    /** The record of a file over 1 MiB was written by path, through the symlink: a record file out there. */
+    /**
+     * The record of a file over 1 MiB was written by path, through the symlink: a record file out there. Now it is
+     * written into the directory held since the temp file's create, beside the file it describes (moved with it).
+     */
     @Test
     void aDirectorySwappedBeforeTheRecordIsWrittenGetsNoRecordOutside() throws Exception {
-        uploadBig(false, this::swapSubForSymlinkOut);
+        int crc = uploadBig(false, this::swapSubForSymlinkOut);
         assertThat(entries(outside)).isZero();
-        assertThat(entries(root.resolve("moved"))).isEqualTo(1);
+        assertThat(root.resolve("moved/.big.crc32c")).isRegularFile();
+        assertThat(entries(root.resolve("moved"))).isEqualTo(2);
+        try (DataDirectory fresh = new DataDirectory(root)) {
+            assertThat(fresh.existing("moved/big").crc32c()).isEqualTo(crc);
+        }
     }
 
     @Test
@@ -115,7 +138,7 @@ class UploadRaceTest extends SwapFixture {
             t.channel().write(ByteBuffer.wrap(body), 0);
             data.placeUpload(t, target, fsync);
             between.run();
-            data.recordPlaced(target, t.channel(), body.length, (int) crc.getValue());
+            data.recordPlaced(t, target, body.length, (int) crc.getValue());
         }
         return (int) crc.getValue();
     }
