@@ -68,8 +68,11 @@ final class AsideUnlink {
         }
     }
 
-    /** Moves what is not to be removed back to its name, unless something took the name meanwhile: then it stays aside. */
-    private static void putBack(HeldDirectory dir, String aside, String last, String shown) {
+    /**
+     * Moves what is not to be removed back to its name, unless something took the name meanwhile: then it stays aside,
+     * logged; package-private for a test.
+     */
+    static void putBack(HeldDirectory dir, String aside, String last, String shown) {
         String why;
         try {
             if (Rename.noReplace(dir.fd(), aside, dir.fd(), last, shown)) {

@@ -3,6 +3,7 @@ package io.xferbench.core.data;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.nativeio.HeldDirectory;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -86,6 +87,25 @@ class DeleteRaceTest extends SwapFixture {
         data.remove(target);
         assertThat(Files.exists(f, LinkOption.NOFOLLOW_LINKS)).isFalse();
         assertThat(hiddenEntries(root)).isEmpty();
+    }
+
+    /**
+     * A FIFO moved aside whose name was taken before it could be put back stays at the private name: the move back
+     * never replaces what took the name (a plain rename would have unlinked that).
+     */
+    @Test
+    void whatCannotBePutBackStaysAsideAndTheNewEntryStays() throws Exception {
+        Path taken = Files.writeString(root.resolve("f"), "took the name");
+        Path aside = TempFiles.next(root, TempFiles.DELETING + "f");
+        mkfifo(aside);
+        try (HeldDirectory dir = HeldDirectory.beneath(data.directoryFd(), List.of(), "f")) {
+            AsideUnlink.putBack(dir, aside.getFileName().toString(), "f", "f");
+        }
+        // The type first: reading a FIFO there would block.
+        assertThat(Files.isRegularFile(taken, LinkOption.NOFOLLOW_LINKS)).isTrue();
+        assertThat(taken).hasContent("took the name");
+        assertThat(Files.readAttributes(aside, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).isTrue();
+        Files.delete(aside);
     }
 
     private static void mkfifo(Path p) throws Exception {
