@@ -15,8 +15,9 @@ import java.util.logging.Logger;
 /**
  * Removes a DELETE's entry only if it is what a DELETE may remove. unlinkat(2) refuses only a directory, so a FIFO,
  * socket or symlink put at a checked name before the unlink went with it. Here the name is first moved to a private
- * name in the same directory ({@code renameat2(RENAME_NOREPLACE)}), and what was moved is looked at there, where no
- * one else can swap it: unlinked if a regular file (or the symlink a DELETE of a link removes), else moved back.
+ * name in the same directory ({@code renameat2(RENAME_NOREPLACE)}), and what was moved is looked at there, under a
+ * random hidden name no client can reach and no one else uses: unlinked if a regular file (or the symlink a DELETE of
+ * a link removes), else moved back.
  * The private name is a {@link TempFiles} name ({@code .tmp-<owner>-deleting-<name>-<random>}): hidden from clients,
  * and swept at the next start when a crash left it there.
  */
