@@ -53,6 +53,19 @@ class FdExhaustionTest {
              SocketChannel uploader = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port))) {
             int port = server.port;
             List<String> log = server.log;
+            // One whole upload and download first, as a server that has been serving has done: on the test's class path
+            // (directories of classes) the first use of a class opens a file, which no descriptor would be left for.
+            try (SocketChannel warm = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+                Frames.writeFully(warm, RequestCodec.encode(new Request(Op.UPLOAD, "stream", "warm.dat", "", body.size(),
+                        body.crc32c(), Flags.VERIFY_CRC32C, 0)));
+                ResponseCodec.readUploadReady(warm);
+                sendBody(body, warm, 0, UPLOAD);
+                assertThat(ResponseCodec.readUploadResult(warm).bytes()).as("the warm-up upload").isEqualTo(UPLOAD);
+            }
+            try (XferConnection c = XferConnection.open("127.0.0.1", port, "")) {
+                assertThat(c.download(new Request(Op.DOWNLOAD, "transfer-to", "warm.dat", "", 0, 0, Flags.VERIFY_CRC32C, 0))
+                        .verified()).as("the warm-up download").isTrue();
+            }
             // An upload admitted and half sent before the descriptors run out, finished while they are out.
             Frames.writeFully(uploader, RequestCodec.encode(new Request(Op.UPLOAD, "stream", "inflight.dat", "", body.size(),
                     body.crc32c(), Flags.VERIFY_CRC32C, 0)));
