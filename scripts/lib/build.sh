@@ -3,6 +3,10 @@
 # missing or older than its source or a header beside it. Needs scripts/lib/java.sh sourced first.
 
 xferbench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The build is a child like any other (child.sh): a SIGKILLed script's Maven JVM gets TERM from the kernel (the
+# wrapper ends with exec java, which keeps the parent-death signal), and a TERM, INT or HUP of the script stops it.
+# A killed build leaves no jar that looks current: the shade plugin writes NAME-VERSION-shaded.jar and renames it.
+source "$xferbench_root/scripts/lib/child.sh"
 
 xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   local jar stale=0 modules=""
@@ -18,7 +22,7 @@ xferbench_build_if_stale() {  # args: jar paths that must exist and be fresh
   done
   if [ "$stale" = 1 ]; then
     echo "xferbench: building $* (./mvnw -pl $modules -am package -DskipTests) ..." >&2
-    (cd "$xferbench_root" && ./mvnw -q -B -pl "$modules" -am package -DskipTests) >&2  # mvnw records the git commit
+    xferbench_run env -C "$xferbench_root" ./mvnw -q -B -pl "$modules" -am package -DskipTests >&2  # mvnw records the git commit
   fi
 }
 
