@@ -79,7 +79,7 @@ xferbench_report_args=()
 xferbench_check_report_options() {
   [ ${#xferbench_report_args[@]} -gt 0 ] || return 0
   local err status=0
-  err=$("$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" render "$xferbench_root/results/no-such-report.json" \
+  err=$("${xferbench_with_parent[@]}" "$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar" render "$xferbench_root/results/no-such-report.json" \
     "${xferbench_report_args[@]}" 2>&1 >/dev/null) || status=$?
   if [ "$status" -eq 2 ]; then
     echo "$err" >&2
@@ -92,7 +92,8 @@ xferbench_check_report_options() {
 # next to it. Fails when the user's rendering fails (e.g. several formats without --out).
 xferbench_render() {
   local json=$1 status=0
-  local client=("$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar")
+  # Under the parent-death signal as every child here: a SIGKILLed script leaves no rendering running on.
+  local client=("${xferbench_with_parent[@]}" "$JAVA" -jar "$xferbench_root/client/target/xferbench-client.jar")
   "${client[@]}" render "$json" "${xferbench_report_args[@]}" || status=$?
   "${client[@]}" render "$json" --format html --out "${json%.json}.html" --chart "${json%.json}.png" 2>/dev/null \
     || echo "xferbench: no HTML report or charts (see: ${client[*]} render $json --format html --out F)" >&2

@@ -34,6 +34,9 @@ class BenchScriptTest {
             case " $* " in
               *" download "*) [ -z "${STUB_PIDS:-}" ] || { echo $$ >> "$STUB_PIDS"; exec sleep 60; } ;;
             esac
+            case " $* " in
+              *" render "*"--format html"*) [ -z "${STUB_RENDER_PIDS:-}" ] || { echo $$ >> "$STUB_RENDER_PIDS"; exec sleep 60; } ;;
+            esac
             printf '%s\\n' "$*" >> "$STUB_LOG"
             case " $* " in
               *no-such-report*) [ -z "${STUB_BAD_REPORT_OPTIONS:-}" ] || { echo "render: bad --out" >&2; exit 2; }
@@ -196,6 +199,48 @@ class BenchScriptTest {
         } finally {
             script.destroyForcibly();
             started.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * SIGKILL of the script while it renders the run's HTML report takes the rendering along. The old script ran it
+     * bare: it ran on to its end as an orphan (seen with scripts/jmh's report, SIGKILLed 10 s in).
+     */
+    @Test
+    void aScriptKilledWhileRenderingTakesTheRenderingWithIt(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        Path root = fakeTree(dir);
+        Path pids = dir.resolve("render-pids");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/bench").toString(), "--size", "1MiB")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
+        pb.environment().put("STUB_RENDER_PIDS", pids.toString());
+        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
+        pb.environment().put("TMPDIR", Files.createDirectories(dir.resolve("tmp")).toString());
+        Process script = pb.start();
+        java.util.Optional<ProcessHandle> render = java.util.Optional.empty();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (render.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                if (Files.exists(pids)) {
+                    render = Files.readAllLines(pids).stream().filter(l -> !l.isBlank()).findFirst()
+                            .flatMap(l -> ProcessHandle.of(Long.parseLong(l.strip())));
+                }
+            }
+            assertThat(render).as("the HTML rendering runs").isPresent();
+            Thread.sleep(200);  // the stub has exec'd its sleep
+            script.destroyForcibly().waitFor();
+            try {
+                render.get().onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException stillThere) {
+                // asserted below
+            }
+            assertThat(render.get().isAlive()).as("the rendering 10 s after the script's SIGKILL").isFalse();
+        } finally {
+            script.destroyForcibly();
+            render.ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 
