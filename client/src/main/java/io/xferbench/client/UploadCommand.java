@@ -3,6 +3,7 @@ package io.xferbench.client;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.method.Direction;
@@ -71,6 +72,10 @@ final class UploadCommand implements Callable<Integer> {
         Path bodies = dataDir != null ? dataDir : Path.of(System.getProperty("java.io.tmpdir"), "xferbench-client-data");
         ServerDescription info = Windows.info(server); // before the bodies' directory exists: no server, nothing made
         DataDirectory local = new DataDirectory(bodies);
+        // A client killed while it generated a body left its temp file (GiBs); only dead owners' are removed.
+        for (TempFiles.Removed r : local.removeStaleTempFiles()) {
+            System.err.println("xferbench: removed " + r.path() + " (" + r.bytes() + " bytes), left by a client that was killed");
+        }
         MethodCatalog catalog = MethodCatalog.of(info, "upload");
         List<String> chosen = catalog.choose(methods);
         List<Long> parsedSizes = sizes;
