@@ -1,7 +1,6 @@
 package io.xferbench.twin;
 
 import io.xferbench.core.Sizes;
-import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.registry.DownloadMethods;
@@ -40,7 +39,7 @@ public final class TwinBench {
             return;
         }
         System.out.println("twin: preparing " + Sizes.format(options.size()) + " file in " + options.dataDir() + " ...");
-        TestFile test = new DataDirectory(options.dataDir()).generated(options.size());
+        TestFile test = TwinData.open(options.dataDir()).generated(options.size());
         Path file = test.path();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ch.force(false); // flush a freshly written file so O_DIRECT reads do not start with writeback

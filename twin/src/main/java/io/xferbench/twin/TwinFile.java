@@ -44,7 +44,7 @@ public final class TwinFile implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TestFile file = new DataDirectory(dir).generated(size);
+        TestFile file = TwinData.open(dir).generated(size);
         try (FileChannel ch = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             ch.force(false);
         }
