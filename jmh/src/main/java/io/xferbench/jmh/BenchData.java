@@ -1,6 +1,7 @@
 package io.xferbench.jmh;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.data.TempFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -25,6 +26,18 @@ public final class BenchData {
     }
 
     public static DataDirectory open() throws IOException {
-        return new DataDirectory(dir());
+        return open(dir());
+    }
+
+    /**
+     * The directory, without the temp files of generations whose JVM was killed (a SIGKILLed run or fork left one,
+     * up to the file's size); a live JVM's are kept.
+     */
+    static DataDirectory open(Path dir) throws IOException {
+        DataDirectory data = new DataDirectory(dir);
+        for (TempFiles.Removed r : data.removeStaleTempFiles()) {
+            System.err.println("xferbench-jmh: removed " + r.path() + " (" + r.bytes() + " bytes), left by a run that was killed");
+        }
+        return data;
     }
 }
