@@ -30,6 +30,7 @@ class BenchScriptTest {
               *xferbench-server.jar*) echo "xferbench-server listening on 127.0.0.1:40000"
                 [ -z "${STUB_PIDS:-}" ] || echo $$ >> "$STUB_PIDS"; exec sleep 60 ;;
               *benchmarks.jar*" -bogus "*) echo "jmh: b is not a recognized option (see -h)" >&2; exit 2 ;;
+              *benchmarks.jar" -h ") echo "Usage: java -jar ... [regexp*] [options]"; exit 0 ;;
             esac
             case " $* " in
               *" download "*) [ -z "${STUB_PIDS:-}" ] || { echo $$ >> "$STUB_PIDS"; exec sleep 60; } ;;
@@ -268,5 +269,17 @@ class BenchScriptTest {
         try (Stream<Path> results = Files.list(dir.resolve("root/results/jmh"))) {
             assertThat(results).as("no empty result file left").isEmpty();
         }
+    }
+
+    /**
+     * {@code scripts/jmh --help} prints the script's own usage, then JMH's options ({@code -h}), and exits 0: it used to
+     * hand {@code --help} to JMH, which refused it ("help is not a recognized option", exit 2).
+     */
+    @Test
+    void jmhHelpIsTheScriptsUsageThenJmhsOptions(@TempDir Path dir) throws Exception {
+        Run run = run(dir, "jmh", "--help");
+        assertThat(run.exit()).as(run.out()).isZero();
+        assertThat(run.out()).contains("scripts/jmh --table [JMH ARGS]").contains("JMH's own options (scripts/jmh -h):")
+                .contains("Usage: java -jar ... [regexp*] [options]").doesNotContain("set -euo pipefail");
     }
 }
