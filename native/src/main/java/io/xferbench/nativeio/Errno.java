@@ -19,6 +19,7 @@ public final class Errno {
     public static final int ENOTDIR = 20;
     public static final int EISDIR = 21;
     public static final int EINVAL = 22;
+    public static final int ENFILE = 23;
     public static final int EMFILE = 24;
     public static final int ENOTTY = 25;
     public static final int EFBIG = 27;
@@ -40,7 +41,7 @@ public final class Errno {
             Map.entry(EBADF, "EBADF"), Map.entry(EAGAIN, "EAGAIN"), Map.entry(ENOMEM, "ENOMEM"),
             Map.entry(EACCES, "EACCES"), Map.entry(EFAULT, "EFAULT"), Map.entry(EBUSY, "EBUSY"),
             Map.entry(EEXIST, "EEXIST"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"),
-            Map.entry(EINVAL, "EINVAL"), Map.entry(EMFILE, "EMFILE"), Map.entry(ENOTTY, "ENOTTY"), Map.entry(EFBIG, "EFBIG"),
+            Map.entry(EINVAL, "EINVAL"), Map.entry(ENFILE, "ENFILE"), Map.entry(EMFILE, "EMFILE"), Map.entry(ENOTTY, "ENOTTY"), Map.entry(EFBIG, "EFBIG"),
             Map.entry(ENOSPC, "ENOSPC"), Map.entry(ESPIPE, "ESPIPE"), Map.entry(EROFS, "EROFS"),
             Map.entry(EPIPE, "EPIPE"), Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENOTSOCK, "ENOTSOCK"),
             Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(ECONNRESET, "ECONNRESET"), Map.entry(EDQUOT, "EDQUOT"));

@@ -82,7 +82,7 @@ final class EventLoopHttp {
             ByteBuffer answer = switch (e) {
                 case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
                 case AccessDeniedException a -> HttpResponses.error(403, path + ": " + ClientMessages.reason(a), keepAlive, head, "");
-                default -> HttpResponses.error(500, path + ": " + ClientMessages.of(e, conn.data().root()), keepAlive, head, "");
+                default -> HttpResponses.failure(FailureStatus.of(e), path + ": " + ClientMessages.of(e, conn.data().root()), keepAlive, head);
             };
             answer(EventLoopConnection.frame(answer), keepAlive);
         });

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,15 @@ final class HttpResponses {
         return ascii("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\nContent-Type: application/octet-stream\r\n"
                 + "X-Xferbench-Crc32c: " + "0".repeat(8 - hex.length()) + hex + "\r\nX-Xferbench-Method: " + sentBy + "\r\n"
                 + (keepAlive ? "" : "Connection: close\r\n") + "\r\n");
+    }
+
+    /**
+     * The answer to a GET whose file could not be opened or read, by {@link FailureStatus}: out of descriptors is 503 with
+     * {@code Retry-After: 1} (the same GET succeeds once connections go), anything else 500.
+     */
+    static ByteBuffer failure(Status status, String message, boolean keepAlive, boolean head) {
+        return status == Status.BUSY ? error(503, message, keepAlive, head, "Retry-After: 1\r\n")
+                : error(500, message, keepAlive, head, "");
     }
 
     /** An error answer with a short text body (none for HEAD); {@code extraHeaders} end in CRLF each. */

@@ -104,7 +104,9 @@ final class HttpSession {
         } catch (AccessDeniedException e) {
             return respond(403, request.path() + ": " + ClientMessages.reason(e), request.keepAlive(), head);
         } catch (IOException e) {
-            return respond(500, request.path() + ": " + ClientMessages.of(e, data.root()), request.keepAlive(), head);
+            Frames.writeFully(socket, HttpResponses.failure(FailureStatus.of(e), request.path() + ": " + ClientMessages.of(e, data.root()),
+                    request.keepAlive(), head));
+            return request.keepAlive();
         }
         ByteBuffer headers = HttpResponses.ok(file.size(), file.crc32c(), method.id(), request.keepAlive());
         try (file) {
