@@ -116,29 +116,54 @@ final class SweepChartFile {
         g.setColor(Color.BLACK);
         g.drawLine(plotLeft, plotBottom, plotRight, plotBottom);
         g.drawLine(plotLeft, plotTop, plotLeft, plotBottom);
-        for (int li = 0; li < chart.lines().size(); li++) {
+        int lines = chart.lines().size();
+        Integer[][] ys = new Integer[lines][xs.size()];
+        for (int li = 0; li < lines; li++) {
             Map<Integer, ? extends Number> points = values.apply(chart.lines().get(li));
+            for (int i = 0; i < xs.size(); i++) {
+                Number v = points.get(xs.get(i));
+                ys[li][i] = v == null ? null : y(v.doubleValue(), axisMax, plotTop, plotBottom);
+            }
+        }
+        for (int li = 0; li < lines; li++) {
             g.setColor(PALETTE[li % PALETTE.length]);
-            g.setStroke(stroke(li, 2f));
             Integer lastX = null;
             Integer lastY = null;
             for (int i = 0; i < xs.size(); i++) {
-                Number v = points.get(xs.get(i));
-                if (v == null) {
+                Integer y = ys[li][i];
+                if (y == null) {
                     lastX = null; // no row here: the line breaks
                     continue;
                 }
                 int x = x(i, xs.size(), plotLeft, plotRight);
-                int y = y(v.doubleValue(), axisMax, plotTop, plotBottom);
                 if (lastX != null) {
+                    g.setStroke(stroke(li, 2f + 3f * Math.min(coveredBy(ys, li, i - 1), coveredBy(ys, li, i))));
                     g.drawLine(lastX, lastY, x, y);
                 }
-                g.fill(marker(li, x, y));
+                g.fill(marker(li, x, y, 4 + 3 * coveredBy(ys, li, i)));
                 lastX = x;
                 lastY = y;
             }
             g.setStroke(new BasicStroke(1f));
         }
+    }
+
+    /**
+     * How many later lines draw a point within 2 pixels of line {@code li}'s point {@code i}: equal figures (two designs
+     * at the same thread count, say) would hide the earlier line under the later one, so the earlier one's marker and
+     * segment are drawn that much bigger, and show as a rim around the later.
+     */
+    static int coveredBy(Integer[][] ys, int li, int i) {
+        if (ys[li][i] == null) {
+            return 0;
+        }
+        int n = 0;
+        for (int later = li + 1; later < ys.length; later++) {
+            if (ys[later][i] != null && Math.abs(ys[later][i] - ys[li][i]) <= 2) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static void legend(Graphics2D g, SweepChart chart, int top) {
@@ -171,14 +196,19 @@ final class SweepChartFile {
      * triangle, so designs that share a colour differ where only points show (a run at one concurrency has no lines).
      */
     static Shape marker(int line, double x, double y) {
+        return marker(line, x, y, 4);
+    }
+
+    /** {@link #marker(int, double, double)} of half-width {@code r}. */
+    static Shape marker(int line, double x, double y, double r) {
         return switch (line / PALETTE.length % 3) {
-            case 0 -> new Ellipse2D.Double(x - 4, y - 4, 8, 8);
-            case 1 -> new Rectangle2D.Double(x - 4, y - 4, 8, 8);
+            case 0 -> new Ellipse2D.Double(x - r, y - r, 2 * r, 2 * r);
+            case 1 -> new Rectangle2D.Double(x - r, y - r, 2 * r, 2 * r);
             default -> {
                 Path2D.Double t = new Path2D.Double();
-                t.moveTo(x, y - 5);
-                t.lineTo(x + 5, y + 4);
-                t.lineTo(x - 5, y + 4);
+                t.moveTo(x, y - 1.25 * r);
+                t.lineTo(x + 1.25 * r, y + r);
+                t.lineTo(x - 1.25 * r, y + r);
                 t.closePath();
                 yield t;
             }

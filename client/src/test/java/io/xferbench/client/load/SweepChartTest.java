@@ -93,4 +93,33 @@ class SweepChartTest {
         assertThat(overLoopback).anyMatch(l -> l.contains("loopback, client and server sharing the machine's CPUs"))
                 .anyMatch(l -> l.endsWith("generator on 2 CPUs"));
     }
+
+    /**
+     * Two designs with equal figures (the threads panel: both at 37 threads) used to be one line: the later one drawn
+     * exactly over the earlier, which showed only in the legend. Now the earlier's markers and segments are drawn
+     * bigger where a later line covers them, so its colour shows in the panels.
+     */
+    @Test
+    void aLineCoveredByAnotherWithEqualFiguresStillShows() {
+        List<LoadReport.Row> rows = List.of(
+                row("xferbench", "xferbench", "download", 50, 20_000, 37),
+                row("xferbench", "xferbench", "download", 500, 21_000, 37),
+                row("nginx", "xferbench", "download", 50, 20_000, 37),
+                row("nginx", "xferbench", "download", 500, 21_000, 37));
+        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2), ServerPlacement.LOOPBACK.described());
+        BufferedImage image = SweepChartFile.image(chart);
+        int first = 0x4e79a7; // the palette's first colour: the line drawn first, under the other
+        int panelsEnd = image.getHeight() - 60; // above the legend, which shows every colour anyway
+        int shown = 0;
+        for (int y = 0; y < panelsEnd; y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                if ((image.getRGB(x, y) & 0xffffff) == first) {
+                    shown++;
+                }
+            }
+        }
+        assertThat(shown).as("pixels of the covered line's colour in the panels").isGreaterThan(100);
+        assertThat(SweepChartFile.coveredBy(new Integer[][] {{10, 50}, {11, 80}, {10, null}}, 0, 0)).isEqualTo(2);
+        assertThat(SweepChartFile.coveredBy(new Integer[][] {{10, 50}, {11, 80}, {10, null}}, 0, 1)).isZero();
+    }
 }
