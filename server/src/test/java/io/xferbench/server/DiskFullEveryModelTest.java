@@ -19,11 +19,9 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
@@ -71,9 +69,9 @@ class DiskFullEveryModelTest {
                     ResponseCodec.readUploadReady(first);
                     Frames.writeFully(second, RequestCodec.encode(upload("second.dat", body)));
                     ResponseCodec.readUploadReady(second);
-                    sendBody(body, first);
+                    DiskFullTest.sendBody(body, first);
                     assertThat(ResponseCodec.readUploadResult(first).bytes()).isEqualTo(UPLOAD);
-                    sendBodyTolerantly(body, second);
+                    DiskFullTest.sendBodyTolerantly(body, second);
                     assertThatThrownBy(() -> ResponseCodec.readUploadResult(second))
                             .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.NO_SPACE));
                     assertThat(TempFileNames.in(mount)).as("temp files once NO_SPACE is answered, round %d", round).isEmpty();
@@ -133,9 +131,9 @@ class DiskFullEveryModelTest {
             ResponseCodec.readUploadReady(one);
             Frames.writeFully(two, RequestCodec.encode(upload("two.dat", second)));
             ResponseCodec.readUploadReady(two);
-            sendBody(first, one);
+            DiskFullTest.sendBody(first, one);
             assertThat(ResponseCodec.readUploadResult(one).bytes()).isEqualTo(first.size());
-            sendBodyTolerantly(second, two);
+            DiskFullTest.sendBodyTolerantly(second, two);
             String outcome;
             try {
                 outcome = "stored " + ResponseCodec.readUploadResult(two).bytes();
@@ -174,23 +172,5 @@ class DiskFullEveryModelTest {
 
     private static Request upload(String name, TestFile body) {
         return new Request(Op.UPLOAD, "stream", name, "", body.size(), body.crc32c(), Flags.VERIFY_CRC32C, 0);
-    }
-
-    private static void sendBody(TestFile body, SocketChannel to) throws IOException {
-        try (FileChannel in = FileChannel.open(body.path(), StandardOpenOption.READ)) {
-            long pos = 0;
-            while (pos < body.size()) {
-                pos += in.transferTo(pos, body.size() - pos, to);
-            }
-        }
-    }
-
-    /** The server may answer and close before the whole body is in; that is its right after ENOSPC. */
-    private static void sendBodyTolerantly(TestFile body, SocketChannel to) {
-        try {
-            sendBody(body, to);
-        } catch (IOException closedEarly) {
-            // The error frame is still waiting to be read.
-        }
     }
 }

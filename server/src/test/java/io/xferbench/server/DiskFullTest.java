@@ -99,7 +99,7 @@ class DiskFullTest {
         return new Request(Op.UPLOAD, method, name, "", body.size(), body.crc32c(), Flags.VERIFY_CRC32C, 0);
     }
 
-    private static void sendBody(TestFile body, SocketChannel to) throws IOException {
+    static void sendBody(TestFile body, SocketChannel to) throws IOException {
         try (FileChannel in = FileChannel.open(body.path(), StandardOpenOption.READ)) {
             long pos = 0;
             while (pos < body.size()) {
@@ -109,7 +109,7 @@ class DiskFullTest {
     }
 
     /** The server may answer and close before the whole body is in; that is its right after ENOSPC. */
-    private static void sendBodyTolerantly(TestFile body, SocketChannel to) {
+    static void sendBodyTolerantly(TestFile body, SocketChannel to) {
         try {
             sendBody(body, to);
         } catch (IOException closedEarly) {
