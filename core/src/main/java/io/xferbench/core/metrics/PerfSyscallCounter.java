@@ -122,8 +122,12 @@ public final class PerfSyscallCounter implements AutoCloseable {
     }
 
     public static PerfSyscallCounter attach(long pid, List<String> syscalls) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
-                "-e", String.join(",", events(syscalls)), "-p", Long.toString(pid)));
+        List<String> events = events(syscalls);
+        // One descriptor per event per thread: under a low hard limit perf is given a higher one of its own, or the
+        // window says why it cannot count.
+        List<String> cmd = new ArrayList<>(PerfDescriptorLimit.wrapper(pid, events.size()));
+        cmd.addAll(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
+                "-e", String.join(",", events), "-p", Long.toString(pid)));
         for (int attempt = 1; ; attempt++) {
             PerfSyscallCounter counter = new PerfSyscallCounter(new ProcessBuilder(cmd).start());
             try {
@@ -249,7 +253,8 @@ public final class PerfSyscallCounter implements AutoCloseable {
             return "(perf still running)";
         }
         try {
-            return output.get(1, TimeUnit.SECONDS).strip();
+            // One line: the reason ends up in a report's field and a log line (perf's errors span several).
+            return String.join(" ", output.get(1, TimeUnit.SECONDS).strip().split("\\s*\\R\\s*"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "(interrupted)";
