@@ -19,7 +19,8 @@ import java.util.logging.Logger;
  * random hidden name no client can reach and no one else uses: unlinked if a regular file (or the symlink a DELETE of
  * a link removes), else moved back.
  * The private name is a {@link TempFiles} name ({@code .tmp-<owner>-deleting-<name>-<random>}): hidden from clients,
- * and swept at the next start when a crash left it there.
+ * and swept at the next start when a crash left it there (a regular file removed, anything else put back by
+ * {@link AbandonedAside}).
  */
 final class AsideUnlink {
     private static final Logger LOG = Logger.getLogger(AsideUnlink.class.getName());

@@ -61,9 +61,10 @@ public final class TempFiles {
     }
 
     /**
-     * Removes every temporary file under {@code root} whose owner is gone (symlinks are not followed), and the symlinks
-     * a DELETE of a dead owner had moved to its private name to remove. Anything else at such a name (a FIFO that
-     * could not be put back) is not the server's and stays.
+     * Removes every temporary file under {@code root} whose owner is gone (symlinks are not followed). Under a dead
+     * owner's DELETE private name ({@link AsideUnlink}) a regular file is removed (the DELETE was under way) and anything
+     * else (FIFO, socket, symlink, directory: the DELETE was to put it back) is moved back to its name when that is free
+     * ({@link AbandonedAside}), else left there and logged with both names.
      */
     public static List<Removed> removeStale(Path root) throws IOException {
         List<Removed> removed = new ArrayList<>();
@@ -71,11 +72,25 @@ public final class TempFiles {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
                 String name = file.getFileName().toString();
-                if ((attrs.isRegularFile() || attrs.isSymbolicLink() && DELETING_ASIDE.matcher(name).matches())
-                        && isTempName(name) && abandoned(name, attrs)) {
+                if (!isTempName(name) || !abandoned(name, attrs)) {
+                    return FileVisitResult.CONTINUE;
+                }
+                if (attrs.isRegularFile()) {
                     if (Files.deleteIfExists(file)) {
                         removed.add(new Removed(file, attrs.size()));
                     }
+                } else if (DELETING_ASIDE.matcher(name).matches()) {
+                    AbandonedAside.restore(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            /** A directory a DELETE moved aside goes back after what is in it was swept (the walk is done with it). */
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+                if (!dir.equals(root) && DELETING_ASIDE.matcher(name).matches() && isTempName(name) && abandoned(name, null)) {
+                    AbandonedAside.restore(dir);
                 }
                 return FileVisitResult.CONTINUE;
             }
@@ -121,6 +136,7 @@ public final class TempFiles {
         return name.startsWith(PREFIX) && !ChecksumRecordName.isRecordName(name);
     }
 
+    /** Whether {@code name}'s owner is gone; a name without one, once {@link #LEGACY_AGE} old ({@code attrs} needed then). */
     static boolean abandoned(String name, BasicFileAttributes attrs) {
         Matcher m = OWNED.matcher(name);
         if (!m.matches()) {

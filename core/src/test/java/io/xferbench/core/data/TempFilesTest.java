@@ -2,12 +2,22 @@ package io.xferbench.core.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,26 +50,92 @@ class TempFilesTest {
     }
 
     /**
-     * A DELETE moves its entry to a private name before it removes it: a server killed in between leaves a regular file
-     * or the symlink being deleted there, both removed at the next start; a FIFO there (not removed, not put back)
-     * stays, and so does a symlink at an upload's temp name.
+     * A DELETE moves its entry to a private name before it removes it or puts it back: a server killed in between leaves
+     * it there. At the next start a regular file there is removed (the DELETE was under way); a FIFO, socket, symlink or
+     * directory goes back to its name (it stayed hidden for good before, and the symlink was removed). A symlink at an
+     * upload's temp name, and a live owner's private name, stay.
      */
     @Test
-    void whatADeadOwnersDeleteLeftAsideIsRemovedButAFifo() throws Exception {
+    void whatADeadOwnersDeleteLeftAsideIsRemovedIfARegularFileElsePutBack() throws Exception {
         String aside = ".tmp-" + deadOwner() + "-" + TempFiles.DELETING;
         Path file = Files.writeString(root.resolve(aside + "f-1a"), "file");
         Path link = Files.createSymbolicLink(root.resolve(aside + "alias-2b"), root.resolve("target"));
-        Path fifo = root.resolve(aside + "fifo-3c");
-        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        mkfifo(root.resolve(aside + "fifo-3c"));
+        Path socketAside = root.resolve(aside + "sock-5e");
+        try (ServerSocketChannel s = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            s.bind(UnixDomainSocketAddress.of(socketAside)); // the socket file stays after the close
+        }
+        Path dirAside = Files.createDirectory(root.resolve(aside + "a-b-6f")); // a dash in the name
+        Path deadTempInside = Files.write(dirAside.resolve(".tmp-" + deadOwner() + "-up.bin-7a"), new byte[3]);
         Path uploadLink = Files.createSymbolicLink(root.resolve(".tmp-" + deadOwner() + "-up.bin-4d"), root.resolve("target"));
         Path liveLink = Files.createSymbolicLink(TempFiles.next(root, TempFiles.DELETING + "mine"), root.resolve("target"));
 
         var removed = TempFiles.removeStale(root);
 
-        assertThat(removed).extracting(TempFiles.Removed::path).containsExactlyInAnyOrder(file, link);
-        assertThat(Files.exists(fifo, LinkOption.NOFOLLOW_LINKS)).isTrue();
+        assertThat(removed).extracting(TempFiles.Removed::path).containsExactlyInAnyOrder(file, deadTempInside);
+        assertThat(Files.readSymbolicLink(root.resolve("alias"))).isEqualTo(root.resolve("target"));
+        assertThat(Files.readAttributes(root.resolve("fifo"), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).isTrue();
+        assertThat(Files.readAttributes(root.resolve("sock"), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).isTrue();
+        assertThat(root.resolve("a-b")).isDirectory().isEmptyDirectory();
+        assertThat(link).doesNotExist();
         assertThat(Files.isSymbolicLink(uploadLink)).isTrue();
         assertThat(Files.isSymbolicLink(liveLink)).isTrue();
+        try (var left = Files.list(root)) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("nothing else aside")
+                    .filteredOn(n -> n.contains(TempFiles.DELETING)).containsExactly(liveLink.getFileName().toString());
+        }
+    }
+
+    /**
+     * Where the name was taken since (the server's put-back found it taken, or a client uploaded that name later), the
+     * entry stays under the private name, never replacing it, and one warning names both. So does an entry whose name
+     * the private name had to cut.
+     */
+    @Test
+    void aPutBackOntoATakenOrCutNameLeavesItAsideAndLogsBothNamesOnce() throws Exception {
+        String aside = ".tmp-" + deadOwner() + "-" + TempFiles.DELETING;
+        Path fifo = root.resolve(aside + "f-1a");
+        mkfifo(fifo);
+        Path taken = Files.writeString(root.resolve("f"), "uploaded since");
+        // A DELETE of a 300-byte name: its private name keeps the label's first LABEL_MAX_BYTES.
+        String cutLabel = TempFiles.fitted(TempFiles.DELETING + "x".repeat(300));
+        Path cut = Files.createSymbolicLink(root.resolve(aside + cutLabel.substring(TempFiles.DELETING.length()) + "-2b"),
+                root.resolve("target"));
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Logger logger = Logger.getLogger(AbandonedAside.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            assertThat(TempFiles.removeStale(root)).isEmpty();
+        } finally {
+            logger.removeHandler(handler);
+        }
+
+        assertThat(Files.readAttributes(fifo, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).isTrue();
+        assertThat(Files.readString(taken)).isEqualTo("uploaded since");
+        assertThat(Files.isSymbolicLink(cut)).isTrue();
+        assertThat(logged).filteredOn(r -> r.getMessage().contains(fifo.toString())).singleElement()
+                .satisfies(r -> assertThat(r.getMessage()).contains(taken.toString(), "its name is taken"));
+        assertThat(logged).filteredOn(r -> r.getMessage().contains(cut.toString())).singleElement()
+                .satisfies(r -> assertThat(r.getMessage()).contains("cut"));
+        assertThat(logged).hasSize(2).allMatch(r -> r.getLevel() == Level.WARNING);
+    }
+
+    private static void mkfifo(Path p) throws Exception {
+        assertThat(new ProcessBuilder("mkfifo", p.toString()).start().waitFor()).isZero();
     }
 
     /**
