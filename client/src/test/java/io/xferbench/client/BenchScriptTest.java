@@ -165,27 +165,11 @@ class BenchScriptTest {
     @Test
     void aScriptKilledOutrightTakesItsServerAndClientWithIt(@TempDir Path dir) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
-        Path root = fakeTree(dir);
-        Path pids = dir.resolve("pids");
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/bench").toString(), "--size", "1MiB")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
-        pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
-        pb.environment().put("STUB_PIDS", pids.toString());
-        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        pb.environment().put("TMPDIR", tmp.toString());
-        Process script = pb.start();
-        List<ProcessHandle> started = List.of();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (started.size() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-                started = Files.exists(pids) ? Files.readAllLines(pids).stream().filter(l -> !l.isBlank())
-                        .map(l -> ProcessHandle.of(Long.parseLong(l.strip()))).flatMap(java.util.Optional::stream).toList() : List.of();
-            }
+        Path tmp = dir.resolve("tmp");
+        try (StartedBench bench = startBench(dir, "STUB_PIDS", 2)) {
+            List<ProcessHandle> started = bench.pids();
             assertThat(started).as("the server and the client run").hasSize(2);
-            script.destroyForcibly().waitFor();
+            bench.script().destroyForcibly().waitFor();
             for (ProcessHandle p : started) {
                 try {
                     p.onExit().get(10, TimeUnit.SECONDS);
@@ -197,9 +181,6 @@ class BenchScriptTest {
             try (Stream<Path> left = Files.list(tmp)) {
                 assertThat(left).as("left in TMPDIR").isEmpty();
             }
-        } finally {
-            script.destroyForcibly();
-            started.forEach(ProcessHandle::destroyForcibly);
         }
     }
 
@@ -210,38 +191,59 @@ class BenchScriptTest {
     @Test
     void aScriptKilledWhileRenderingTakesTheRenderingWithIt(@TempDir Path dir) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
-        Path root = fakeTree(dir);
-        Path pids = dir.resolve("render-pids");
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/bench").toString(), "--size", "1MiB")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
-        pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
-        pb.environment().put("STUB_RENDER_PIDS", pids.toString());
-        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
-        pb.environment().put("TMPDIR", Files.createDirectories(dir.resolve("tmp")).toString());
-        Process script = pb.start();
-        java.util.Optional<ProcessHandle> render = java.util.Optional.empty();
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (render.isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-                if (Files.exists(pids)) {
-                    render = Files.readAllLines(pids).stream().filter(l -> !l.isBlank()).findFirst()
-                            .flatMap(l -> ProcessHandle.of(Long.parseLong(l.strip())));
-                }
-            }
+        try (StartedBench bench = startBench(dir, "STUB_RENDER_PIDS", 1)) {
+            java.util.Optional<ProcessHandle> render = bench.pids().stream().findFirst();
             assertThat(render).as("the HTML rendering runs").isPresent();
             Thread.sleep(200);  // the stub has exec'd its sleep
-            script.destroyForcibly().waitFor();
+            bench.script().destroyForcibly().waitFor();
             try {
                 render.get().onExit().get(10, TimeUnit.SECONDS);
             } catch (java.util.concurrent.TimeoutException stillThere) {
                 // asserted below
             }
             assertThat(render.get().isAlive()).as("the rendering 10 s after the script's SIGKILL").isFalse();
-        } finally {
+        }
+    }
+
+    /** {@code scripts/bench} running on the fake tree, and the live processes its stubs said they started. */
+    private record StartedBench(Process script, List<ProcessHandle> pids) implements AutoCloseable {
+        /** Kills the script and what it started, whatever the test saw. */
+        @Override
+        public void close() {
             script.destroyForcibly();
-            render.ifPresent(ProcessHandle::destroyForcibly);
+            pids.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /**
+     * Starts {@code scripts/bench --size 1MiB} on a fake tree in {@code dir} (TMPDIR {@code dir/tmp}), its stubs writing
+     * the PIDs they start to the file named by {@code pidsVariable}, and waits up to 30 s for {@code count} of them alive
+     * (fewer if they do not come: the caller asserts how many).
+     */
+    private static StartedBench startBench(Path dir, String pidsVariable, int count) throws Exception {
+        Path root = fakeTree(dir);
+        Path pids = dir.resolve("pids");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/bench").toString(), "--size", "1MiB")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("STUB_LOG", dir.resolve("commands.log").toString());
+        pb.environment().put(pidsVariable, pids.toString());
+        pb.environment().put("XFERBENCH_DATA_DIR", dir.resolve("data").toString());
+        pb.environment().put("TMPDIR", Files.createDirectories(dir.resolve("tmp")).toString());
+        Process script = pb.start();
+        List<ProcessHandle> started = List.of();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (started.size() < count && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                started = Files.exists(pids) ? Files.readAllLines(pids).stream().filter(l -> !l.isBlank())
+                        .map(l -> ProcessHandle.of(Long.parseLong(l.strip()))).flatMap(java.util.Optional::stream).toList() : List.of();
+            }
+            return new StartedBench(script, started);
+        } catch (Exception | Error e) {
+            script.destroyForcibly();
+            started.forEach(ProcessHandle::destroyForcibly);
+            throw e;
         }
     }
 
