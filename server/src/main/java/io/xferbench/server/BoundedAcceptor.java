@@ -87,6 +87,10 @@ final class BoundedAcceptor {
         long backoffMillis = MIN_BACKOFF_MILLIS;
         while (listener.isOpen()) {
             SocketChannel socket;
+            // The spare first, if it is not held: after a refusal, a connection's thread may take the freed descriptor
+            // for a moment (a file opened, a class loaded) before the spare is retaken; once closed, the accept below
+            // took it for a client served for good, and with no spare every client after waited in the backlog.
+            spare.retake();
             try {
                 socket = listener.accept();
                 backoffMillis = MIN_BACKOFF_MILLIS;
@@ -179,6 +183,7 @@ final class BoundedAcceptor {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        spare.close(); // again: the loop may have retaken it since
         refusals.close();
     }
 
