@@ -42,6 +42,7 @@ final class BoundedAcceptor {
         this.acceptor = new Thread(this::acceptLoop, name + "-acceptor");
         this.refusals = new BusyRefusals(name);
         this.failures = new RateLimitedLog(LOG, name + ": accept failed", Duration.ofSeconds(10));
+        ColdPaths.load(); // before descriptors can run out
     }
 
     /** Binds and starts accepting; {@code handler} runs on the connection's own thread and owns the socket. */
@@ -154,7 +155,7 @@ final class BoundedAcceptor {
                 return false;
             }
             pending.configureBlocking(true);
-            BusyRefusals.refuseUnread(pending, name + " busy: out of file descriptors");
+            BusyRefusals.refuseNow(pending, name + " busy: out of file descriptors");
             shed.incrementAndGet();
             return true;
         } catch (IOException e) {

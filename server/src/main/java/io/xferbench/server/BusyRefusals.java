@@ -1,8 +1,6 @@
 package io.xferbench.server;
 
 import io.xferbench.core.protocol.Frames;
-import io.xferbench.core.protocol.ResponseCodec;
-import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -42,14 +40,18 @@ final class BusyRefusals implements AutoCloseable {
     /** Answers {@code socket} BUSY with {@code why} and closes it; never blocks the caller. */
     void refuse(SocketChannel socket, String why) {
         if (!queue.offer(new Refusal(socket, why))) {
-            refuseUnread(socket, why);
+            refuseNow(socket, why);
         }
     }
 
-    /** BUSY in the native protocol, at once, without reading: for when nothing may wait (no descriptor to spare). */
-    static void refuseUnread(SocketChannel socket, String why) {
+    /**
+     * BUSY at once, in the protocol of what the client had sent by now ({@link ArrivedBytes}; the native frame when
+     * nothing), without waiting for more: for when nothing may wait (no descriptor to spare, too many refusals queued).
+     * It answered every such client in the native protocol, unread: an HTTP client read that as HTTP/0.9.
+     */
+    static void refuseNow(SocketChannel socket, String why) {
         try (socket) {
-            Frames.writeFully(socket, ResponseCodec.error(Status.BUSY, why));
+            Frames.writeFully(socket, BusyAnswer.to(ArrivedBytes.take(socket), why));
         } catch (IOException ignored) {
             // The refused client is gone already.
         }
@@ -105,7 +107,7 @@ final class BusyRefusals implements AutoCloseable {
     public void close() {
         thread.interrupt();
         for (Refusal r; (r = queue.poll()) != null; ) {
-            refuseUnread(r.socket(), r.why());
+            refuseNow(r.socket(), r.why());
         }
     }
 }

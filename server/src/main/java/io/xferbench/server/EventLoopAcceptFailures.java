@@ -16,18 +16,22 @@ import java.util.logging.Logger;
  * for the thread models. Netty fires each failure down the listener's pipeline: io_uring re-armed the accept at once
  * (100,000 warnings in 5 s, a core busy), epoll paused a second per failure; both logged Netty's "reached the tail of
  * the pipeline" warning each time and left the clients they could not take waiting in the backlog. Here a failure
- * spends the spare descriptor to take one pending client and answer it BUSY unread, or, with no spare, pauses accepting
- * (10 ms doubling to 1 s); failures are logged at most once per 10 s.
+ * spends the spare descriptor to take one pending client and answer it BUSY in its protocol, or, with no spare, pauses
+ * accepting (10 ms doubling to 1 s); failures are logged at most once per 10 s.
  */
 final class EventLoopAcceptFailures extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopAcceptFailures.class.getName());
     private static final long MIN_BACKOFF_MILLIS = 10;
     private static final long MAX_BACKOFF_MILLIS = 1_000;
     static final String WHY = "server busy: out of file descriptors";
-    // Made at start: with no descriptor left, loading a class from a directory of classes fails.
-    private static final ByteBuffer BUSY = direct(BusyAnswer.to(ByteBuffer.allocate(0), WHY));
+
+    static {
+        ColdPaths.load(); // before descriptors can run out
+    }
 
     private final SpareDescriptor spare = new SpareDescriptor();
+    // What a refused client had sent, read on the listener's loop only.
+    private final ByteBuffer arrived = ByteBuffer.allocateDirect(ArrivedBytes.MAX);
     private final RateLimitedLog failures = new RateLimitedLog(LOG, "server: accept failed", Duration.ofSeconds(10));
     // Touched on the listener's loop only.
     private boolean shedNext;
@@ -42,7 +46,7 @@ final class EventLoopAcceptFailures extends ChannelInboundHandlerAdapter {
             // The accept may have waited for this client until descriptors were free again (io_uring's accept is
             // armed in advance): then the spare comes back and the client is served.
             if (!spare.retake()) {
-                refuseUnread(child);
+                refuseNow(child);
                 spare.retake();
                 return;
             }
@@ -89,15 +93,19 @@ final class EventLoopAcceptFailures extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
-    /** BUSY without reading (no descriptor to spare a registration's worth of work), then the close, as the thread models. */
-    private static void refuseUnread(Channel child) {
+    /**
+     * BUSY at once, in the protocol of what the client had sent by now ({@link ArrivedBytes}), then the close, as the
+     * thread models: no descriptor to spare a registration's worth of waiting.
+     */
+    private void refuseNow(Channel child) {
         if (!(child instanceof UnixChannel unix)) {
             child.unsafe().closeForcibly();
             return;
         }
         FileDescriptor fd = unix.fd();
         try {
-            fd.write(BUSY, BUSY.position(), BUSY.limit());
+            ByteBuffer answer = direct(BusyAnswer.to(ArrivedBytes.take(fd, arrived), WHY));
+            fd.write(answer, answer.position(), answer.limit());
         } catch (IOException gone) {
             // The client left already: nothing to tell.
         } finally {
