@@ -137,8 +137,11 @@ class FdExhaustionTest {
             }
             assertThat(busy).as("clients beyond the descriptor limit told BUSY (%d refused with HTTP 503; %d HTTP clients served, %d closed unanswered, %d still waiting); log %s",
                     refused503, served, closed, waiting.size(), log.stream().limit(10).toList()).isGreaterThanOrEqualTo(CLIENTS - FD_LIMIT);
-            assertThat(httpGotNative).as("HTTP clients refused with the native frame (they read it as HTTP/0.9)").isEmpty();
-            assertThat(refused503).as("HTTP clients refused at accept with 503").isPositive();
+            // A refusal does not wait for the request: a client accepted between its connect and its GET's write hears
+            // the native frame (docs/protocol.md). That race is rare; the old code answered every refused one so.
+            assertThat(httpGotNative).as("HTTP clients refused with the native frame (they read it as HTTP/0.9); 503s: %d", refused503)
+                    .hasSizeLessThanOrEqualTo(2);
+            assertThat(refused503).as("HTTP clients refused at accept with 503").isGreaterThan(httpGotNative.size());
             assertThat(bad503).as("503 answers without their status line, Retry-After: 1, or (refused at accept) Connection: close").isEmpty();
             // Run from directories of classes, a class first needed with no descriptor left cannot be loaded: a request
             // whose file open failed (EMFILE) left unanswered, an upload's record failing to be created failing the upload.
