@@ -44,6 +44,8 @@ final class Connection implements Runnable {
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
+    /** The request being served, as the log names it. */
+    private String current = "no request yet";
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry, BufferBudget buffers, ConnectionThreads threads) {
@@ -70,10 +72,14 @@ final class Connection implements Runnable {
             lingeringClose();
         } catch (IOException e) {
             LOG.fine(() -> "conn " + id + ": closed: " + e);
+        } catch (FailedPastTheHead e) {
+            // The answer's head is out: no error frame may follow it, the close is all the client can hear.
+            InternalErrors.report(config.ioModel(), peer, current, e.getCause());
         } catch (RuntimeException | Error e) {
             // An OutOfMemoryError included: the client hears why before the close, where the socket still allows.
-            LOG.warning("conn " + id + ": internal error: " + e);
-            answerQuietly(Status.SERVER_ERROR, ClientMessages.relative(e.toString(), data.root()));
+            InternalErrors.report(config.ioModel(), peer, current, e);
+            answerQuietly(Status.SERVER_ERROR, InternalErrors.clientReason(e, data.root()));
+            lingeringClose();
         } finally {
             // Closed here, after any error answer above, not by try-with-resources before it.
             downloads.close();
@@ -111,6 +117,7 @@ final class Connection implements Runnable {
             if (request == null) {
                 return;
             }
+            current = InternalErrors.describe(request);
             registry.enter(id, ConnectionRegistry.State.BUSY, config.requestBudget(request));
             if (!authorized(request)) {
                 answer(Status.FORBIDDEN, "missing or wrong token");

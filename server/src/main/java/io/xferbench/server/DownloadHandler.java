@@ -67,16 +67,21 @@ final class DownloadHandler implements AutoCloseable {
             // use). Without them a PREPARE has done it untimed, and the transfer does nothing but send.
             boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
             int residencyBefore = inline ? CacheControl.prepare(file.path(), request.flags()) : -1;
+            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.name());
             ResponseCork.hold(config, socket);
             AnswerHead.write(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
+                InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.name());
                 sender.send(source, 0, file.size(), socket);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
                 senders.discard(method.id(), options);
                 LOG.info(() -> method.id() + " failed after the header was sent: " + e);
                 return false;
+            } catch (RuntimeException | Error e) {
+                senders.discard(method.id(), options);
+                throw new FailedPastTheHead(e);
             }
             long nanos = System.nanoTime() - start;
             Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, inline ? CacheControl.residency(file.path()) : -1)));
@@ -116,6 +121,7 @@ final class DownloadHandler implements AutoCloseable {
      * opened bytes; or null once refused.
      */
     private OpenedFile resolve(Request request, SocketChannel socket) throws IOException {
+        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
         if (request.name().isEmpty() && request.size() > config.maxGenerated()) {
             refuse(socket, Status.TOO_LARGE, "generated files are limited to " + config.maxGenerated() + " bytes");
             return null;

@@ -97,6 +97,12 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The client shut its side down (FIN): what it sent before is still answered, then the connection closes. */
     private boolean inputEnded;
     private EventLoopDeadline deadline;
+    /** The request being served, as the log names it ({@link #serving}). */
+    private String current = "no request yet";
+    /** The request in flight is an HTTP HEAD: an error answer to it has no body. */
+    private boolean headRequest;
+    /** Part of the request's answer may be out (a download's head): no error answer may follow it. */
+    private boolean answerStarted;
     /** The connection's native-protocol side (also what a closing connection cleans up for). */
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
@@ -251,12 +257,66 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
-        context.close();
+        if (cause instanceof IOException) {
+            // The socket's own failure (a reset, a broken pipe): the client left, nothing of ours to report.
+            LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
+            context.close();
+            return;
+        }
+        // Anything else thrown while serving on the loop (an Error included) is the server's: it was closed at FINE.
+        internalError(cause);
+    }
+
+    /**
+     * A request failed for a reason of the server's own (a RuntimeException, an Error): logged with the model, the
+     * client and the request ({@link InternalErrors}); answered SERVER_ERROR, or 500 on HTTP, while nothing of its
+     * answer is out, then the connection ends as after a bad request (FIN, a bounded drain); else it is closed.
+     */
+    void internalError(Throwable e) {
+        try {
+            InternalErrors.report(model, peer, current, e);
+            if (ending || answerStarted || !ctx.channel().isActive()) {
+                ctx.close();
+                return;
+            }
+            String reason = InternalErrors.clientReason(e, data.root());
+            endWith(http != null ? HttpResponses.error(500, reason, false, headRequest, "")
+                    : ResponseCodec.error(Status.SERVER_ERROR, reason));
+        } catch (RuntimeException | Error again) {
+            // Answering failed too (out of memory, say): the close is what is left.
+            ctx.close();
+        }
+    }
+
+    /** {@code then} run on the loop, an unexpected failure in it answered by {@link #internalError}. */
+    <T> Consumer<T> guarded(Consumer<T> then) {
+        return value -> {
+            try {
+                then.accept(value);
+            } catch (RuntimeException | Error e) {
+                internalError(e);
+            }
+        };
+    }
+
+    /** A request is being served from now on: how the log names it, and whether an HTTP error answer has a body. */
+    void serving(String request, boolean head) {
+        current = request;
+        headRequest = head;
+        answerStarted = false;
     }
 
     /** Decodes and serves the next request if a whole one has arrived and none is in flight. */
     private void decodeNext() {
+        try {
+            decodeAndServe();
+        } catch (RuntimeException | Error e) {
+            // Called from write listeners too, where Netty would log and swallow it and leave the connection hanging.
+            internalError(e);
+        }
+    }
+
+    private void decodeAndServe() {
         if (inFlight || ending || !ctx.channel().isActive()) {
             return;
         }
@@ -340,7 +400,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      */
     <T> void offload(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure) {
         // A refused batch means the pool is shut down: the server is stopping.
-        batches.submit(work, then, failure, ctx::close);
+        batches.submit(work, guarded(then), guarded(failure), ctx::close);
     }
 
     void closeOnPool(AutoCloseable c) {
@@ -356,7 +416,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * it (or {@code failure}) on this connection's loop; see {@link #openForDownload}.
      */
     void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        openForDownload(name, -1, () -> data.openExistingIfRecorded(name), () -> data.openExisting(name), then, failure);
+        openForDownload(name, -1, () -> {
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
+            return data.openExistingIfRecorded(name);
+        }, () -> {
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
+            return data.openExisting(name);
+        }, then, failure);
     }
 
     /**
@@ -368,8 +434,12 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      */
     void openForDownload(String entry, long size, FileWork<OpenedFile> quick, FileWork<OpenedFile> full,
             Consumer<OpenedFile> then, Consumer<Throwable> failure) {
+        if (ring != null && DataDirectory.isSingleEntry(entry)) {
+            // This model's file work is on the loop (its ring); quick and full say it on theirs.
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, entry);
+        }
         if (ring != null && DataDirectory.isSingleEntry(entry)
-                && ring.open(data.directoryFd(), entry, fd -> openedOnRing(fd, entry, size, full, then, failure))) {
+                && ring.open(data.directoryFd(), entry, fd -> guarded((Integer opened) -> openedOnRing(opened, entry, size, full, then, failure)).accept(fd))) {
             return;
         }
         quickOrOnFiles(quick, full, then, failure);
@@ -382,14 +452,14 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * runs {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
      */
     void statFile(String name, FileWork<FileStat> full, Consumer<FileStat> then, Consumer<Throwable> failure) {
-        if (ring != null && DataDirectory.isSingleEntry(name) && ring.stat(data.directoryFd(), name, (res, st) -> {
+        if (ring != null && DataDirectory.isSingleEntry(name) && ring.stat(data.directoryFd(), name, (res, st) -> guarded(ignored -> {
             FileStat stat = DataDirectory.statOfEntry(res, st);
             if (stat != null) {
                 then.accept(stat);
             } else {
                 offload(full, then, failure);
             }
-        })) {
+        }).accept(null))) {
             return;
         }
         quickOrOnFiles(full, full, then, failure);
@@ -478,6 +548,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * it already), so head and body leave together ({@link EventLoopAnswerHead}); else through the pipeline.
      */
     void writeHead(ByteBuf head, long bodySize) {
+        answerStarted = true;
         if (headWithMore && cork == null && bodySize > 0 && bodySize > copiedBodyLimit) {
             EventLoopAnswerHead.write(ctx, head);
         } else {
@@ -521,6 +592,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The request's answer is written (or failed to be): back to waiting for the next one. */
     void written(boolean ok) {
         inFlight = false;
+        serving("a request not decoded yet", false);
         transferDone();
         if (!ok || stopping) {
             ctx.close();

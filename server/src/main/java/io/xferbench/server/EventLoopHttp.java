@@ -2,6 +2,7 @@ package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
 import io.xferbench.core.data.OpenedFile;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -54,6 +55,7 @@ final class EventLoopHttp {
 
     /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
     private void serve(HttpRequest request) {
+        conn.serving(InternalErrors.describe(request), request.method().equals("HEAD"));
         conn.begin(conn.config().idleTimeout());
         boolean head = request.method().equals("HEAD");
         boolean keepAlive = request.keepAlive();
@@ -71,7 +73,14 @@ final class EventLoopHttp {
                 EventLoopConnection.closeQuietly(file);
                 return;
             }
-            ByteBuf headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.bodySentAs(file.size()), keepAlive));
+            ByteBuf headers;
+            try {
+                InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, path.substring(1));
+                headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.bodySentAs(file.size()), keepAlive));
+            } catch (RuntimeException | Error e) {
+                EventLoopConnection.closeQuietly(file);
+                throw e;
+            }
             if (head) {
                 EventLoopConnection.closeQuietly(file);
                 answer(headers, keepAlive);
@@ -79,6 +88,11 @@ final class EventLoopHttp {
             }
             send(headers, file, keepAlive);
         }, e -> {
+            if (!(e instanceof IOException)) {
+                // A RuntimeException or Error of the server's own: logged with the request named, answered 500.
+                conn.internalError(e);
+                return;
+            }
             ByteBuffer answer = switch (e) {
                 case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
                 case AccessDeniedException a -> HttpResponses.error(403, path + ": " + ClientMessages.reason(a), keepAlive, head, "");
@@ -92,7 +106,13 @@ final class EventLoopHttp {
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
         conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
         conn.cork(true);
-        conn.writeHead(headers, file.size());
+        try {
+            conn.writeHead(headers, file.size());
+            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, file.path().getFileName().toString());
+        } catch (RuntimeException | Error e) {
+            EventLoopConnection.closeQuietly(file);
+            throw e;
+        }
         conn.writeBody(file).addListener(f -> {
             EventLoopConnection.closeQuietly(file);
             if (!f.isSuccess()) {

@@ -80,6 +80,7 @@ final class EventLoopNative {
     }
 
     private void serve(Request request) {
+        conn.serving(InternalErrors.describe(request), false);
         conn.begin(conn.config().requestBudget(request));
         if (!conn.config().token().isEmpty() && !Tokens.matches(conn.config().token(), request.token())) {
             conn.endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));
@@ -118,6 +119,7 @@ final class EventLoopNative {
 
     /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
     private OpenedFile open(Request request) throws IOException {
+        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
         checkGeneratedSize(request);
         try {
             return request.name().isEmpty() ? conn.data().openGenerated(request.size()) : conn.data().openExisting(request.name());
@@ -138,6 +140,7 @@ final class EventLoopNative {
 
     /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
     private OpenedFile openIfRecorded(Request request) throws IOException {
+        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
         checkGeneratedSize(request);
         return request.name().isEmpty() ? conn.data().openGeneratedIfRecorded(request.size()) : conn.data().openExistingIfRecorded(request.name());
     }
@@ -189,11 +192,22 @@ final class EventLoopNative {
             EventLoopConnection.closeQuietly(file);
             return;
         }
-        conn.cork(true);
-        conn.writeHead(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
-                opened.residencyBefore()))), file.size());
-        long start = System.nanoTime();
-        ChannelFuture body = conn.writeBody(file);
+        String name = file.path().getFileName().toString();
+        long start;
+        ChannelFuture body;
+        try {
+            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, name);
+            conn.cork(true);
+            conn.writeHead(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
+                    opened.residencyBefore()))), file.size());
+            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, name);
+            start = System.nanoTime();
+            body = conn.writeBody(file);
+        } catch (RuntimeException | Error e) {
+            // Not handed to a write: the file is ours to close before the failure is answered.
+            EventLoopConnection.closeQuietly(file);
+            throw e;
+        }
         body.addListener(f -> {
             EventLoopConnection.closeQuietly(file);
             if (!f.isSuccess()) {
@@ -403,6 +417,11 @@ final class EventLoopNative {
                 return;
             }
             upload = null;
+            if (!(e instanceof IOException)) {
+                // The server's own failure (a RuntimeException, an Error): logged with the request named, SERVER_ERROR.
+                conn.internalError(e);
+                return;
+            }
             // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
             LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
             conn.endWith(failedInBody(u.request, e));
@@ -424,6 +443,7 @@ final class EventLoopNative {
      * is refused (the stream stays in step: the connection goes on).
      */
     private ByteBuffer finishOnPool(UploadPlacement placement, long crc32c, long serverNanos, String name) {
+        InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, name);
         UploadReport report;
         try {
             report = placement.verify(crc32c, serverNanos, () -> {
@@ -491,10 +511,8 @@ final class EventLoopNative {
             case IllegalStateException s -> answer(Status.BAD_REQUEST, clientMessage(s));
             // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
             case IOException io -> answer(FailureStatus.of(io), clientMessage(io));
-            default -> {
-                LOG.warning(conn.model() + " conn: internal error: " + e);
-                conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(Status.SERVER_ERROR, ClientMessages.relative(e.toString(), conn.data().root())))).addListener(f -> conn.ctx().close());
-            }
+            // A RuntimeException or Error of the server's own: logged and answered with the request named.
+            default -> conn.internalError(e);
         }
     }
 

@@ -54,7 +54,7 @@ final class HttpSession {
     /**
      * Serves requests until the client closes, asks to close, or sends something that ends the connection.
      *
-     * @return true when it ended on a bad request: the answer is written, and the caller should close lingering so
+     * @return true when it ended on a bad request or an internal error: the answer is written, and the caller should close lingering so
      *         that unread input does not turn the close into a reset that destroys the answer
      */
     boolean serve(ByteBuffer sniffed) throws IOException {
@@ -73,8 +73,19 @@ final class HttpSession {
                     return false;
                 }
                 registry.enter(id, ConnectionRegistry.State.BUSY, config.idleTimeout());
-                if (!handle(request) || !request.keepAlive()) {
+                try {
+                    if (!handle(request) || !request.keepAlive()) {
+                        return false;
+                    }
+                } catch (FailedPastTheHead e) {
+                    // A short body and a close are all HTTP has past the head.
+                    InternalErrors.report(config.ioModel(), peer, InternalErrors.describe(request), e.getCause());
                     return false;
+                } catch (RuntimeException | Error e) {
+                    // Nothing of the answer was sent: a 500 in HTTP (the connection's caller used to write a native frame).
+                    InternalErrors.report(config.ioModel(), peer, InternalErrors.describe(request), e);
+                    respond(500, InternalErrors.clientReason(e, data.root()), false, request.method().equals("HEAD"));
+                    return true;
                 }
                 registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, config.idleTimeout());
             }
@@ -98,6 +109,7 @@ final class HttpSession {
         }
         OpenedFile file;
         try {
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.path().substring(1));
             file = data.openExisting(request.path().substring(1));
         } catch (NoSuchFileException e) {
             return respond(404, request.path() + ": no such file", request.keepAlive(), head);
@@ -135,15 +147,20 @@ final class HttpSession {
                 return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
             }
             registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
+            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.path().substring(1));
             ResponseCork.hold(config, socket);
             AnswerHead.write(socket, headers.duplicate());
             try {
+                InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.path().substring(1));
                 sender.send(source, 0, file.size(), socket);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
                 senders.discard(method.id(), options);
                 LOG.info(() -> "conn " + id + ": " + method.id() + " failed after the headers were sent: " + e);
                 return false;
+            } catch (RuntimeException | Error e) {
+                senders.discard(method.id(), options);
+                throw new FailedPastTheHead(e);
             }
             ResponseCork.release(config, socket);
             return true;

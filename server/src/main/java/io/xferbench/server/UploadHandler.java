@@ -104,6 +104,7 @@ final class UploadHandler implements AutoCloseable {
                 }
                 long serverNanos = System.nanoTime() - start;
                 try {
+                    InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, request.name());
                     report = placement.verify(crc, serverNanos, this::checksumBuffer);
                 } catch (UploadPlacement.VerifyException e) {
                     LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());

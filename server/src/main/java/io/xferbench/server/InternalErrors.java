@@ -1,0 +1,70 @@
+package io.xferbench.server;
+
+import io.xferbench.core.protocol.Request;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The log of a request that failed for a reason of the server's own (a RuntimeException, an Error) on any I/O model:
+ * one WARNING line naming the model, the client, the request and the exception, with its stack trace, at most once per
+ * exception class per {@link #PERIOD} (how many were folded into it said), so a flood does not fill the disk; every one
+ * at FINE.
+ */
+final class InternalErrors {
+    private static final Logger LOG = Logger.getLogger(InternalErrors.class.getName());
+    static final Duration PERIOD = Duration.ofSeconds(10);
+
+    private static final Map<Class<?>, Kind> KINDS = new ConcurrentHashMap<>();
+
+    private InternalErrors() {
+    }
+
+    static void report(String model, String peer, String request, Throwable e) {
+        String line = model + " " + peer + ": internal error serving " + request + ": " + e;
+        long folded = KINDS.computeIfAbsent(e.getClass(), c -> new Kind()).admit(System.nanoTime());
+        if (folded < 0) {
+            LOG.fine(line);
+            return;
+        }
+        LOG.log(Level.WARNING, folded == 0 ? line : line + " (" + folded + " more of this kind since the last report)", e);
+    }
+
+    /** A native request as the log names it: its operation and name (a generated file by its size). */
+    static String describe(Request request) {
+        return request.op() + " " + (request.name().isEmpty() ? "(generated, " + request.size() + " bytes)" : request.name());
+    }
+
+    /** An HTTP request as the log names it. */
+    static String describe(HttpRequest request) {
+        return request.method() + " " + request.path();
+    }
+
+    /** What the client hears: one line, paths inside the data directory relative to it. */
+    static String clientReason(Throwable e, Path root) {
+        return "internal error: " + ClientMessages.relative(e.toString(), root).replaceAll("\\R", " ");
+    }
+
+    /** One exception class's reports: the first of each period is logged, the rest counted. */
+    private static final class Kind {
+        private boolean logged;
+        private long lastNanos;
+        private long suppressed;
+
+        /** @return how many were folded since the last logged one, or -1 if this one is folded */
+        synchronized long admit(long now) {
+            if (logged && now - lastNanos < PERIOD.toNanos()) {
+                suppressed++;
+                return -1;
+            }
+            long folded = suppressed;
+            logged = true;
+            lastNanos = now;
+            suppressed = 0;
+            return folded;
+        }
+    }
+}

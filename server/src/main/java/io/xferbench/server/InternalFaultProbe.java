@@ -1,0 +1,32 @@
+package io.xferbench.server;
+
+/**
+ * Test seam: where a request's handling passes, a test may make it fail as a real internal failure would (a class
+ * that fails to load, a bug), to check what the client hears and what the log says on every I/O model. Does nothing
+ * unless a test sets {@link #hook}; one volatile read per point otherwise.
+ */
+final class InternalFaultProbe {
+    /**
+     * The points a download passes: its file work (open and checksum), its answer's first write, its body (the head
+     * sent); and an upload's end (its body written, before verification and placement).
+     */
+    enum Point { FILE_WORK, ANSWER, BODY, UPLOAD_END }
+
+    @FunctionalInterface
+    interface Hook {
+        void at(Point point, String name);
+    }
+
+    /** Set by tests only. */
+    static volatile Hook hook;
+
+    private InternalFaultProbe() {
+    }
+
+    static void at(Point point, String name) {
+        Hook h = hook;
+        if (h != null) {
+            h.at(point, name);
+        }
+    }
+}
