@@ -45,7 +45,7 @@ final class Connection implements Runnable {
     private Measurements.Window window;
     private String peer = "unknown";
     /** The request being served, as the log names it. */
-    private String current = "no request yet";
+    private String current = InternalErrors.NOT_DECODED;
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry, BufferBudget buffers, ConnectionThreads threads) {
@@ -113,6 +113,7 @@ final class Connection implements Runnable {
             if (registry.stopping()) {
                 return;
             }
+            current = InternalErrors.NOT_DECODED;
             Request request = requests.next();
             if (request == null) {
                 return;

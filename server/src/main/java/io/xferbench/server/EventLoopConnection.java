@@ -98,7 +98,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean inputEnded;
     private EventLoopDeadline deadline;
     /** The request being served, as the log names it ({@link #serving}). */
-    private String current = "no request yet";
+    private String current = InternalErrors.NOT_DECODED;
     /** The request in flight is an HTTP HEAD: an error answer to it has no body. */
     private boolean headRequest;
     /** Part of the request's answer may be out (a download's head): no error answer may follow it. */
@@ -592,7 +592,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The request's answer is written (or failed to be): back to waiting for the next one. */
     void written(boolean ok) {
         inFlight = false;
-        serving("a request not decoded yet", false);
+        serving(InternalErrors.NOT_DECODED, false);
         transferDone();
         if (!ok || stopping) {
             ctx.close();

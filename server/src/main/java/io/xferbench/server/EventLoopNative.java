@@ -71,6 +71,7 @@ final class EventLoopNative {
         pending.discardSomeReadBytes();
         Request request;
         try {
+            InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
             request = RequestCodec.decodeBody(body.flip());
         } catch (ProtocolException e) {
             badRequest(e);

@@ -70,6 +70,7 @@ final class HttpRequestReader {
 
     /** @param head a request head up to its last line's ending ({@link HttpHeadEnd}); lines end in CRLF or a bare LF */
     static HttpRequest parse(String head) throws BadRequest {
+        InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
         boolean headMethod = HttpHeadMethod.isHead(head);
         String[] lines = head.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {

@@ -68,6 +68,11 @@ final class HttpSession {
                     LOG.info(() -> "conn " + id + ": bad HTTP request: " + e.getMessage());
                     respond(e.status, e.getMessage(), false, e.headMethod);
                     return true;
+                } catch (RuntimeException | Error e) {
+                    // The server's own failure reading a head: a 500 in HTTP, not the caller's native frame.
+                    InternalErrors.report(config.ioModel(), peer, InternalErrors.NOT_DECODED, e);
+                    respond(500, InternalErrors.clientReason(e, data.root()), false, false);
+                    return true;
                 }
                 if (request == null || registry.stopping()) {
                     return false;

@@ -17,6 +17,8 @@ import java.util.logging.Logger;
 final class InternalErrors {
     private static final Logger LOG = Logger.getLogger(InternalErrors.class.getName());
     static final Duration PERIOD = Duration.ofSeconds(10);
+    /** How the log names a request that failed before it was decoded. */
+    static final String NOT_DECODED = "a request not decoded yet";
 
     private static final Map<Class<?>, Kind> KINDS = new ConcurrentHashMap<>();
 

@@ -8,9 +8,10 @@ package io.xferbench.server;
 final class InternalFaultProbe {
     /**
      * The points a download passes: its file work (open and checksum), its answer's first write, its body (the head
-     * sent); and an upload's end (its body written, before verification and placement).
+     * sent); an upload's end (its body written, before verification and placement); and the parsing of any request,
+     * whose name is not known yet (said as "").
      */
-    enum Point { FILE_WORK, ANSWER, BODY, UPLOAD_END }
+    enum Point { PARSE, FILE_WORK, ANSWER, BODY, UPLOAD_END }
 
     @FunctionalInterface
     interface Hook {

@@ -58,6 +58,7 @@ final class NativeRequestReader {
                 int end = at + Wire.REQUEST_PREFIX_BYTES + length;
                 if (end <= buffer.limit()) {
                     buffer.position(end);
+                    InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
                     return RequestCodec.decodeBody(buffer.slice(at + Wire.REQUEST_PREFIX_BYTES, length));
                 }
             }

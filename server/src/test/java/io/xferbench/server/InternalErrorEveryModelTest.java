@@ -128,9 +128,9 @@ class InternalErrorEveryModelTest {
                         // Every case is tried and every failure listed: which points, kinds and protocols differ.
                         try {
                             if (http) {
-                                httpFails(server, point, token, what, content);
+                                httpFails(server, BOOM, point, token, what, content);
                             } else {
-                                nativeFails(server, point, token, what);
+                                nativeFails(server, BOOM, point, token, what);
                             }
                         } catch (AssertionError | IOException e) {
                             failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
@@ -223,9 +223,55 @@ class InternalErrorEveryModelTest {
         assertThat(failures).isEmpty();
     }
 
-    private static void nativeFails(XferServer server, InternalFaultProbe.Point point, String token, String what) throws IOException {
+    @ParameterizedTest
+    @MethodSource("models")
+    void anInternalErrorWhileParsingARequestIsAnsweredInItsProtocolAndLogged(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        byte[] content = new byte[SIZE];
+        new java.util.Random(7).nextBytes(content);
+        Files.write(dataDir.resolve("ok.dat"), content);
+        List<String> failures = new java.util.ArrayList<>();
+        int round = 0;
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
+                .withIdleTimeout(Duration.ofSeconds(5)))) {
+            for (Function<String, Throwable> kind : KINDS) {
+                for (boolean http : new boolean[] {false, true}) {
+                    String token = "injected-parse-" + model + "-" + (round++);
+                    Throwable thrown = kind.apply(token);
+                    String what = model + " PARSE " + thrown.getClass().getSimpleName() + (http ? " HTTP" : " native");
+                    awaitNoConnections(server, what);
+                    // The failing request is the only one made while the hook is set.
+                    InternalFaultProbe.hook = (p, name) -> {
+                        if (p == InternalFaultProbe.Point.PARSE) {
+                            throw sneaky(thrown);
+                        }
+                    };
+                    try {
+                        if (http) {
+                            httpFails(server, "ok.dat", InternalFaultProbe.Point.PARSE, token, what, content);
+                        } else {
+                            nativeFails(server, "ok.dat", InternalFaultProbe.Point.PARSE, token, what);
+                        }
+                    } catch (AssertionError | IOException e) {
+                        failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
+                    }
+                    InternalFaultProbe.hook = null;
+                    try {
+                        assertLogged(model, InternalErrors.NOT_DECODED, token, what);
+                    } catch (AssertionError e) {
+                        failures.add("log: " + e.getMessage());
+                    }
+                    servesTheNextClient(server, content, what);
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
+    private static void nativeFails(XferServer server, String file, InternalFaultProbe.Point point, String token, String what)
+            throws IOException {
         try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "", Duration.ofSeconds(60))) {
-            Request download = new Request(Op.DOWNLOAD, "transfer-to", BOOM, "", 0, 0, Flags.VERIFY_CRC32C, 0);
+            Request download = new Request(Op.DOWNLOAD, "transfer-to", file, "", 0, 0, Flags.VERIFY_CRC32C, 0);
             if (point == InternalFaultProbe.Point.BODY) {
                 // Past the header the stream cannot carry an error frame: the client sees the connection end.
                 assertThatThrownBy(() -> c.download(download)).as(what).isInstanceOf(IOException.class)
@@ -239,12 +285,13 @@ class InternalErrorEveryModelTest {
         }
     }
 
-    private static void httpFails(XferServer server, InternalFaultProbe.Point point, String token, String what, byte[] content)
+    private static void httpFails(XferServer server, String file, InternalFaultProbe.Point point, String token, String what,
+            byte[] content)
             throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", server.port()));
             s.setSoTimeout(60_000);
-            s.getOutputStream().write(("GET /" + BOOM + " HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().write(("GET /" + file + " HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             InputStream in = s.getInputStream();
             HttpServingTest.Response r = HttpServingTest.read(in, false);
             if (point == InternalFaultProbe.Point.BODY) {
