@@ -9,6 +9,7 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.testing.CapturedLog;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -18,12 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
@@ -51,37 +49,17 @@ class InternalErrorEveryModelTest {
     @TempDir
     Path bodiesDir;
 
-    private final List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    private final Logger serverLog = Logger.getLogger("io.xferbench.server");
-    private Level levelBefore;
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            logged.add(r);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog log;
 
     @BeforeEach
     void listen() {
-        levelBefore = serverLog.getLevel();
-        serverLog.setLevel(Level.FINE);
-        capture.setLevel(Level.FINE);
-        serverLog.addHandler(capture);
+        log = CapturedLog.of("io.xferbench.server", Level.FINE);
     }
 
     @AfterEach
     void stopListening() {
         InternalFaultProbe.hook = null;
-        serverLog.removeHandler(capture);
-        serverLog.setLevel(levelBefore);
+        log.close();
     }
 
     static List<String> models() {
@@ -316,7 +294,7 @@ class InternalErrorEveryModelTest {
     private void assertLogged(String model, String request, String token, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
         while (System.nanoTime() < deadline) {
-            for (LogRecord r : logged) {
+            for (LogRecord r : log.records()) {
                 String m = r.getMessage();
                 if (m != null && m.contains(token) && m.contains(model + " ") && m.contains("127.0.0.1")
                         && m.contains(request)) {
@@ -326,7 +304,7 @@ class InternalErrorEveryModelTest {
             Thread.sleep(20);
         }
         throw new AssertionError(what + ": no log line naming the model, the client, '" + request + "' and " + token
-                + "; logged: " + logged.stream().map(LogRecord::getMessage).toList());
+                + "; logged: " + log.messages());
     }
 
     private static void servesTheNextClient(XferServer server, byte[] content, String what) throws Exception {

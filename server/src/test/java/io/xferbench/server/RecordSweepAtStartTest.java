@@ -8,6 +8,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.testing.CapturedLog;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -15,10 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -58,28 +55,12 @@ class RecordSweepAtStartTest {
         Files.setLastModifiedTime(kept, mtime);
         long recordBytes = Files.size(dataDir.resolve(".gone.bin.crc32c")) + Files.size(dataDir.resolve("sub/.moved.bin.crc32c"));
 
-        List<String> log = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                log.add(r.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger serverLog = Logger.getLogger(XferServer.class.getName());
-        serverLog.addHandler(capture);
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
+        try (CapturedLog log = CapturedLog.of(XferServer.class.getName());
+             XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
             assertThat(dataDir.resolve(".gone.bin.crc32c")).doesNotExist();
             assertThat(dataDir.resolve("sub/.moved.bin.crc32c")).doesNotExist();
             assertThat(dataDir.resolve(".kept.bin.crc32c")).as("its file is there").exists();
-            assertThat(log.stream().filter(l -> l.contains("checksum records")).toList()).containsExactly(
+            assertThat(log.messages().stream().filter(l -> l.contains("checksum records")).toList()).containsExactly(
                     "removed 2 checksum records (" + recordBytes + " bytes) of files deleted or renamed by something other than the server");
 
             try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
@@ -88,8 +69,6 @@ class RecordSweepAtStartTest {
                 assertThat(r.verified()).isTrue();
                 assertThat(r.expectedCrc32c()).as("announced").isEqualTo(crc(second));
             }
-        } finally {
-            serverLog.removeHandler(capture);
         }
     }
 

@@ -2,6 +2,7 @@ package io.xferbench.core.data;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.CapturedLog;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -13,11 +14,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,27 +99,10 @@ class TempFilesTest {
         String cutLabel = TempFiles.fitted(TempFiles.DELETING + "x".repeat(300));
         Path cut = Files.createSymbolicLink(root.resolve(aside + cutLabel.substring(TempFiles.DELETING.length()) + "-2b"),
                 root.resolve("target"));
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Logger logger = Logger.getLogger(AbandonedAside.class.getName());
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord r) {
-                logged.add(r);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
+        List<LogRecord> logged;
+        try (CapturedLog log = CapturedLog.of(AbandonedAside.class.getName())) {
             assertThat(TempFiles.removeStale(root)).isEmpty();
-        } finally {
-            logger.removeHandler(handler);
+            logged = log.records();
         }
 
         assertThat(Files.readAttributes(fifo, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther()).isTrue();
