@@ -62,6 +62,19 @@ class InternalErrorEveryModelTest {
         log.close();
     }
 
+    /** The bytes of ok.dat (and of the file that fails), the same in every case. */
+    private static byte[] content() {
+        byte[] content = new byte[SIZE];
+        new java.util.Random(7).nextBytes(content);
+        return content;
+    }
+
+    /** A server of {@code model} with two slots (a slot not given back shows at once) and a short idle timeout. */
+    private XferServer start(String model) throws IOException {
+        return XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
+                .withIdleTimeout(Duration.ofSeconds(5)));
+    }
+
     static List<String> models() {
         return IoModelTest.everyModel().toList();
     }
@@ -73,15 +86,13 @@ class InternalErrorEveryModelTest {
     @MethodSource("models")
     void anInternalErrorIsAnsweredWhereItCanBeLoggedAndTheServerGoesOn(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        byte[] content = new byte[SIZE];
-        new java.util.Random(7).nextBytes(content);
+        byte[] content = content();
         Files.write(dataDir.resolve(BOOM), content);
         Files.write(dataDir.resolve("ok.dat"), content);
         int round = 0;
         List<String> failures = new java.util.ArrayList<>();
         long baseline = -1;
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
-                .withIdleTimeout(Duration.ofSeconds(5)))) {
+        try (XferServer server = start(model)) {
             // Twice: the first pass loads what serving every case opens once (jars of classes first used), the second
             // must leave no descriptor more than the first.
             for (int pass = 0; pass < 2; pass++) {
@@ -152,13 +163,11 @@ class InternalErrorEveryModelTest {
     @MethodSource("models")
     void anInternalErrorAtAnUploadsEndIsAnsweredLoggedAndStoresNothing(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        byte[] content = new byte[SIZE];
-        new java.util.Random(7).nextBytes(content);
+        byte[] content = content();
         Files.write(dataDir.resolve("ok.dat"), content);
         List<String> failures = new java.util.ArrayList<>();
         int round = 0;
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
-                .withIdleTimeout(Duration.ofSeconds(5)))) {
+        try (XferServer server = start(model)) {
             // Sizes for both event-loop paths: a body that arrives whole behind its header, and one in several chunks.
             for (int size : new int[] {0, 3_000, 2 << 20}) {
                 var body = new io.xferbench.core.data.DataDirectory(bodiesDir).generated(size);
@@ -205,13 +214,11 @@ class InternalErrorEveryModelTest {
     @MethodSource("models")
     void anInternalErrorWhileParsingARequestIsAnsweredInItsProtocolAndLogged(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        byte[] content = new byte[SIZE];
-        new java.util.Random(7).nextBytes(content);
+        byte[] content = content();
         Files.write(dataDir.resolve("ok.dat"), content);
         List<String> failures = new java.util.ArrayList<>();
         int round = 0;
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
-                .withIdleTimeout(Duration.ofSeconds(5)))) {
+        try (XferServer server = start(model)) {
             for (Function<String, Throwable> kind : KINDS) {
                 for (boolean http : new boolean[] {false, true}) {
                     String token = "injected-parse-" + model + "-" + (round++);
