@@ -44,8 +44,8 @@ final class Connection implements Runnable {
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
-    /** The request being served, as the log names it. */
-    private String current = InternalErrors.NOT_DECODED;
+    /** The request being served (null before one is decoded), named only in a failure's log. */
+    private Request current;
 
     Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry, BufferBudget buffers, ConnectionThreads threads) {
@@ -113,12 +113,12 @@ final class Connection implements Runnable {
             if (registry.stopping()) {
                 return;
             }
-            current = InternalErrors.NOT_DECODED;
+            current = null;
             Request request = requests.next();
             if (request == null) {
                 return;
             }
-            current = InternalErrors.describe(request);
+            current = request;
             registry.enter(id, ConnectionRegistry.State.BUSY, config.requestBudget(request));
             if (!authorized(request)) {
                 answer(Status.FORBIDDEN, "missing or wrong token");

@@ -97,8 +97,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The client shut its side down (FIN): what it sent before is still answered, then the connection closes. */
     private boolean inputEnded;
     private EventLoopDeadline deadline;
-    /** The request being served, as the log names it ({@link #serving}). */
-    private String current = InternalErrors.NOT_DECODED;
+    /** The request being served (a native Request or an HttpRequest; null between requests), named only in a failure's log. */
+    private Object current;
     /** The request in flight is an HTTP HEAD: an error answer to it has no body. */
     private boolean headRequest;
     /** Part of the request's answer may be out (a download's head): no error answer may follow it. */
@@ -300,7 +300,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** A request is being served from now on: how the log names it, and whether an HTTP error answer has a body. */
-    void serving(String request, boolean head) {
+    void serving(Object request, boolean head) {
         current = request;
         headRequest = head;
         answerStarted = false;
@@ -592,7 +592,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The request's answer is written (or failed to be): back to waiting for the next one. */
     void written(boolean ok) {
         inFlight = false;
-        serving(InternalErrors.NOT_DECODED, false);
+        serving(null, false);
         transferDone();
         if (!ok || stopping) {
             ctx.close();

@@ -55,7 +55,7 @@ final class EventLoopHttp {
 
     /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
     private void serve(HttpRequest request) {
-        conn.serving(InternalErrors.describe(request), request.method().equals("HEAD"));
+        conn.serving(request, request.method().equals("HEAD"));
         conn.begin(conn.config().idleTimeout());
         boolean head = request.method().equals("HEAD");
         boolean keepAlive = request.keepAlive();

@@ -81,7 +81,7 @@ final class EventLoopNative {
     }
 
     private void serve(Request request) {
-        conn.serving(InternalErrors.describe(request), false);
+        conn.serving(request, false);
         conn.begin(conn.config().requestBudget(request));
         if (!conn.config().token().isEmpty() && !Tokens.matches(conn.config().token(), request.token())) {
             conn.endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));

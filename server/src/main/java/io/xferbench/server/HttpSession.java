@@ -70,7 +70,7 @@ final class HttpSession {
                     return true;
                 } catch (RuntimeException | Error e) {
                     // The server's own failure reading a head: a 500 in HTTP, not the caller's native frame.
-                    InternalErrors.report(config.ioModel(), peer, InternalErrors.NOT_DECODED, e);
+                    InternalErrors.report(config.ioModel(), peer, null, e);
                     respond(500, InternalErrors.clientReason(e, data.root()), false, false);
                     return true;
                 }
@@ -84,11 +84,11 @@ final class HttpSession {
                     }
                 } catch (FailedPastTheHead e) {
                     // A short body and a close are all HTTP has past the head.
-                    InternalErrors.report(config.ioModel(), peer, InternalErrors.describe(request), e.getCause());
+                    InternalErrors.report(config.ioModel(), peer, request, e.getCause());
                     return false;
                 } catch (RuntimeException | Error e) {
                     // Nothing of the answer was sent: a 500 in HTTP (the connection's caller used to write a native frame).
-                    InternalErrors.report(config.ioModel(), peer, InternalErrors.describe(request), e);
+                    InternalErrors.report(config.ioModel(), peer, request, e);
                     respond(500, InternalErrors.clientReason(e, data.root()), false, request.method().equals("HEAD"));
                     return true;
                 }

@@ -25,8 +25,12 @@ final class InternalErrors {
     private InternalErrors() {
     }
 
-    static void report(String model, String peer, String request, Throwable e) {
-        String line = model + " " + peer + ": internal error serving " + request + ": " + e;
+    /**
+     * @param request the {@link Request} or {@link HttpRequest} being served, or null before one was decoded; named
+     *                here, on failure, so that serving one costs no string
+     */
+    static void report(String model, String peer, Object request, Throwable e) {
+        String line = model + " " + peer + ": internal error serving " + describe(request) + ": " + e;
         long folded = KINDS.computeIfAbsent(e.getClass(), c -> new Kind()).admit(System.nanoTime());
         if (folded < 0) {
             LOG.fine(line);
@@ -35,14 +39,14 @@ final class InternalErrors {
         LOG.log(Level.WARNING, folded == 0 ? line : line + " (" + folded + " more of this kind since the last report)", e);
     }
 
-    /** A native request as the log names it: its operation and name (a generated file by its size). */
-    static String describe(Request request) {
-        return request.op() + " " + (request.name().isEmpty() ? "(generated, " + request.size() + " bytes)" : request.name());
-    }
-
-    /** An HTTP request as the log names it. */
-    static String describe(HttpRequest request) {
-        return request.method() + " " + request.path();
+    /** A request as the log names it: a native one by its operation and name (a generated file by its size). */
+    static String describe(Object request) {
+        return switch (request) {
+            case null -> NOT_DECODED;
+            case Request r -> r.op() + " " + (r.name().isEmpty() ? "(generated, " + r.size() + " bytes)" : r.name());
+            case HttpRequest r -> r.method() + " " + r.path();
+            default -> request.toString();
+        };
     }
 
     /** What the client hears: one line, paths inside the data directory relative to it. */
