@@ -74,7 +74,7 @@ final class BeyondRam {
             for (Map.Entry<String, Boolean> e : engines().entrySet()) {
                 String engine = e.getKey();
                 boolean direct = e.getValue();
-                DiskRow java = child(group, spec, engine, o.settle()).withCgroupLimit(limit);
+                DiskRow java = child(group, spec, engine, o.settle(), o.jitSettle).withCgroupLimit(limit);
                 DiskRow f = fioSkip != null
                         ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
                         : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
@@ -123,11 +123,12 @@ final class BeyondRam {
         return spans(o).stream().map(span -> spec(o, file, span)).toList();
     }
 
-    private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine, Duration settle) throws IOException {
+    private static DiskRow child(MemoryCgroup group, ReadSpec spec, String engine, Duration settle, Duration jitSettle)
+            throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         String row = String.join(",", engine, spec.pattern().name(), Integer.toString(spec.blockSize()),
                 Integer.toString(spec.concurrency()), Long.toString(spec.span()), Long.toString(spec.randomOps()),
-                spec.file().toString(), "cold", Long.toString(settle.toMillis()));
+                spec.file().toString(), "cold", Long.toString(settle.toMillis()), Long.toString(jitSettle.toMillis()));
         List<String> cmd = group.wrap(List.of(java, "-Xmx64m", JvmFlags.NATIVE_ACCESS, "-cp",
                 System.getProperty("java.class.path"), DiskBench.class.getName(), "--child-row", row));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -100,7 +100,7 @@ public final class DiskBench {
                         ? "free page reporting (virtio-balloon) is on: memory freed by the eviction goes back to the host ~2 s later"
                         : "no free page reporting here") + ")");
             }
-            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED), settle);
+            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED), settle, o.jitSettle);
             long started = System.nanoTime();
             BeyondRam.Finished finished = (spec, direct, cold, pair, runs) -> log.println("bench-disk: "
                     + estimate.progress(runs, skippedRuns(pair, runs), RunEstimate.seconds(spec, direct), cold,
@@ -268,8 +268,8 @@ public final class DiskBench {
         Path file = Path.of(a[6]);
         ReadSpec spec = new ReadSpec(file, Long.parseLong(a[4]), ReadPattern.valueOf(a[1]), Integer.parseInt(a[2]),
                 Integer.parseInt(a[3]), Long.parseLong(a[5]), 42);
-        return new RowMeasurer(BlockDevice.of(file), new ContentGenerator(SEED), Duration.ofMillis(Long.parseLong(a[8])))
-                .java(engine, spec, a[7]);
+        return new RowMeasurer(BlockDevice.of(file), new ContentGenerator(SEED), Duration.ofMillis(Long.parseLong(a[8])),
+                Duration.ofMillis(Long.parseLong(a[9]))).java(engine, spec, a[7]);
     }
 
     /** The command line of scripts/bench-disk; a bad value is a usage error (one line, exit 2) before any work. */
@@ -331,6 +331,12 @@ public final class DiskBench {
                 + "after evicting the file, before the tool starts (default: 3s where the VM reports free memory to its "
                 + "host, virtio-balloon free page reporting, else 0; docs/disk.md).")
         Duration settle; // null = the default
+
+        @Option(names = "--jit-settle", defaultValue = "10s", converter = Converters.Time.class,
+                description = "At most this long per Java row, its engine runs untimed in the row's shape until the "
+                        + "JVM's JIT compilers are quiet; 0 runs it once, and the row says it was not settled "
+                        + "(default: ${DEFAULT-VALUE}; docs/disk.md).")
+        Duration jitSettle;
 
         @Option(names = "--no-fio", description = "Leave out the fio rows.")
         boolean noFio;

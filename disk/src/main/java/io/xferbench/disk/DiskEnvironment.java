@@ -34,6 +34,15 @@ final class DiskEnvironment {
                 + (o.caches.contains("warm") ? "; warm: read into the page cache before each row" : ""));
         e.put("repeat", o.repeat + (o.repeat > 1 ? " runs of each Java row and its fio twin, alternately; the pair with the "
                 + "median java/fio ratio is shown, with the ratios' range" : " run of each row: no range"));
+        e.put("javaWarmUp", o.jitSettle.isZero()
+                ? "each Java row's engine ran untimed once first (--jit-settle 0): rows may include the JIT's work"
+                : "each Java row's engine ran untimed first, in the row's shape over the file's first "
+                + Sizes.format(EngineWarmUp.SPAN) + ", until the JIT compiler threads took at most one clock tick or "
+                + Math.round(EngineWarmUp.QUIET_SHARE * 100) + " % of the CPU in " + EngineWarmUp.QUIET_WINDOWS
+                + " windows of " + EngineWarmUp.WINDOW_NANOS / 1_000_000 + " ms in a row, after at least "
+                + EngineWarmUp.MIN_READS + " reads or " + Sizes.format(EngineWarmUp.MIN_READ_BYTES) + ", at most "
+                + o.jitSettle.toMillis() + " ms (--jit-settle); the warm-up column says how long, and 'compiling' "
+                + "where it ran out first");
         e.put("fio", fio == null ? "none (" + (o.fio() ? Fio.missingReason() : "--no-fio") + ")" : version(fio));
         return e;
     }

@@ -19,7 +19,7 @@ final class DiskTable {
     private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
             "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "sys/op", "dev reads", "dev MiB",
             "dev us/read",
-            "verified", "java/fio", "skipped"};
+            "verified", "warm-up", "java/fio", "skipped"};
 
     private DiskTable() {
     }
@@ -64,8 +64,18 @@ final class DiskTable {
                 r.syscallsPerOp() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.syscallsPerOp()),
                 Long.toString(r.deviceReads()), Long.toString(r.deviceMiB()), num(r.deviceMicrosPerRead()),
                 r.verified() == null ? "-" : r.verified() ? "yes" : "NO",
+                warmUp(r),
                 ratio(r),
                 r.skipped() == null ? "" : r.skipped()};
+    }
+
+    /** How long the engine ran untimed first, and {@code compiling} when the row began before the JIT was quiet. */
+    private static String warmUp(DiskRow r) {
+        if (r.warmUpSeconds() == null) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.1f s", r.warmUpSeconds())
+                + (Boolean.TRUE.equals(r.jitSettled()) ? "" : ", compiling");
     }
 
     /** The ratio; with repeats, the range of the pairs' ratios and their number, e.g. {@code 0.92 (0.70–1.14 of 3)}. */

@@ -22,22 +22,21 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Runs one Java or fio row with an explicit cache state (cold: the file evicted with fadvise(DONTNEED) first, then
  * {@code settle} waited out, see {@link FreePageReporting}; warm: read into the cache first) and measures it: latency
- * histogram, getrusage deltas, device counters.
+ * histogram, getrusage deltas, device counters. A Java row runs after its engine's warm-up ({@link EngineWarmUp}).
  */
 final class RowMeasurer {
-    private static final long WARM_UP_SPAN = 16 * Sizes.MiB;
-    private static final long WARM_UP_OPS = 5_000;
-    private static final long WARM_UP_BYTES = 64 * Sizes.MiB;
-
     private final BlockDevice device;
     private final ContentGenerator generator;
     private final Duration settle;
+    private final EngineWarmUp warmUp;
     private final ObjectMapper json = new ObjectMapper();
+    private boolean rehearsed;
 
-    RowMeasurer(BlockDevice device, ContentGenerator generator, Duration settle) {
+    RowMeasurer(BlockDevice device, ContentGenerator generator, Duration settle, Duration jitSettle) {
         this.device = device;
         this.generator = generator;
         this.settle = settle;
+        this.warmUp = new EngineWarmUp(jitSettle);
     }
 
     DiskRow java(ReadEngine engine, ReadSpec spec, String cache) throws IOException {
@@ -47,8 +46,37 @@ final class RowMeasurer {
                     engine.direct(), cache, spec.span(), 0, reason);
         }
         long expected = ExpectedContent.digest(generator, spec);
-        warmUp(engine, spec);
-        prepare(spec, cache);
+        ReadSpec shape = EngineWarmUp.shapeOf(spec);
+        if (!rehearsed) {
+            // The first measurement loads the classes of the timing path (perf's start, getrusage, the device's
+            // counters, the cache's eviction); a class loaded after the warm-up can invalidate the engine's compiled
+            // code (its class-hierarchy assumptions) and send the timed row back to the interpreter. So that path
+            // runs once, on the warm-up's shape, before any warm-up.
+            measure(engine, shape, cache, Duration.ZERO);
+            rehearsed = true;
+        }
+        EngineWarmUp.Outcome warm = warmUp.run(engine, shape);
+        Measured m = measure(engine, spec, cache, settle);
+        ReadOutcome outcome = m.outcome();
+        double gib = outcome.bytes() / (double) Sizes.GiB;
+        double seconds = outcome.readNanos() / 1e9;
+        return new DiskRow("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(), engine.direct(),
+                cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
+                m.latencies().getValueAtPercentile(50) / 1e3, m.latencies().getValueAtPercentile(99) / 1e3,
+                m.usage().contextSwitches() / gib, (m.usage().userSeconds() + m.usage().systemSeconds()) / gib,
+                m.device().reads(), m.device().sectors() * 512 / Sizes.MiB, m.device().microsPerRead(),
+                m.syscallsPerOp(), outcome.digest() == expected, null, null, null, 1, warm.seconds(), warm.settled(),
+                null);
+    }
+
+    /** What the timing path saw of one engine run. */
+    private record Measured(ReadOutcome outcome, ResourceUsage usage, BlockDevice.Counters device, Double syscallsPerOp,
+                            Histogram latencies) {
+    }
+
+    /** Sets the cache state, then runs the engine once inside the counting window. */
+    private Measured measure(ReadEngine engine, ReadSpec spec, String cache, Duration settle) throws IOException {
+        prepare(spec, cache, settle);
         ThreadHistograms latencies = new ThreadHistograms();
         SyscallTally syscalls = SyscallTally.ofThisProcess();
         ReadOutcome outcome;
@@ -68,28 +96,7 @@ final class RowMeasurer {
         } finally {
             syscalls.pause();
         }
-        double gib = outcome.bytes() / (double) Sizes.GiB;
-        double seconds = outcome.readNanos() / 1e9;
-        Histogram histogram = latencies.merged();
-        return new DiskRow("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(), engine.direct(),
-                cache, spec.span(), 0, outcome.ops(), outcome.ops() / seconds, Sizes.mib(outcome.bytes()) / seconds,
-                histogram.getValueAtPercentile(50) / 1e3, histogram.getValueAtPercentile(99) / 1e3,
-                ru.contextSwitches() / gib, (ru.userSeconds() + ru.systemSeconds()) / gib, dev.reads(),
-                dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls.perOp(outcome.ops()),
-                outcome.digest() == expected, null, null, null, 1, null);
-    }
-
-    /**
-     * Runs the engine untimed first: random reads of the same block size and depth over the file's first 16 MiB,
-     * up to 5,000 ops or 64 MiB. A JVM runs an engine's first thousands of reads interpreted or C1-compiled; without
-     * this the first row of each engine measured the JIT (a repeated 4 KiB sequential row went 89, 254, 529 MiB/s in
-     * one JVM), which fio, a C program, does not pay. The timed row then starts cold again ({@link #prepare}).
-     */
-    private static void warmUp(ReadEngine engine, ReadSpec spec) throws IOException {
-        long span = Math.max(spec.blockSize(), Math.min(spec.span(), WARM_UP_SPAN) / spec.blockSize() * spec.blockSize());
-        long ops = Math.max(spec.concurrency(), Math.min(WARM_UP_OPS, WARM_UP_BYTES / spec.blockSize()));
-        engine.read(new ReadSpec(spec.file(), span, ReadPattern.RANDOM, spec.blockSize(), spec.concurrency(), ops, 7),
-                new ThreadHistograms()); // the timed row's sink type, so the JIT does not meet a new one there
+        return new Measured(outcome, ru, dev, syscalls.perOp(outcome.ops()), latencies.merged());
     }
 
     /** Runs fio (optionally wrapped, e.g. into a cgroup); its own JSON gives IOPS, latency, CPU and switches. */
@@ -97,7 +104,7 @@ final class RowMeasurer {
             throws IOException {
         ReadSpec like = new ReadSpec(job.file(), job.span(), job.pattern(), job.blockSize(), job.queueDepth(),
                 Math.max(1, job.ops()), 42);
-        prepare(like, cache);
+        prepare(like, cache, settle);
         BlockDevice.Counters dev0 = device.counters();
         Process p = new ProcessBuilder(wrap.apply(SyscallTally.wrapped(job.command(fio)))).start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
@@ -128,7 +135,7 @@ final class RowMeasurer {
                 read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
                 pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),
                 dev.sectors() * 512 / Sizes.MiB, dev.microsPerRead(), syscalls == null ? null : syscalls / (double) Math.max(1, read.path("total_ios").asLong()),
-                null, null, null, null, 1, null);
+                null, null, null, null, 1, null, null, null);
     }
 
     private static String drain(java.io.InputStream in) {
@@ -143,7 +150,7 @@ final class RowMeasurer {
      * Sets the cache state and checks it took: a "cold" row with pages still resident would be a lie. A cold row then
      * waits {@code settle}, so the memory its reads fill is in the same state for every tool.
      */
-    private void prepare(ReadSpec spec, String cache) throws IOException {
+    private static void prepare(ReadSpec spec, String cache, Duration settle) throws IOException {
         if ("cold".equals(cache)) {
             PageCache.evict(spec.file());
             PageCache.Residency r = PageCache.residency(spec.file());

@@ -32,7 +32,8 @@ class DiskBenchTest {
             Path killedRuns = Files.createDirectory(dir.resolve("xferbench-disk-" + RunDirectoryTest.deadOwner() + "-1"));
             Files.write(killedRuns.resolve("data"), new byte[4096]);
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
-                    "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--dir", dir.toString()});
+                    "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--jit-settle", "0",
+                    "--dir", dir.toString()});
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             List<DiskRow> rows = DiskBench.run(o, new PrintStream(log));
             Matcher progress = Pattern.compile("(\\d+) of (\\d+) rows after").matcher(log.toString());
@@ -48,6 +49,9 @@ class DiskBenchTest {
             assertTrue(java.size() >= 24, "expected every engine × both patterns × both cache states, got " + java.size());
             java.forEach(r -> assertTrue(r.verified(), r.engine() + " " + r.pattern() + " not verified"));
             java.forEach(r -> assertTrue(r.ops() > 0 && r.mibPerSec() > 0, r.toString()));
+            // --jit-settle 0: one untimed round, and no row claims a quiet JIT.
+            java.forEach(r -> assertTrue(r.warmUpSeconds() != null && Boolean.FALSE.equals(r.jitSettled()), r.toString()));
+            assertTrue(DiskTable.format(Map.of(), java, "table").contains(" s, compiling"), "the table hides it");
             if (PerfSyscallCounter.availability().isAvailable()) {
                 // The kernel's count: at least a pread64 per block for the sync engine. (At 128 ops the JVM's own calls
                 // in the window outweigh io_uring's few enters, so the engines are not compared at this size.)
@@ -131,7 +135,7 @@ class DiskBenchTest {
         DiskRow skipped = DiskRow.skipped("fio", "psync", "sequential", 4096, 1, true, "cold", 1 << 20, 0, "--no-fio");
         String csv = DiskTable.format(Map.of(), List.of(skipped), "csv");
         String row = csv.lines().skip(1).findFirst().orElseThrow();
-        assertEquals("fio,psync,sequential,4KiB,1,yes,cold,1MiB,-,-,-,-,-,-,-,-,-,-,-,-,-,--no-fio", row, csv);
+        assertEquals("fio,psync,sequential,4KiB,1,yes,cold,1MiB,-,-,-,-,-,-,-,-,-,-,-,-,-,-,--no-fio", row, csv);
         String md = DiskTable.format(Map.of(), List.of(skipped), "markdown");
         assertFalse(md.contains("| 0 |"), md);
     }
@@ -150,7 +154,7 @@ class DiskBenchTest {
                 new String[] {"--depths", "0"}, new String[] {"--engines", "nope"}, new String[] {"--patterns", "diagonal"},
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
                 new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"}, new String[] {"--settle", "-1s"},
-                new String[] {"--settle", "soon"},
+                new String[] {"--settle", "soon"}, new String[] {"--jit-settle", "-1s"},
                 new String[] {"--dir", "target/no-such-dir"},
                 // A tiny run otherwise: the old code ran it, then failed writing the table (exit 1).
                 tinyRunWith("--out", "target/no-such-dir/table.txt"), tinyRunWith("--out", "target"))) {
@@ -176,7 +180,8 @@ class DiskBenchTest {
         int status = Cli.commandLine(new DiskBench.Options()).setOut(new PrintWriter(out)).execute("--help");
         assertEquals(0, status);
         for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
-                "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat", "--settle")) {
+                "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat", "--settle",
+                "--jit-settle")) {
             assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
         }
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");
@@ -264,6 +269,12 @@ class DiskBenchTest {
             assertEquals(List.of("java", "fio", "fio", "java", "java", "fio"), order, log.toString());
             assertEquals(3, rows.get(0).repeats());
             assertNotNull(rows.get(0).ratio());
+            // The default --jit-settle (10 s): the engine ran untimed until two quiet windows in a row, or to the
+            // bound, and the row says which.
+            DiskRow java = rows.get(0);
+            double windows = EngineWarmUp.QUIET_WINDOWS * EngineWarmUp.WINDOW_NANOS / 1e9;
+            assertTrue(java.jitSettled() ? java.warmUpSeconds() >= windows : java.warmUpSeconds() >= 10, java.toString());
+            assertNull(rows.get(1).warmUpSeconds(), "fio has no warm-up: " + rows.get(1));
         } finally {
             Files.deleteIfExists(dir);
         }
@@ -293,7 +304,7 @@ class DiskBenchTest {
         try {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",
                     "--depths", "2", "--random-ops", "32", "--engines", "odirect-jdk,io-uring-odirect", "--repeat", "2",
-                    "--cgroup-limit", "none", "--settle", "0", "--dir", dir.toString()});
+                    "--cgroup-limit", "none", "--settle", "0", "--jit-settle", "0", "--dir", dir.toString()});
             List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.span() == 4L << 20).toList();
             assertEquals(4, java.size(), "two engines × two patterns, one row each: " + rows);
@@ -315,9 +326,9 @@ class DiskBenchTest {
 
     private static List<DiskRow> pair(double ratio, boolean verified) {
         DiskRow java = new DiskRow("java", "e", "random", 4096, 1, true, "cold", 1 << 20, 0, 10, 10, ratio * 100, 1, 2,
-                0, 0, 10, 1, 5, null, verified, ratio, ratio, ratio, 1, null);
+                0, 0, 10, 1, 5, null, verified, ratio, ratio, ratio, 1, 0.5, true, null);
         DiskRow fio = new DiskRow("fio", "psync", "random", 4096, 1, true, "cold", 1 << 20, 0, 10, 10, 100, 1, 2, 0, 0,
-                10, 1, 5, null, null, null, null, null, 1, null);
+                10, 1, 5, null, null, null, null, null, 1, null, null, null);
         return List.of(java, fio);
     }
 }
