@@ -7,7 +7,6 @@ import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadEngine;
 import io.xferbench.core.read.ReadOutcome;
-import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
 import io.xferbench.nativeio.PageCache;
 import io.xferbench.nativeio.ResourceUsage;

@@ -30,11 +30,14 @@ final class ChildJvm implements AutoCloseable {
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    static ChildJvm start(MemoryCgroup group, String mainClass, List<String> args) throws IOException {
+    /** {@code prefix} goes before the {@code java} command: e.g. taskset's, to place it ({@link CpuPlacement}). */
+    static ChildJvm start(MemoryCgroup group, List<String> prefix, String mainClass, List<String> args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         if (Files.isExecutable(SETPRIV)) {
             command.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
         }
+        command.addAll(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(FLAGS);
         command.addAll(JvmFlags.required());

@@ -87,17 +87,23 @@ public final class PollutionBench {
             if (group.hierarchy().note() != null) {
                 log.println("bench-pollution: " + group.hierarchy().note());
             }
-            ChildJvm server = ChildJvm.start(group, "io.xferbench.server.ServerMain", List.of("--data-dir",
-                    dir.toString(), "--port", "0"));
+            CpuPlacement cpus = CpuPlacement.of(o.cpus.equals("split"));
+            cpus.pinThisJvm();
+            cleanup.add(cpus::restore);
+            log.println("bench-pollution: CPUs " + cpus.describe());
+            ChildJvm server = ChildJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
+                    List.of("--data-dir", dir.toString(), "--port", "0"));
             cleanup.add(server::close);
             InetSocketAddress address = listening(server);
             if (!group.hasMember(server.pid())) {
                 throw new IOException("the server (pid " + server.pid() + ") is not in " + group.dir());
             }
+            cpus.checkServer(server.pid());
             HotSetClients clients = new HotSetClients(address, hot.names(), hot.fileSize(), SERVER_METHOD, o.hotRate);
             cleanup.add(clients::close);
 
-            PollutionScenario scenario = new PollutionScenario(o, group, hot, clients, big, expected, device, log);
+            PollutionScenario scenario = new PollutionScenario(o, group, cpus, hot, clients, big, expected, device,
+                    log);
             List<PollutionRow> rows = new ArrayList<>();
             for (BigReadMode mode : o.modes) {
                 rows.add(scenario.run(mode));
@@ -106,7 +112,7 @@ public final class PollutionBench {
             if (firstError != null) {
                 log.println("bench-pollution: first hot request error: " + firstError);
             }
-            return new Result(PollutionEnvironment.describe(o, o.dir, device, group, SERVER_METHOD), rows);
+            return new Result(PollutionEnvironment.describe(o, o.dir, device, group, cpus, SERVER_METHOD), rows);
         }
     }
 

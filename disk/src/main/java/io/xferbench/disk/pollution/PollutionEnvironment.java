@@ -16,7 +16,7 @@ final class PollutionEnvironment {
     }
 
     static Map<String, String> describe(PollutionOptions o, Path dir, BlockDevice device, MemoryCgroup group,
-                                        String serverMethod) throws IOException {
+                                        CpuPlacement cpus, String serverMethod) throws IOException {
         Map<String, String> e = new LinkedHashMap<>();
         e.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         e.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
@@ -42,6 +42,7 @@ final class PollutionEnvironment {
         e.put("phases", "before = " + o.before.toMillis() / 1000.0 + " s; during = the read; after = "
                 + o.before.toMillis() / 1000.0 + " s from its end; recovery = residency and req/s within "
                 + Math.round(o.tolerance * 100) + "% of before, capped at " + o.recoverCap.toMillis() / 1000.0 + " s");
+        e.put("cpus", cpus.describe());
         e.put("deviceReads", "/sys/block/" + device.name() + "/stat fields 1 and 3, the whole device's");
         return e;
     }

@@ -81,6 +81,11 @@ public final class PollutionOptions implements Callable<Integer> {
             + "before, 0 < t < 1 (default: ${DEFAULT-VALUE}).")
     double tolerance;
 
+    @Option(names = "--cpus", defaultValue = "split", description = "split: the big reader on a CPU of its own, "
+            + "the server and the clients on the others (where this process may use two or more); shared: nothing "
+            + "pinned (default: ${DEFAULT-VALUE}).")
+    String cpus;
+
     int blockSize;
 
     /** Parses and checks {@code args}; a bad command line throws ParameterException. */
@@ -117,6 +122,9 @@ public final class PollutionOptions implements Callable<Integer> {
         }
         if (before.isZero() || recoverCap.isZero()) {
             throw usage("--before and --recover-cap must be positive");
+        }
+        if (!List.of("split", "shared").contains(cpus)) {
+            throw usage("--cpus must be split or shared, not " + cpus);
         }
         if (!(tolerance > 0 && tolerance < 1)) {
             throw usage("--tolerance must be between 0 and 1, e.g. 0.10");

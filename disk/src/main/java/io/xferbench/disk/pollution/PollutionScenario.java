@@ -33,6 +33,7 @@ final class PollutionScenario {
 
     private final PollutionOptions o;
     private final MemoryCgroup group;
+    private final CpuPlacement cpus;
     private final HotSet hot;
     private final HotSetSampler sampler;
     private final HotSetClients clients;
@@ -41,8 +42,9 @@ final class PollutionScenario {
     private final BlockDevice device;
     private final PrintStream log;
 
-    PollutionScenario(PollutionOptions o, MemoryCgroup group, HotSet hot, HotSetClients clients, Path bigFile,
-                      long expectedDigest, BlockDevice device, PrintStream log) {
+    PollutionScenario(PollutionOptions o, MemoryCgroup group, CpuPlacement cpus, HotSet hot, HotSetClients clients,
+                      Path bigFile, long expectedDigest, BlockDevice device, PrintStream log) {
+        this.cpus = cpus;
         this.clients = clients;
         this.o = o;
         this.group = group;
@@ -79,8 +81,8 @@ final class PollutionScenario {
         BlockDevice.Counters dev0 = device.counters();
         ReadResult read;
         List<Sample> during = new ArrayList<>();
-        try (ChildJvm reader = ChildJvm.start(group, BigReader.class.getName(), List.of(mode.id, bigFile.toString(),
-                Long.toString(o.bigSize), Integer.toString(o.blockSize)))) {
+        try (ChildJvm reader = ChildJvm.start(group, cpus.readerPrefix(), BigReader.class.getName(),
+                List.of(mode.id, bigFile.toString(), Long.toString(o.bigSize), Integer.toString(o.blockSize)))) {
             String first = reader.readLine();
             if (first != null && first.startsWith("unsupported ")) {
                 return PollutionRow.skipped(mode.id, o.bigSize, group.limitBytes(), first.substring(12));
@@ -92,6 +94,7 @@ final class PollutionScenario {
             if (!group.hasMember(reader.pid())) {
                 throw new IOException("the big reader (pid " + reader.pid() + ") is not in " + group.dir());
             }
+            cpus.checkReader(reader.pid());
             CompletableFuture<String> done = CompletableFuture.supplyAsync(() -> {
                 try {
                     return reader.readLine();

@@ -43,6 +43,7 @@ class PollutionBenchTest {
             }
             Assumptions.assumeTrue(false, message);
         }
+        List<Integer> cpusBefore = CpuPlacement.allowedCpus(ProcessHandle.current().pid());
         PollutionOptions o = PollutionOptions.parse(new String[] {"--dir", dir.toString(), "--big-size", "384MiB",
                 "--cgroup-limit", "192MiB", "--hot-files", "50", "--before", "1s", "--recover-cap", "5s",
                 "--modes", "buffered-read,odirect-jna"});
@@ -74,6 +75,11 @@ class PollutionBenchTest {
         }
         assertEquals(List.of(), ownGroups(), "the run's cgroup outlived it");
         assertTrue(result.environment().get("cgroup").contains("192MiB"), result.environment().toString());
+        // Where two CPUs are allowed the reader ran on one of its own (checked inside the run from /proc), and this
+        // JVM, pinned to the rest for the run, may use every CPU again.
+        assertTrue(result.environment().get("cpus").startsWith(cpusBefore.size() > 1 ? "split: " : "shared: "),
+                result.environment().get("cpus"));
+        assertEquals(cpusBefore, CpuPlacement.allowedCpus(ProcessHandle.current().pid()), "this JVM was left pinned");
         if (VmTouch.path() != null) {
             // mincore and vmtouch, back to back at the read's end, count the same pages (a re-read between the two
             // may add a file: 1 of 50 is 2 points).
@@ -88,6 +94,7 @@ class PollutionBenchTest {
     void aBadCommandLineIsOneLineAndExit2() {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--big-size"},
                 new String[] {"--bogus", "1"}, new String[] {"--modes", "buffered-read,nope"},
+                new String[] {"--cpus", "half"},
                 new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
                 new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"},
                 new String[] {"--dir", "target/no-such-dir"},
