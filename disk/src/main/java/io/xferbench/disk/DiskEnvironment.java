@@ -41,7 +41,7 @@ final class DiskEnvironment {
                 + Math.round(EngineWarmUp.QUIET_SHARE * 100) + " % of the CPU in " + EngineWarmUp.QUIET_WINDOWS
                 + " windows of " + EngineWarmUp.WINDOW_NANOS / 1_000_000 + " ms in a row, after at least "
                 + EngineWarmUp.MIN_READS + " reads or " + Sizes.format(EngineWarmUp.MIN_READ_BYTES) + ", at most "
-                + o.jitSettle.toMillis() + " ms (--jit-settle); the warm-up column says how long, and 'compiling' "
+                + o.jitSettle.toMillis() + " ms (--jit-settle); the warm-up column says how long, and 'unsettled' "
                 + "where it ran out first");
         e.put("fio", fio == null ? "none (" + (o.fio() ? Fio.missingReason() : "--no-fio") + ")" : version(fio));
         return e;

@@ -69,13 +69,13 @@ final class DiskTable {
                 r.skipped() == null ? "" : r.skipped()};
     }
 
-    /** How long the engine ran untimed first, and {@code compiling} when the row began before the JIT was quiet. */
+    /** How long the engine ran untimed first; {@code unsettled} when the row began before the JIT was seen quiet. */
     private static String warmUp(DiskRow r) {
         if (r.warmUpSeconds() == null) {
             return "-";
         }
         return String.format(Locale.ROOT, "%.1f s", r.warmUpSeconds())
-                + (Boolean.TRUE.equals(r.jitSettled()) ? "" : ", compiling");
+                + (Boolean.TRUE.equals(r.jitSettled()) ? "" : ", unsettled");
     }
 
     /** The ratio; with repeats, the range of the pairs' ratios and their number, e.g. {@code 0.92 (0.70–1.14 of 3)}. */

@@ -51,7 +51,7 @@ class DiskBenchTest {
             java.forEach(r -> assertTrue(r.ops() > 0 && r.mibPerSec() > 0, r.toString()));
             // --jit-settle 0: one untimed round, and no row claims a quiet JIT.
             java.forEach(r -> assertTrue(r.warmUpSeconds() != null && Boolean.FALSE.equals(r.jitSettled()), r.toString()));
-            assertTrue(DiskTable.format(Map.of(), java, "table").contains(" s, compiling"), "the table hides it");
+            assertTrue(DiskTable.format(Map.of(), java, "table").contains(" s, unsettled"), "the table hides it");
             if (PerfSyscallCounter.availability().isAvailable()) {
                 // The kernel's count: at least a pread64 per block for the sync engine. (At 128 ops the JVM's own calls
                 // in the window outweigh io_uring's few enters, so the engines are not compared at this size.)
