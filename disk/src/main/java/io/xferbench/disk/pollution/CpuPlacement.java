@@ -82,19 +82,28 @@ final class CpuPlacement {
         }
     }
 
+    /**
+     * taskset lists this JVM's threads, then sets each, and stops with an error if one exits in between (a JVM starts
+     * and stops threads of its own: compiler threads, pool workers; not seen in 200 tries against a process churning
+     * threads, but nothing rules it out); every attempt sets them all again, so a retry completes it.
+     */
     private static void setAll(List<Integer> cpus) throws IOException {
-        Process p = new ProcessBuilder(TASKSET.toString(), "--all-tasks", "--cpu-list", "--pid", list(cpus),
-                Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).start();
-        try {
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new IOException("taskset could not pin this JVM to CPUs " + list(cpus) + ": " + out.trim());
+        String last = "";
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Process p = new ProcessBuilder(TASKSET.toString(), "--all-tasks", "--cpu-list", "--pid", list(cpus),
+                    Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).start();
+            try {
+                last = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+                if (p.waitFor() == 0) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while pinning this JVM", e);
             }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while pinning this JVM", e);
         }
+        throw new IOException("taskset could not pin this JVM to CPUs " + list(cpus) + ": " + last);
     }
 
     /** Fails unless the big reader {@code pid} may run exactly where it was put. */
