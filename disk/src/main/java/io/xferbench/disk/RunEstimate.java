@@ -19,7 +19,10 @@ import java.time.Duration;
 final class RunEstimate {
     static final double BYTES_PER_SECOND = 200.0 * Sizes.MiB;
     static final double READS_PER_SECOND = 5_000;
-    /** Per run, besides its reads: 0.3–0.9 s measured (bench-disk on a 256 MiB file, 2026-11-28). */
+    /**
+     * Per run, besides its reads: a guess between fio's start (0.3 s) and a Java row's JIT-quiet warm-up (0.5–3.6 s
+     * since 2026-11-28, {@code EngineWarmUp}); the pace correction takes up the difference once rows have run.
+     */
     static final double START_SECONDS = 0.5;
 
     private final double settleSeconds;

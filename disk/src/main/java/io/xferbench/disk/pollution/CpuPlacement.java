@@ -117,8 +117,12 @@ final class CpuPlacement {
     }
 
     private void check(String who, long pid, List<Integer> expected) throws IOException {
-        if (split() && !allowedCpus(pid).equals(expected)) {
-            throw new IOException(who + " (pid " + pid + ") may run on CPUs " + list(allowedCpus(pid)) + ", not "
+        if (!split()) {
+            return;
+        }
+        List<Integer> actual = allowedCpus(pid);
+        if (!actual.equals(expected)) {
+            throw new IOException(who + " (pid " + pid + ") may run on CPUs " + list(actual) + ", not "
                     + list(expected) + " as placed");
         }
     }

@@ -13,6 +13,7 @@ import io.xferbench.disk.DiskBench;
 import io.xferbench.disk.KilledRunSweep;
 import io.xferbench.disk.MemoryCgroup;
 import io.xferbench.disk.RunDirectory;
+import io.xferbench.nativeio.PageCache;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,7 +75,7 @@ public final class PollutionBench {
             DiskBench.generate(big, o.bigSize);
             // The whole file leaves the cache now, not at the first mode's eviction: freeing gigabytes of page cache
             // at once disturbed the first mode's "before" window for seconds (docs/disk.md).
-            io.xferbench.nativeio.PageCache.evict(big);
+            PageCache.evict(big);
             HotSet hot = HotSet.create(dir, o.hotFiles, o.hotFileSize, DiskBench.SEED + 1);
             BlockDevice device = BlockDevice.of(big);
             long expected = ExpectedContent.digest(new ContentGenerator(DiskBench.SEED),
