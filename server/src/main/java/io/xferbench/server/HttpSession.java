@@ -112,6 +112,12 @@ final class HttpSession {
         if (!availability.isAvailable()) {
             return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
         }
+        // The open is file work too: on virtual+pool:N it runs on the pool with the transfer, in the same hand-off.
+        return threads.offload(() -> openAndAnswer(request, method, head));
+    }
+
+    /** Opens the requested file and answers: its head, or head and body; 404/403/5xx when it cannot be opened. */
+    private boolean openAndAnswer(HttpRequest request, SenderMethod method, boolean head) throws IOException {
         OpenedFile file;
         try {
             InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.path().substring(1));
@@ -131,7 +137,7 @@ final class HttpSession {
                 Frames.writeFully(socket, headers.duplicate());
                 return true;
             }
-            return threads.offload(() -> send(request, method, file, headers));
+            return send(request, method, file, headers);
         }
     }
 
