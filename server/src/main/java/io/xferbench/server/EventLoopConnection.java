@@ -6,6 +6,7 @@ import io.netty.channel.ChannelException;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -17,6 +18,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.uring.UringEntryOps;
+import io.xferbench.nativeio.NativeException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,6 +75,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final int copiedBodyLimit;
     /** A head followed by a file region goes with MSG_MORE ({@link EventLoopTransport#headWithMore}). */
     private final boolean headWithMore;
+    /**
+     * Bodies up to {@link #copiedBodyLimit} go by sendfile from the loop after a MSG_MORE head ({@link LoopSendfile}):
+     * the transport asks for it and this connection's socket was made non-blocking for it.
+     */
+    private boolean loopSendfile;
     /** TCP_CORK of this transport, or null when answers are not corked. */
     private final ChannelOption<Boolean> cork;
 
@@ -116,6 +123,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.ring = ring;
         this.copiedBodyLimit = transport.copiedBodyLimit;
         this.headWithMore = transport.headWithMore;
+        this.loopSendfile = transport.loopSendfile;
         this.config = parts.config();
         this.cork = config.corkResponses() ? transport.cork : null;
         this.data = parts.data();
@@ -141,6 +149,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         peer = WindowOverlap.address(context.channel().remoteAddress());
+        loopSendfile = loopSendfile && cork == null && LoopSendfile.prepare(context.channel());
         // Over the limit: answered BUSY on the first read, so the request is consumed and the close sends FIN, not
         // a RST that could destroy the answer before the client reads it.
         refused = !admitted;
@@ -539,7 +548,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** What {@code X-Xferbench-Method} says of a body of {@code size} bytes: how {@link #writeBody} sends it. */
     String bodySentAs(long size) {
-        return copiedBodyLimit > 0 && size <= copiedBodyLimit ? "netty-buffer" : "netty-file-region";
+        if (copiedBodyLimit > 0 && size <= copiedBodyLimit) {
+            return loopSendfile ? "loop-sendfile" : "netty-buffer";
+        }
+        return "netty-file-region";
     }
 
     /**
@@ -549,7 +561,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      */
     void writeHead(ByteBuf head, long bodySize) {
         answerStarted = true;
-        if (headWithMore && cork == null && bodySize > 0 && bodySize > copiedBodyLimit) {
+        boolean region = bodySize > copiedBodyLimit;
+        if (cork == null && bodySize > 0 && (region ? headWithMore : loopSendfile)) {
             EventLoopAnswerHead.write(ctx, head);
         } else {
             ctx.write(head);
@@ -558,9 +571,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /**
      * Writes and flushes the file's bytes (with whatever was written before, such as the header): up to the
-     * transport's {@link EventLoopTransport#copiedBodyLimit} read here into a buffer, so header and body are one write;
-     * larger as one region (which closes the file once written). A 0-byte body is just the flush. Reading here reads
-     * the page cache on the loop, as sendfile(2) does on epoll's loop.
+     * transport's {@link EventLoopTransport#copiedBodyLimit} sent by sendfile from the loop when the head went before it
+     * and nothing waits in the channel ({@link LoopSendfile}), and what the socket did not take (or all of it, without
+     * that) read here into a buffer, so header and body are one write; larger as one region (which closes the file
+     * once written). A 0-byte body is just the flush. Reading here reads the page cache on the loop, as sendfile(2)
+     * does on epoll's loop.
      */
     ChannelFuture writeBody(OpenedFile file) {
         long size = file.size();
@@ -570,9 +585,21 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (size > copiedBodyLimit) {
             return ctx.writeAndFlush(new DefaultFileRegion(file.channel(), 0, size));
         }
-        ByteBuf body = ctx.alloc().directBuffer((int) size);
+        long sent = 0;
+        ChannelOutboundBuffer waiting = ctx.channel().unsafe().outboundBuffer();
+        if (loopSendfile && waiting != null && waiting.totalPendingWriteBytes() == 0) {
+            try {
+                sent = LoopSendfile.send(ctx.channel(), file);
+            } catch (NativeException e) {
+                return ctx.newFailedFuture(e);
+            }
+            if (sent == size) {
+                return ctx.newSucceededFuture();
+            }
+        }
+        ByteBuf body = ctx.alloc().directBuffer((int) (size - sent));
         try {
-            long position = 0;
+            long position = sent;
             while (body.isWritable()) {
                 int n = body.writeBytes(file.channel(), position, body.writableBytes());
                 if (n < 0) {

@@ -22,7 +22,7 @@ import io.xferbench.core.netty.NettyNativeWorkdir;
  */
 enum EventLoopTransport {
     /** Every body a file region: one sendfile(2) on the loop, no copy in user space. */
-    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, true, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
+    EPOLL("netty-epoll", EpollServerSocketChannel.class, 0, true, false, LookupPlacement.POOL, EpollChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             NettyNativeWorkdir.loadNatives();
@@ -39,10 +39,11 @@ enum EventLoopTransport {
      * A file region here is Netty's {@code IoUringFileRegion}: a pipe2(2) per body, then splice file to pipe and pipe
      * to socket, and io_uring runs every SPLICE on an io-wq worker thread (the kernel never tries it inline), so a
      * body cost two hand-offs to kernel threads, two more trips round the ring and three descriptor syscalls. A small
-     * body is read into a buffer instead (one pread on the loop) and goes out with the header in one WRITEV, which
-     * the kernel completes inline when the socket has room.
+     * body goes by sendfile(2) from the loop behind a MSG_MORE head ({@link LoopSendfile}), as on epoll; what the
+     * socket does not take, or the whole body where the shim is missing, is read into a buffer (one pread on the
+     * loop) and written through the ring.
      */
-    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, false, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
+    IO_URING("netty-io-uring", IoUringServerSocketChannel.class, 128 * 1024, false, true, LookupPlacement.RING, IoUringChannelOption.TCP_CORK) {
         @Override
         Availability availability() {
             NettyNativeWorkdir.loadNatives();
@@ -65,16 +66,22 @@ enum EventLoopTransport {
     final String model;
     final Class<? extends ServerChannel> serverChannel;
     /**
-     * The largest download body read into a buffer on the loop and written with its header; larger ones (and all, at
-     * 0) go as a file region. Bounded so that a connection holds at most this much buffer while its body is sent.
+     * The largest download body sent from the loop itself (by {@link #loopSendfile}, else read into a buffer and
+     * written with its header); larger ones (and all, at 0) go as a file region. Bounded so that a connection holds at
+     * most this much buffer while its body is sent.
      */
     final int copiedBodyLimit;
     /**
      * A head followed by a file region is sent straight to the socket with MSG_MORE ({@link EventLoopAnswerHead}), so
-     * it leaves with the body. Not on io_uring, whose loop owns the socket's writes through its ring; its small bodies
-     * leave with their head anyway.
+     * it leaves with the body. Not on io_uring, whose regions are spliced through the ring (the head before them must
+     * go through it too); its small bodies' heads go with MSG_MORE under {@link #loopSendfile}.
      */
     final boolean headWithMore;
+    /**
+     * A body up to {@link #copiedBodyLimit} goes by sendfile(2) from the loop, its head with MSG_MORE before it
+     * ({@link LoopSendfile}); not on epoll, where every body is a region and a region is sendfile already.
+     */
+    final boolean loopSendfile;
 
     /** Where the model named {@link #model} (not its {@code -inline} variant) looks files up (see {@link LookupPlacement}). */
     final LookupPlacement lookupPlacement;
@@ -83,12 +90,13 @@ enum EventLoopTransport {
     final ChannelOption<Boolean> cork;
 
     EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, boolean headWithMore,
-                       LookupPlacement lookupPlacement, ChannelOption<Boolean> cork) {
+                       boolean loopSendfile, LookupPlacement lookupPlacement, ChannelOption<Boolean> cork) {
         this.model = model;
         this.cork = cork;
         this.serverChannel = serverChannel;
         this.copiedBodyLimit = copiedBodyLimit;
         this.headWithMore = headWithMore;
+        this.loopSendfile = loopSendfile;
         this.lookupPlacement = lookupPlacement;
     }
 

@@ -287,15 +287,15 @@ class EventLoopServerTest {
             assertThat(HttpServingTest.read(in, false).status()).isEqualTo(405);
             out.write(("GET /" + name + "?method=nope HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             assertThat(HttpServingTest.read(in, false).status()).isEqualTo(400);
-            // A small body: io_uring reads it into a buffer written with the head (a region would splice it through
-            // a pipe on io-wq workers); epoll sends every body with sendfile.
+            // A small body: io_uring sends it by sendfile from its loop (a region would splice it through a pipe on
+            // io-wq workers); epoll sends every body as a region, which is sendfile.
             TestFile small = server.data().generated(50_000);
             out.write(("GET /" + small.path().getFileName() + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             HttpServingTest.Response smallGet = HttpServingTest.read(in, false);
             assertThat(smallGet.body()).hasSize(50_000);
             assertThat(smallGet.crc()).isEqualTo(small.crc32c());
             assertThat(smallGet.headers().get("x-xferbench-method"))
-                    .isEqualTo(model.startsWith("netty-io-uring") ? "netty-buffer" : "netty-file-region");
+                    .isEqualTo(model.startsWith("netty-io-uring") ? "loop-sendfile" : "netty-file-region");
             out.write(("GET /" + name + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             assertThat(HttpServingTest.read(in, false).crc()).isEqualTo(f.crc32c());
             assertThat(in.read()).as("closed after Connection: close").isEqualTo(-1);
