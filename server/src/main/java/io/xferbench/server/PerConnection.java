@@ -34,8 +34,16 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
     private record Entry<T>(T instance, long bytes) {
     }
 
+    /** What an instance is kept under: a record, so a lookup per request builds no string. */
+    private record Key(String methodId, TransferOptions options) {
+        @Override
+        public String toString() {
+            return methodId + "/" + options.bufferSize() + "/" + options.unaligned();
+        }
+    }
+
     private final BufferBudget budget;
-    private final Map<String, Entry<T>> instances = new LinkedHashMap<>(16, 0.75f, true);
+    private final Map<Key, Entry<T>> instances = new LinkedHashMap<>(16, 0.75f, true);
 
     PerConnection(BufferBudget budget) {
         this.budget = budget;
@@ -43,7 +51,7 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
 
     /** @param bytes the buffer memory the instance will hold ({@code TransferMethod.bufferBytes}) */
     T get(String methodId, TransferOptions options, long bytes, Factory<T> factory) throws IOException {
-        String key = key(methodId, options);
+        Key key = new Key(methodId, options);
         Entry<T> entry = instances.get(key);
         if (entry != null) {
             return entry.instance();
@@ -77,7 +85,8 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
 
     /** Closes and forgets one instance (after it failed mid-transfer, its state cannot be trusted). */
     void discard(String methodId, TransferOptions options) {
-        closeQuietly(methodId, instances.remove(key(methodId, options)));
+        Key key = new Key(methodId, options);
+        closeQuietly(key, instances.remove(key));
     }
 
     @Override
@@ -87,13 +96,13 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
     }
 
     private void evictEldest() {
-        Iterator<Map.Entry<String, Entry<T>>> eldest = instances.entrySet().iterator();
-        Map.Entry<String, Entry<T>> e = eldest.next();
+        Iterator<Map.Entry<Key, Entry<T>>> eldest = instances.entrySet().iterator();
+        Map.Entry<Key, Entry<T>> e = eldest.next();
         eldest.remove();
         closeQuietly(e.getKey(), e.getValue());
     }
 
-    private void closeQuietly(String what, Entry<T> entry) {
+    private void closeQuietly(Key what, Entry<T> entry) {
         if (entry == null) {
             return;
         }
@@ -103,9 +112,5 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
         } catch (Exception e) {
             LOG.fine(() -> "closing " + what + ": " + e);
         }
-    }
-
-    private static String key(String methodId, TransferOptions options) {
-        return methodId + "/" + options.bufferSize() + "/" + options.unaligned();
     }
 }
