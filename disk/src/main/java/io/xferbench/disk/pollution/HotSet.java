@@ -1,6 +1,7 @@
 package io.xferbench.disk.pollution;
 
 import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.nativeio.MappedResidency;
 import io.xferbench.nativeio.PageCache;
 
 import java.io.IOException;
@@ -13,15 +14,18 @@ import java.util.List;
 
 /**
  * The server's hot set: {@code count} files {@code hot-NNNN.dat} of {@code fileSize} bytes in the served directory,
- * and how much of it is in the page cache (mincore over every file, like vmtouch).
+ * and how much of it is in the page cache (mincore over every file, like vmtouch). The files stay mapped (untouched)
+ * until {@link #close}, so a sample costs one mincore a file on the CPU the server shares with the sampler.
  */
-final class HotSet {
+final class HotSet implements AutoCloseable {
     private final List<Path> files;
     private final long fileSize;
+    private final List<MappedResidency> watched;
 
-    private HotSet(List<Path> files, long fileSize) {
+    private HotSet(List<Path> files, long fileSize, List<MappedResidency> watched) {
         this.files = files;
         this.fileSize = fileSize;
+        this.watched = watched;
     }
 
     /** Writes the files (distinct bytes each: generator offsets do not overlap) and flushes them to the device. */
@@ -44,7 +48,16 @@ final class HotSet {
             }
             files.add(file);
         }
-        return new HotSet(List.copyOf(files), fileSize);
+        List<MappedResidency> watched = new ArrayList<>();
+        try {
+            for (Path f : files) {
+                watched.add(MappedResidency.map(f));
+            }
+        } catch (IOException | RuntimeException e) {
+            watched.forEach(MappedResidency::close);
+            throw e;
+        }
+        return new HotSet(List.copyOf(files), fileSize, List.copyOf(watched));
     }
 
     List<String> names() {
@@ -68,8 +81,8 @@ final class HotSet {
     PageCache.Residency residency() throws IOException {
         long resident = 0;
         long total = 0;
-        for (Path f : files) {
-            PageCache.Residency r = PageCache.residency(f);
+        for (MappedResidency w : watched) {
+            PageCache.Residency r = w.residency();
             resident += r.residentPages();
             total += r.totalPages();
         }
@@ -79,9 +92,9 @@ final class HotSet {
     /** Names of the hot files with a page in the page cache, for an error message. */
     List<String> cachedFiles() throws IOException {
         List<String> cached = new ArrayList<>();
-        for (Path f : files) {
-            if (PageCache.residency(f).residentPages() > 0) {
-                cached.add(f.getFileName().toString());
+        for (MappedResidency w : watched) {
+            if (w.residency().residentPages() > 0) {
+                cached.add(w.path().getFileName().toString());
             }
         }
         return cached;
@@ -92,5 +105,11 @@ final class HotSet {
         for (Path f : files) {
             PageCache.evict(f);
         }
+    }
+
+    /** Unmaps the files. */
+    @Override
+    public void close() {
+        watched.forEach(MappedResidency::close);
     }
 }

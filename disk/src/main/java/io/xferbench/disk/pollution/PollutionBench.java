@@ -77,6 +77,7 @@ public final class PollutionBench {
             // at once disturbed the first mode's "before" window for seconds (docs/disk.md).
             PageCache.evict(big);
             HotSet hot = HotSet.create(dir, o.hotFiles, o.hotFileSize, DiskBench.SEED + 1);
+            cleanup.add(hot::close);
             BlockDevice device = BlockDevice.of(big);
             long expected = ExpectedContent.digest(new ContentGenerator(DiskBench.SEED),
                     new ReadSpec(big, o.bigSize, ReadPattern.SEQUENTIAL, o.blockSize, 1, 1, 42));
