@@ -14,7 +14,7 @@ import java.util.Map;
 final class PollutionReport {
     private static final String[] HEAD = {"mode", "big MiB/s", "verified", "hot resident % b/d/a",
             "hot % at read end mincore/vmtouch", "hot req/s b/d/a",
-            "hot p99 ms b/d/a", "recover s", "dev reads during", "dev MiB during", "dev reads after",
+            "hot p99 ms b/d/a", "hot requests b/d/a", "recover s", "dev reads during", "dev MiB during", "dev reads after",
             "big cached %", "cgroup", "cgroup peak", "skipped"};
 
     private PollutionReport() {
@@ -50,6 +50,7 @@ final class PollutionReport {
                 triple(r.hotReqPerSecBefore(), r.hotReqPerSecDuring(), r.hotReqPerSecAfter()),
                 String.format(Locale.ROOT, "%.2f / %.2f / %.2f", r.hotP99MsBefore(), r.hotP99MsDuring(),
                         r.hotP99MsAfter()),
+                r.hotRequestsBefore() + " / " + r.hotRequestsDuring() + " / " + r.hotRequestsAfter(),
                 r.recoverySeconds() == null ? ">" + num(r.recoverCapSeconds())
                         : String.format(Locale.ROOT, "%.2f", r.recoverySeconds()),
                 Long.toString(r.deviceReadsDuring()), Long.toString(r.deviceMiBDuring()),

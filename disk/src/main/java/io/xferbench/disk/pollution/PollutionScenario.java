@@ -165,7 +165,7 @@ final class PollutionScenario {
                 afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
                 before.requestsPerSecond(), duringSpan.requestsPerSecond(),
                 afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
-                errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
+                before.requests(), duringSpan.requests(), afterSpan.requests(), errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
                 devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
     }
 

@@ -16,7 +16,7 @@ record Sample(long endNanos, double seconds, double residencyPercent, long reque
     }
 
     /** Figures over consecutive samples: rate and p99 over all their requests; residency as chosen by the caller. */
-    record Span(double requestsPerSecond, double p99Millis, long errors, double lowestResidency,
+    record Span(long requests, double requestsPerSecond, double p99Millis, long errors, double lowestResidency,
                 double lastResidency, double meanResidency) {
 
         static Span of(List<Sample> samples) {
@@ -34,7 +34,7 @@ record Sample(long endNanos, double seconds, double residencyPercent, long reque
                 lowest = Math.min(lowest, s.residencyPercent());
                 sum += s.residencyPercent();
             }
-            return new Span(seconds > 0 ? requests / seconds : 0,
+            return new Span(requests, seconds > 0 ? requests / seconds : 0,
                     all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99) / 1e6, errors,
                     samples.isEmpty() ? 0 : lowest, samples.isEmpty() ? 0 : samples.getLast().residencyPercent(),
                     samples.isEmpty() ? 0 : sum / samples.size());

@@ -60,6 +60,9 @@ class PollutionBenchTest {
             assertEquals(192 * Sizes.MiB, r.cgroupLimit());
             assertTrue(r.hotResidencyBefore() >= 99, r.mode() + ": hot set not resident before: " + r);
             assertTrue(r.hotReqPerSecBefore() > 0 && r.hotReqPerSecDuring() > 0, r.mode() + ": no hot requests: " + r);
+            // 1 s before at 40 a second: the count behind each p99 is reported, and it is the window's.
+            assertTrue(r.hotRequestsBefore() >= 20 && r.hotRequestsBefore() <= 60, r.mode() + ": " + r);
+            assertTrue(r.hotRequestsDuring() > 0 && r.hotRequestsAfter() > 0, r.mode() + ": " + r);
         }
         // The cgroup bounds what the buffered read may keep cached: at most its limit of the 384 MiB (50%).
         assertTrue(buffered.bigResidencyAfter() > 0 && buffered.bigResidencyAfter() <= 50.0,
