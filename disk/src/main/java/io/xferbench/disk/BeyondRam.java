@@ -19,16 +19,18 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Random 4 KiB reads at depth 8 inside a memory cgroup, over a span that fits in the limit and over the whole
- * file (larger than the limit at real sizes): buffered (sync-filechannel, fio psync) vs O_DIRECT (odirect-jna,
- * fio psync direct). Each run starts cold and reads twice as many blocks as the span holds (capped), so a
- * buffered reader whose span fits gets cache hits on its second pass and one whose span does not keeps missing.
- * The Java reader is a child JVM started inside the group; fio likewise.
+ * Random 4 KiB reads at the run's deepest {@code --depths} (32 by default) inside a memory cgroup, over a span that
+ * fits in the limit and over the whole file (larger than the limit at real sizes): buffered (sync-filechannel, fio
+ * psync) vs O_DIRECT (odirect-jna, fio psync direct). Each run starts cold and reads twice as many blocks as the span
+ * holds (capped), so a buffered reader whose span fits gets cache hits on its second pass and one whose span does not
+ * keeps missing. The Java reader is a child JVM started inside the group; fio likewise. The deepest depth, because
+ * there the device serves the most reads a second and what a buffered miss costs on top of the device read (a page
+ * allocated and charged, one reclaimed at the limit, the copy) decides: at depth 8 the two were level on this VM's
+ * device (2026-11-28 and 2026-12-07), at 32 O_DIRECT led in all four runs (docs/disk.md, "The crossover at depth 32").
  */
 final class BeyondRam {
     static final long MIN_LIMIT = 256 * Sizes.MiB; // the child JVM itself must fit
     private static final int BLOCK = 4096;
-    private static final int DEPTH = 8;
 
     private BeyondRam() {
     }
@@ -52,7 +54,7 @@ final class BeyondRam {
         if (reason != null) {
             for (long span : spans) {
                 for (String engine : List.of("sync-filechannel", "odirect-jna")) {
-                    rows.add(DiskRow.skipped("java", engine, "random", BLOCK, DEPTH, engine.startsWith("odirect"), "cold",
+                    rows.add(DiskRow.skipped("java", engine, "random", BLOCK, depth(o), engine.startsWith("odirect"), "cold",
                             span, limit, "memory cgroup: " + reason));
                 }
             }
@@ -76,7 +78,7 @@ final class BeyondRam {
                 boolean direct = e.getValue();
                 DiskRow java = child(group, spec, engine, o.settle(), o.jitSettle).withCgroupLimit(limit);
                 DiskRow f = fioSkip != null
-                        ? DiskRow.skipped("fio", "psync", "random", BLOCK, DEPTH, direct, "cold", span, limit, fioSkip)
+                        ? DiskRow.skipped("fio", "psync", "random", BLOCK, depth(o), direct, "cold", span, limit, fioSkip)
                         : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
                 List<DiskRow> pair = List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
                         ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
@@ -85,6 +87,11 @@ final class BeyondRam {
             }
         }
         return rows;
+    }
+
+    /** Threads (or reads in flight) of the section's rows: the run's deepest. */
+    static int depth(DiskBench.Options o) {
+        return java.util.Collections.max(o.depths);
     }
 
     private static long limit(DiskBench.Options o) {
@@ -98,7 +105,7 @@ final class BeyondRam {
 
     /** Each run reads twice the blocks its span holds (capped), so a span that fits gets hits on its second pass. */
     private static ReadSpec spec(DiskBench.Options o, Path file, long span) {
-        return new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, DEPTH, Math.min(2 * (span / BLOCK), 10 * o.randomOps),
+        return new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, depth(o), Math.min(2 * (span / BLOCK), 10 * o.randomOps),
                 42);
     }
 

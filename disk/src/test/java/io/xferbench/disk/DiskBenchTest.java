@@ -187,6 +187,15 @@ class DiskBenchTest {
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");
     }
 
+    /** The beyond-RAM section reads at the run's deepest depth, in whatever order --depths lists them. */
+    @Test
+    void beyondRamReadsAtTheDeepestDepth() {
+        DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--depths", "1,32,8");
+        assertEquals(32, BeyondRam.depth(o));
+        BeyondRam.specs(o, Path.of("f")).forEach(spec -> assertEquals(32, spec.concurrency(), spec.toString()));
+        assertEquals(1, BeyondRam.depth(DiskBench.Options.parse("--depths", "1")));
+    }
+
     @Test
     void optionsReachTheRun() {
         DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--block-sizes", "4KiB,64KiB", "--depths",
