@@ -34,8 +34,9 @@ public final class PollutionOptions implements Callable<Integer> {
     @Option(names = "--dir", description = "Directory of the run's files, on a block device (default: java.io.tmpdir).")
     Path dir = Path.of(System.getProperty("java.io.tmpdir"));
 
-    @Option(names = "--big-size", defaultValue = "1GiB", converter = Converters.Size.class,
-            description = "The big file; several times the cgroup limit (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--big-size", defaultValue = "4GiB", converter = Converters.Size.class,
+            description = "The big file; several times the cgroup limit, and long enough a read for a few hundred hot "
+                    + "requests to fall in it (default: ${DEFAULT-VALUE}).")
     long bigSize;
 
     @Option(names = "--cgroup-limit", defaultValue = "256MiB", converter = Converters.Size.class,
@@ -102,6 +103,20 @@ public final class PollutionOptions implements Callable<Integer> {
         return PollutionBench.execute(this);
     }
 
+    private static long saturatedSum(long a, double b) {
+        double sum = a + b;
+        return sum >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) sum;
+    }
+
+    /** Free bytes for this user where --dir is, or -1 when the file system does not say. */
+    private long usableSpace() {
+        try {
+            return java.nio.file.Files.getFileStore(dir).getUsableSpace();
+        } catch (java.io.IOException e) {
+            return -1; // writing will tell, with the file system's own error
+        }
+    }
+
     /** What picocli's converters cannot check alone: choices, ranges and relations between options. */
     void validate() {
         if (!List.of("table", "json", "csv", "markdown").contains(format)) {
@@ -112,6 +127,12 @@ public final class PollutionOptions implements Callable<Integer> {
         }
         if (!java.nio.file.Files.isDirectory(dir)) {
             throw usage("--dir " + dir + " is not a directory");
+        }
+        long needed = saturatedSum(bigSize, (double) hotFiles * hotFileSize);
+        long usable = usableSpace();
+        if (usable >= 0 && usable < needed) {
+            throw usage("--dir " + dir + " has " + Sizes.human(usable) + " free, the run writes "
+                    + Sizes.human(needed) + " (--big-size and the hot set)");
         }
         if (blockSizeBytes <= 0 || blockSizeBytes % 4096 != 0 || blockSizeBytes > 64 * Sizes.MiB) {
             throw usage("--block-size must be a multiple of 4KiB (O_DIRECT alignment) up to 64MiB");

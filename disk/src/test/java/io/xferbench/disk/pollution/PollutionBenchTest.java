@@ -101,6 +101,8 @@ class PollutionBenchTest {
                 new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
                 new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"},
                 new String[] {"--dir", "target/no-such-dir"},
+                // More than any disk here has: refused before a byte is written.
+                new String[] {"--big-size", "1000000TiB", "--dir", "target"},
                 // A small run otherwise: the old code ran it, then failed writing the report (exit 1).
                 new String[] {"--big-size", "16MiB", "--cgroup-limit", "128MiB", "--hot-files", "4", "--hot-file-size",
                     "64KiB", "--modes", "buffered-read", "--before", "1s", "--recover-cap", "1s", "--dir", "target",
