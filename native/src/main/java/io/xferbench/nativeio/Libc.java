@@ -65,6 +65,8 @@ final class Libc {
 
     static final int PROT_READ = 1;
     static final int MAP_SHARED = 1;
+    /** madvise(2): never back this range with transparent huge pages (same value on every Linux architecture). */
+    static final int MADV_NOHUGEPAGE = 15;
 
     static final int POSIX_FADV_WILLNEED = 3;
     static final int POSIX_FADV_DONTNEED = 4;
@@ -184,6 +186,8 @@ final class Libc {
     static native long mmap(long addr, long length, int prot, int flags, int fd, long offset) throws LastErrorException;
 
     static native int munmap(long addr, long length) throws LastErrorException;
+
+    static native int madvise(long addr, long length, int advice) throws LastErrorException;
 
     static native int mincore(long addr, long length, byte[] vec) throws LastErrorException;
 

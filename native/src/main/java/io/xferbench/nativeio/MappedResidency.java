@@ -26,7 +26,7 @@ public final class MappedResidency implements AutoCloseable {
         this.address = address;
         this.length = length;
         this.pages = pages;
-        this.vec = new byte[Math.toIntExact(pages)]; // one byte a page: 8 TiB files are out of reach
+        this.vec = new byte[(int) pages];
     }
 
     /** Maps the whole file read-only; the descriptor is closed at once (the mapping keeps the file). */
@@ -42,11 +42,24 @@ public final class MappedResidency implements AutoCloseable {
             long size = Statx.of(fd, Libc.STATX_SIZE).size();
             long page = AlignedBuffers.pageSize();
             long pages = (size + page - 1) / page;
-            // mmap rejects a length of 0: an empty file is watched without a mapping (nothing to be resident).
-            long address = size == 0 ? 0 : Libc.mmap(0, size, Libc.PROT_READ, Libc.MAP_SHARED, fd, 0);
+            if (pages > Integer.MAX_VALUE) {
+                throw new NativeException("mmap(" + path + ")", Errno.EFBIG, "one byte a page would not fit an array");
+            }
+            if (size == 0) {
+                return new MappedResidency(path, 0, 0, 0); // mmap rejects a length of 0; nothing can be resident
+            }
+            long address = Libc.mmap(0, size, Libc.PROT_READ, Libc.MAP_SHARED, fd, 0);
+            try {
+                // khugepaged may collapse a long-lived read-only file mapping of 2 MiB or more into a huge page, and
+                // would read the missing pages in to do it: the watch must never bring a page into the cache.
+                Libc.madvise(address, size, Libc.MADV_NOHUGEPAGE);
+            } catch (LastErrorException e) {
+                Libc.munmap(address, size);
+                throw e;
+            }
             return new MappedResidency(path, address, size, pages);
         } catch (LastErrorException e) {
-            throw NativeException.of("statx/mmap(" + path + ")", e);
+            throw NativeException.of("statx/mmap/madvise(" + path + ")", e);
         } finally {
             try {
                 Libc.close(fd);
@@ -56,8 +69,8 @@ public final class MappedResidency implements AutoCloseable {
         }
     }
 
-    /** Resident pages of the mapped length now: one mincore(2). */
-    public PageCache.Residency residency() throws NativeException {
+    /** Resident pages of the mapped length now: one mincore(2). Synchronized with {@link #close} (a shutdown hook). */
+    public synchronized PageCache.Residency residency() throws NativeException {
         if (closed) {
             throw new IllegalStateException(path + " is no longer mapped");
         }
@@ -81,7 +94,7 @@ public final class MappedResidency implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
