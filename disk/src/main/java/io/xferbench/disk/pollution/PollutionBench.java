@@ -66,6 +66,7 @@ public final class PollutionBench {
             throw new IOException("the scenario needs a memory cgroup: " + reason);
         }
         KilledRunSweep.run("bench-pollution", o.dir, "xferbench-pollution-", CgroupHost.system(), log);
+        o.checkRoom();
         try (Cleanup cleanup = new Cleanup("bench-pollution")) {
             Path dir = RunDirectory.create(o.dir, "xferbench-pollution-");
             cleanup.add(() -> RunDirectory.delete(dir));

@@ -35,8 +35,8 @@ public final class PollutionOptions implements Callable<Integer> {
     Path dir = Path.of(System.getProperty("java.io.tmpdir"));
 
     @Option(names = "--big-size", defaultValue = "4GiB", converter = Converters.Size.class,
-            description = "The big file; several times the cgroup limit, and long enough a read for a few hundred hot "
-                    + "requests to fall in it (default: ${DEFAULT-VALUE}).")
+            description = "The big file; several times the cgroup limit, and long enough a read for 100 or more hot "
+                    + "requests to fall in it, so that their p99 is not just the slowest (default: ${DEFAULT-VALUE}).")
     long bigSize;
 
     @Option(names = "--cgroup-limit", defaultValue = "256MiB", converter = Converters.Size.class,
@@ -103,6 +103,19 @@ public final class PollutionOptions implements Callable<Integer> {
         return PollutionBench.execute(this);
     }
 
+    /**
+     * A usage error when --dir has less free space than the run writes (the big file and the hot set). Called by the
+     * run after it has removed what killed runs left there, which may be what fills the disk.
+     */
+    void checkRoom() {
+        long needed = saturatedSum(bigSize, (double) hotFiles * hotFileSize);
+        long usable = usableSpace();
+        if (usable >= 0 && usable < needed) {
+            throw usage("--dir " + dir + " has " + Sizes.human(usable) + " free, the run writes "
+                    + Sizes.human(needed) + " (--big-size and the hot set)");
+        }
+    }
+
     private static long saturatedSum(long a, double b) {
         double sum = a + b;
         return sum >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) sum;
@@ -127,12 +140,6 @@ public final class PollutionOptions implements Callable<Integer> {
         }
         if (!java.nio.file.Files.isDirectory(dir)) {
             throw usage("--dir " + dir + " is not a directory");
-        }
-        long needed = saturatedSum(bigSize, (double) hotFiles * hotFileSize);
-        long usable = usableSpace();
-        if (usable >= 0 && usable < needed) {
-            throw usage("--dir " + dir + " has " + Sizes.human(usable) + " free, the run writes "
-                    + Sizes.human(needed) + " (--big-size and the hot set)");
         }
         if (blockSizeBytes <= 0 || blockSizeBytes % 4096 != 0 || blockSizeBytes > 64 * Sizes.MiB) {
             throw usage("--block-size must be a multiple of 4KiB (O_DIRECT alignment) up to 64MiB");

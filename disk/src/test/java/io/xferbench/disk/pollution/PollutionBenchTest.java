@@ -15,10 +15,12 @@ import java.io.StringWriter;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,8 +35,8 @@ class PollutionBenchTest {
     @TempDir
     Path dir;
 
-    @Test
-    void runsBufferedAndODirectInsideACgroupAndLeavesNothingBehind() throws Exception {
+    /** Skips where no memory cgroup can be made, and fails there under XFERBENCH_REQUIRE_ALL_METHODS=1. */
+    private static void requireMemoryCgroup() {
         String reason = MemoryCgroup.unavailableReason();
         if (reason != null) {
             String message = "memory cgroup unavailable: " + reason;
@@ -43,6 +45,11 @@ class PollutionBenchTest {
             }
             Assumptions.assumeTrue(false, message);
         }
+    }
+
+    @Test
+    void runsBufferedAndODirectInsideACgroupAndLeavesNothingBehind() throws Exception {
+        requireMemoryCgroup();
         List<Integer> cpusBefore = CpuPlacement.allowedCpus(ProcessHandle.current().pid());
         PollutionOptions o = PollutionOptions.parse(new String[] {"--dir", dir.toString(), "--big-size", "384MiB",
                 "--cgroup-limit", "192MiB", "--hot-files", "50", "--before", "1s", "--recover-cap", "5s",
@@ -101,8 +108,6 @@ class PollutionBenchTest {
                 new String[] {"--block-size", "1000"}, new String[] {"--tolerance", "2"},
                 new String[] {"--hot-rate", "0"}, new String[] {"--before", "soon"},
                 new String[] {"--dir", "target/no-such-dir"},
-                // More than any disk here has: refused before a byte is written.
-                new String[] {"--big-size", "1000000TiB", "--dir", "target"},
                 // A small run otherwise: the old code ran it, then failed writing the report (exit 1).
                 new String[] {"--big-size", "16MiB", "--cgroup-limit", "128MiB", "--hot-files", "4", "--hot-file-size",
                     "64KiB", "--modes", "buffered-read", "--before", "1s", "--recover-cap", "1s", "--dir", "target",
@@ -112,6 +117,30 @@ class PollutionBenchTest {
             assertEquals(2, status, String.join(" ", args) + ": " + err);
             assertEquals(1, err.toString().lines().count(), String.join(" ", args) + ": " + err);
             assertTrue(err.toString().startsWith("bench-pollution: "), err.toString());
+        }
+    }
+
+    /**
+     * Too little room in --dir is a usage error before a byte is written, checked after the run has removed what a
+     * killed run left there (4 GiB by default): that may be what fills the disk.
+     */
+    @Test
+    void theRoomIsCheckedAfterAKilledRunsDirectoryIsRemoved() throws Exception {
+        requireMemoryCgroup();
+        Process dead = new ProcessBuilder("true").start();
+        dead.waitFor();
+        String owner = dead.pid() + "." + dead.toHandle().info().startInstant().map(Instant::toEpochMilli).orElse(1L);
+        Path left = Files.createDirectory(dir.resolve("xferbench-pollution-" + owner + "-1"));
+        Files.write(left.resolve("big.dat"), new byte[4096]);
+        StringWriter err = new StringWriter();
+        int status = Cli.commandLine(new PollutionOptions()).setErr(new PrintWriter(err))
+                .execute("--dir", dir.toString(), "--big-size", "1000000TiB"); // more than any disk here has
+        assertEquals(2, status, err.toString());
+        assertEquals(1, err.toString().lines().count(), err.toString());
+        assertTrue(err.toString().contains("free, the run writes"), err.toString());
+        assertFalse(Files.exists(left), "the killed run's directory was still there when the room was counted");
+        try (Stream<Path> rest = Files.list(dir)) {
+            assertEquals(List.of(), rest.toList(), "the refused run wrote something");
         }
     }
 
