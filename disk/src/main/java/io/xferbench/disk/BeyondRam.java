@@ -25,8 +25,8 @@ import java.util.Set;
  * holds (capped), so a buffered reader whose span fits gets cache hits on its second pass and one whose span does not
  * keeps missing. The Java reader is a child JVM started inside the group; fio likewise. The deepest depth, because
  * there the device serves the most reads a second and what a buffered miss costs on top of the device read (a page
- * allocated and charged, one reclaimed at the limit, the copy) decides: at depth 8 the two were level on this VM's
- * device (2026-11-28 and 2026-12-07), at 32 O_DIRECT led in all four runs (docs/disk.md, "The crossover at depth 32").
+ * allocated and charged, one reclaimed at the limit, the copy) decides: at depth 8 neither won steadily on this VM's
+ * device (2026-11-28, 2026-12-07), at 32 O_DIRECT led in all four runs (docs/disk.md, "The crossover at depth 32").
  */
 final class BeyondRam {
     static final long MIN_LIMIT = 256 * Sizes.MiB; // the child JVM itself must fit
@@ -104,7 +104,7 @@ final class BeyondRam {
     }
 
     /** Each run reads twice the blocks its span holds (capped), so a span that fits gets hits on its second pass. */
-    private static ReadSpec spec(DiskBench.Options o, Path file, long span) {
+    static ReadSpec spec(DiskBench.Options o, Path file, long span) {
         return new ReadSpec(file, span, ReadPattern.RANDOM, BLOCK, depth(o), Math.min(2 * (span / BLOCK), 10 * o.randomOps),
                 42);
     }

@@ -299,7 +299,8 @@ public final class DiskBench {
         List<Long> blockSizes;
 
         @Option(names = "--depths", split = ",", defaultValue = "1,8,32", converter = Converters.PositiveInt.class,
-                description = "Threads or requests in flight (default: ${DEFAULT-VALUE}).")
+                description = "Threads or requests in flight; the beyond-RAM section runs at the deepest "
+                        + "(default: ${DEFAULT-VALUE}).")
         List<Integer> depths;
 
         @Option(names = "--random-ops", defaultValue = "20000", converter = Converters.NonNegativeLong.class,

@@ -192,6 +192,7 @@ class DiskBenchTest {
     void beyondRamReadsAtTheDeepestDepth() {
         DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--depths", "1,32,8");
         assertEquals(32, BeyondRam.depth(o));
+        assertEquals(32, BeyondRam.spec(o, Path.of("f"), 8L << 20).concurrency());
         BeyondRam.specs(o, Path.of("f")).forEach(spec -> assertEquals(32, spec.concurrency(), spec.toString()));
         assertEquals(1, BeyondRam.depth(DiskBench.Options.parse("--depths", "1")));
     }
