@@ -191,7 +191,8 @@ final class Connection implements Runnable {
                 }
                 case MEASURE_END -> {
                     if (window == null) {
-                        throw new IllegalStateException("MEASURE_END without MEASURE_BEGIN on this connection");
+                        answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
+                        return true;
                     }
                     Measurements.Window w = window;
                     window = null;
@@ -214,9 +215,6 @@ final class Connection implements Runnable {
             // Any other failure of a file operation (a name too long, a path through a regular file, a read-only file
             // system): answered, and the connection goes on, as on the event loops. A socket's failure is not one.
             answer(FailureStatus.of(e), ClientMessages.of(e, data.root()));
-            return true;
-        } catch (IllegalStateException e) {
-            answer(Status.BAD_REQUEST, ClientMessages.of(e, data.root()));
             return true;
         } catch (PerConnection.BudgetExceeded e) {
             answer(Status.BUSY, e.getMessage());

@@ -509,7 +509,6 @@ final class EventLoopNative {
                 LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + ClientMessages.reason(a));
                 answer(Status.FORBIDDEN, clientMessage(a));
             }
-            case IllegalStateException s -> answer(Status.BAD_REQUEST, clientMessage(s));
             // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
             case IOException io -> answer(FailureStatus.of(io), clientMessage(io));
             // A RuntimeException or Error of the server's own: logged and answered with the request named.

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -168,6 +169,19 @@ class IoModelTest {
         }
         assertThat(whole + notFound).isEqualTo(rounds);
         assertThat(tempFiles()).isEmpty();
+    }
+
+    /** A client's mistake, answered as one: BAD_REQUEST, and the connection goes on (not a server error). */
+    @ParameterizedTest
+    @MethodSource("everyModel")
+    void anEndWithoutABeginIsRefusedAndTheConnectionGoesOn(String model) throws Exception {
+        assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model));
+             XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            assertThatThrownBy(() -> c.control(Op.MEASURE_END)).isInstanceOfSatisfying(RemoteException.class,
+                    e -> assertThat(e.status()).as(model).isEqualTo(Status.BAD_REQUEST));
+            assertThat(c.control(Op.INFO)).as(model).isNotEmpty();
+        }
     }
 
     @Test
