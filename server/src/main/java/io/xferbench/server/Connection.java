@@ -145,7 +145,7 @@ final class Connection implements Runnable {
                 case DOWNLOAD -> {
                     measurements.started(id, peer);
                     try {
-                        return threads.offload(() -> downloads.handle(request, socket));
+                        return threads.offload(() -> downloads.handle(request, socket, peer));
                     } finally {
                         measurements.finished(id);
                     }

@@ -21,15 +21,12 @@ import java.io.IOException;
 import java.nio.channels.SocketChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
-import java.util.logging.Logger;
 
 /**
  * Serves DOWNLOAD requests of one connection. Senders are kept per method and options for the connection's
  * life, so buffers and adopted Netty channels are set up once, as a real server would.
  */
 final class DownloadHandler implements AutoCloseable {
-    private static final Logger LOG = Logger.getLogger(DownloadHandler.class.getName());
-
     private final DataDirectory data;
     private final ServerConfig config;
     private final PerConnection<FileSender> senders;
@@ -40,8 +37,11 @@ final class DownloadHandler implements AutoCloseable {
         this.senders = new PerConnection<>(buffers);
     }
 
-    /** @return whether the connection is still in a state to read the next request */
-    boolean handle(Request request, SocketChannel socket) throws IOException {
+    /**
+     * @param peer the client, as a failure's log names it
+     * @return whether the connection is still in a state to read the next request
+     */
+    boolean handle(Request request, SocketChannel socket, String peer) throws IOException {
         SenderMethod method = DownloadMethods.byId(request.method()).orElse(null);
         if (method == null) {
             return refuse(socket, Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
@@ -77,7 +77,7 @@ final class DownloadHandler implements AutoCloseable {
             } catch (IOException e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
                 senders.discard(method.id(), options);
-                LOG.info(() -> method.id() + " failed after the header was sent: " + e);
+                BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
             } catch (RuntimeException | Error e) {
                 senders.discard(method.id(), options);

@@ -297,6 +297,20 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A body's write failed past the answer's head: the connection closes. Netty hands a failure of its own or of
+     * ours inside the write (a RuntimeException, an Error) to the same future as a socket's, so it is told apart
+     * here and reported as an internal error, with its stack trace.
+     */
+    void bodyFailed(Throwable cause, long bodySize) {
+        if (cause instanceof RuntimeException || cause instanceof Error) {
+            internalError(cause);
+            return;
+        }
+        BodyCutShort.log(model, peer, current, bodySentAs(bodySize), cause);
+        ctx.close();
+    }
+
     /** {@code then} run on the loop, an unexpected failure in it answered by {@link #internalError}. */
     <T> Consumer<T> guarded(Consumer<T> then) {
         return value -> {
@@ -578,6 +592,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * does on epoll's loop.
      */
     ChannelFuture writeBody(OpenedFile file) {
+        if (InternalFaultProbe.hook != null) {
+            try {
+                InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, file.path().getFileName().toString());
+            } catch (Throwable injected) {
+                return ctx.newFailedFuture(injected);
+            }
+        }
         long size = file.size();
         if (size == 0) {
             return ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);

@@ -117,8 +117,7 @@ final class EventLoopHttp {
             EventLoopConnection.closeQuietly(file);
             if (!f.isSuccess()) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
-                LOG.info(() -> conn.model() + " HTTP body failed after the headers were sent: " + f.cause());
-                conn.ctx().close();
+                conn.bodyFailed(f.cause(), file.size());
                 return;
             }
             conn.cork(false);

@@ -212,8 +212,7 @@ final class EventLoopNative {
         body.addListener(f -> {
             EventLoopConnection.closeQuietly(file);
             if (!f.isSuccess()) {
-                LOG.info(() -> conn.model() + " download failed after the header was sent: " + f.cause());
-                conn.ctx().close();
+                conn.bodyFailed(f.cause(), file.size());
                 return;
             }
             long nanos = System.nanoTime() - start;

@@ -167,7 +167,7 @@ final class HttpSession {
             } catch (IOException e) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
                 senders.discard(method.id(), options);
-                LOG.info(() -> "conn " + id + ": " + method.id() + " failed after the headers were sent: " + e);
+                BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
             } catch (RuntimeException | Error e) {
                 senders.discard(method.id(), options);

@@ -9,9 +9,11 @@ final class InternalFaultProbe {
     /**
      * The points a download passes: its file work (open and checksum), its answer's first write, its body (the head
      * sent); an upload's end (its body written, before verification and placement); and the parsing of any request,
-     * whose name is not known yet (said as "").
+     * whose name is not known yet (said as ""). {@code BODY_WRITE} is the event loops' only: a failure inside the
+     * body's write, which reaches them through the write's future as Netty's own would (a thread model's write
+     * throws, as at {@code BODY}).
      */
-    enum Point { PARSE, FILE_WORK, ANSWER, BODY, UPLOAD_END }
+    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END }
 
     @FunctionalInterface
     interface Hook {

@@ -253,6 +253,64 @@ class InternalErrorEveryModelTest {
         assertThat(failures).isEmpty();
     }
 
+    /**
+     * A body's write failing past the head: a failure of the server's own is an internal error (stack trace and all),
+     * a socket's is one INFO line saying the body was cut short; both name the model, the client and the request.
+     * The event loops hear of both through the write's future (they logged either at INFO, without client or
+     * request); the thread models' write throws.
+     */
+    @ParameterizedTest
+    @MethodSource("models")
+    void aFailedBodyWriteIsToldApartFromTheSocketsAndNamesTheRequest(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        byte[] content = content();
+        Files.write(dataDir.resolve(BOOM), content);
+        Files.write(dataDir.resolve("ok.dat"), content);
+        InternalFaultProbe.Point point = model.startsWith("netty-") ? InternalFaultProbe.Point.BODY_WRITE
+                : InternalFaultProbe.Point.BODY;
+        List<String> failures = new java.util.ArrayList<>();
+        int round = 0;
+        try (XferServer server = start(model)) {
+            for (boolean internal : new boolean[] {true, false}) {
+                for (boolean http : new boolean[] {false, true}) {
+                    String token = "injected-" + model + "-" + (round++);
+                    Throwable thrown = internal ? new IllegalStateException(token) : new IOException(token);
+                    InternalFaultProbe.hook = (p, name) -> {
+                        if (p == point && name.equals(BOOM)) {
+                            throw sneaky(thrown);
+                        }
+                    };
+                    String what = model + " " + point + " " + thrown.getClass().getSimpleName() + (http ? " HTTP" : " native");
+                    awaitNoConnections(server, what);
+                    try {
+                        if (http) {
+                            httpFails(server, BOOM, InternalFaultProbe.Point.BODY, token, what, content);
+                        } else {
+                            nativeFails(server, BOOM, InternalFaultProbe.Point.BODY, token, what);
+                        }
+                    } catch (AssertionError | IOException e) {
+                        failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
+                    }
+                    InternalFaultProbe.hook = null;
+                    String request = http ? "GET /" + BOOM : "DOWNLOAD " + BOOM;
+                    try {
+                        assertLogged(model, request, token, what);
+                        String said = internal ? "internal error serving " : "cut short after the head was sent";
+                        assertThat(log.messages()).as(what).anyMatch(m -> m.contains(token) && m.contains(said));
+                        if (!internal) {
+                            assertThat(log.messages()).as(what + ": a socket's failure is not an internal error")
+                                    .noneMatch(m -> m.contains(token) && m.contains("internal error"));
+                        }
+                    } catch (AssertionError e) {
+                        failures.add("log: " + e.getMessage().lines().findFirst().orElse(""));
+                    }
+                    servesTheNextClient(server, content, what);
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+
     private static void nativeFails(XferServer server, String file, InternalFaultProbe.Point point, String token, String what)
             throws IOException {
         try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "", Duration.ofSeconds(60))) {
