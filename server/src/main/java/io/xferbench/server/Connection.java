@@ -28,9 +28,6 @@ import java.util.logging.Logger;
 final class Connection implements Runnable {
     private static final Logger LOG = Logger.getLogger(Connection.class.getName());
 
-    private static final java.time.Duration LINGER = java.time.Duration.ofSeconds(2);
-    private static final long MAX_LINGER_BYTES = 1 << 20;
-
     private final int id;
     private final SocketChannel socket;
     private final ServerConfig config;
@@ -233,27 +230,8 @@ final class Connection implements Runnable {
         Frames.writeFully(socket, ResponseCodec.error(status, message));
     }
 
-    /**
-     * Closing a socket with unread input makes the kernel send RST, which can destroy the error frame just
-     * written before the client reads it. So: FIN after the answer, then drain what the client still sends,
-     * bounded in bytes and (through the registry's deadline) in time.
-     */
     private void lingeringClose() {
-        try {
-            registry.enter(id, ConnectionRegistry.State.BUSY, LINGER);
-            socket.shutdownOutput();
-            java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(8192);
-            long drained = 0;
-            while (drained < MAX_LINGER_BYTES) {
-                int n = socket.read(sink.clear());
-                if (n < 0) {
-                    return;
-                }
-                drained += n;
-            }
-        } catch (IOException ignored) {
-            // The client reset or left: nothing more to deliver.
-        }
+        LingeringClose.drain(socket, registry, id);
     }
 
     private void answerQuietly(Status status, String message) {

@@ -54,8 +54,6 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The user event that starts shutdown: close now if idle, else after the request in flight. */
     static final Object STOP = new Object();
 
-    private static final Duration LINGER = Duration.ofSeconds(2);
-    private static final long MAX_LINGER_BYTES = 1 << 20;
     private static final int MAX_PENDING = 256 * 1024;
 
     private final String model;
@@ -185,7 +183,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         try {
             if (ending) {
                 drained += in.readableBytes();
-                if (drained > MAX_LINGER_BYTES) {
+                if (drained > LingeringClose.MAX_BYTES) {
                     context.close();
                 }
                 return;
@@ -660,7 +658,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         ending = true;
         inFlight = true;
         pending.clear();
-        arm(LINGER, "linger after the last answer");
+        arm(LingeringClose.LINGER, "linger after the last answer");
         paceReading();
         ctx.writeAndFlush(answer == null ? Unpooled.EMPTY_BUFFER : frame(answer)).addListener(f -> {
             if (f.isSuccess() && !inputEnded && ctx.channel() instanceof DuplexChannel duplex) {

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +44,7 @@ final class InternalErrors {
     static String describe(Object request) {
         return switch (request) {
             case null -> NOT_DECODED;
+            case Request r when r.op() == Op.PROXY -> "PROXY " + (r.method().isEmpty() ? "(the default relay)" : r.method());
             case Request r -> r.op() + " " + (r.name().isEmpty() ? "(generated, " + r.size() + " bytes)" : r.name());
             case HttpRequest r -> r.method() + " " + r.path();
             default -> request.toString();
@@ -52,6 +54,11 @@ final class InternalErrors {
     /** What the client hears: one line, paths inside the data directory relative to it. */
     static String clientReason(Throwable e, Path root) {
         return "internal error: " + ClientMessages.relative(e.toString(), root).replaceAll("\\R", " ");
+    }
+
+    /** What a client of the proxy hears: one line (the proxy has no data directory to hide). */
+    static String clientReason(Throwable e) {
+        return "internal error: " + e.toString().replaceAll("\\R", " ");
     }
 
     /** One exception class's reports: the first of each period is logged, the rest counted. */

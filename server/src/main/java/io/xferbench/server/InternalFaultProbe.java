@@ -11,9 +11,11 @@ final class InternalFaultProbe {
      * sent); an upload's end (its body written, before verification and placement); and the parsing of any request,
      * whose name is not known yet (said as ""). {@code BODY_WRITE} is the event loops' only: a failure inside the
      * body's write, which reaches them through the write's future as Netty's own would (a thread model's write
-     * throws, as at {@code BODY}).
+     * throws, as at {@code BODY}). The proxy's: a first frame's handling before anything is relayed
+     * ({@code PROXY_SETUP}) and the relay's start, past the point of an answer ({@code PROXY_RELAY}), named by the
+     * frame's file name.
      */
-    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END }
+    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, PROXY_SETUP, PROXY_RELAY }
 
     @FunctionalInterface
     interface Hook {

@@ -115,8 +115,14 @@ public final class XferProxy implements AutoCloseable {
         SocketChannel upstream = null;
         long reserved = 0;
         AtomicReference<Measurements.Window> window = new AtomicReference<>();
-        try (client) {
+        String peer = "unknown";
+        // Named only in a failure's log; and once relaying, no error frame may go to the client.
+        Request current = null;
+        boolean relaying = false;
+        // Not try-with-resources: that would close the client before a catch below could answer it.
+        try {
             client.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            peer = WindowOverlap.address(client.getRemoteAddress());
             RelayMethod method;
             TransferOptions options;
             // The most proxies a frame on this connection had passed: every later frame comes through the same ones
@@ -126,10 +132,12 @@ public final class XferProxy implements AutoCloseable {
             while (true) {
                 // A client that never sends its first frame must not pin this thread (slowloris).
                 registry.enter(conn, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window.get() != null));
+                current = null;
                 Request first = RequestCodec.read(client);
                 if (first == null) {
                     return;
                 }
+                current = first;
                 // Relaying has no deadline of its own: the upstream's timeouts end idle relays.
                 registry.enter(conn, ConnectionRegistry.State.BUSY, RELAY_BUDGET);
                 if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op(), conn, window)) {
@@ -143,6 +151,7 @@ public final class XferProxy implements AutoCloseable {
                             + config.upstreamHost() + ":" + config.upstreamPort());
                     continue;
                 }
+                InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_SETUP, first.name());
                 if (first.op() != Op.PROXY) {
                     RelayMethod d = RelayMethods.byId(config.defaultRelay()).orElseThrow();
                     TransferOptions o = new TransferOptions(config.bufferSize(), false);
@@ -194,8 +203,10 @@ public final class XferProxy implements AutoCloseable {
                 break;
             }
             open.add(upstream);
-            measurements.started(conn, WindowOverlap.address(client.getRemoteAddress()));
+            measurements.started(conn, peer);
+            relaying = true;
             try (Relay relay = method.newRelay(options)) {
+                InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_RELAY, current.name());
                 Relay.Relayed r = relay.relay(client, upstream);
                 LOG.fine(() -> method.id() + " relayed " + r.clientToUpstream() + " bytes up, " + r.upstreamToClient() + " down");
             } finally {
@@ -204,10 +215,16 @@ public final class XferProxy implements AutoCloseable {
         } catch (ProtocolException e) {
             LOG.info(() -> "proxy: bad first frame: " + e.getMessage());
             answerQuietly(client, e.status(), e.getMessage());
+            LingeringClose.drain(client, registry, conn);
         } catch (IOException e) {
             LOG.info(() -> "proxy: connection ended by an error: " + e);
-        } catch (RuntimeException e) {
-            LOG.warning("proxy: internal error: " + e);
+        } catch (RuntimeException | Error e) {
+            // As the server's: logged with client and request, and told to the client while nothing was relayed.
+            InternalErrors.report("proxy", peer, current, e);
+            if (!relaying) {
+                answerQuietly(client, Status.SERVER_ERROR, InternalErrors.clientReason(e));
+                LingeringClose.drain(client, registry, conn);
+            }
         } finally {
             Measurements.Window left = window.getAndSet(null);
             if (left != null) {
@@ -219,12 +236,17 @@ public final class XferProxy implements AutoCloseable {
             open.remove(client);
             if (upstream != null) {
                 open.remove(upstream);
-                try {
-                    upstream.close();
-                } catch (IOException ignored) {
-                    // Nothing left to do with it.
-                }
+                closeQuietly(upstream);
             }
+            closeQuietly(client);
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Nothing left to do with it.
         }
     }
 
@@ -344,11 +366,7 @@ public final class XferProxy implements AutoCloseable {
             } catch (IOException ignored) {
                 // Already shut down or closed.
             }
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // Closing is all that is wanted.
-            }
+            closeQuietly(s);
         }
         acceptor.stopConnections();
         registry.close();
