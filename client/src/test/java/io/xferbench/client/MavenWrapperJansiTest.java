@@ -1,0 +1,91 @@
+package io.xferbench.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./mvnw} puts jansi's Linux libraries where Maven's {@code bin/mvn} points jansi ({@code lib/jansi-native}),
+ * once, so that jansi loads its library from there instead of copying it to /tmp on every run (a SIGKILLed Maven left
+ * the copy and its lock file behind). Runs the real wrapper against a fake distribution whose {@code bin/mvn} only
+ * says what it was given.
+ */
+class MavenWrapperJansiTest {
+    private static final Path ROOT = Path.of("..");
+    private static final String LIBRARY = "org/fusesource/jansi/internal/native/Linux/x86_64/libjansi.so";
+    private static final byte[] LIBRARY_BYTES = "not really a library".getBytes(StandardCharsets.UTF_8);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void jansisLinuxLibrariesAreUnpackedOnceBesideMavensOwn() throws Exception {
+        Path root = fakeCheckout();
+        Path home = fakeDistribution();
+        Path installed = home.resolve("lib/jansi-native/Linux/x86_64/libjansi.so");
+
+        assertThat(runWrapper(root)).contains("fake mvn ran");
+        assertThat(installed).hasBinaryContent(LIBRARY_BYTES);
+        assertThat(home.resolve("lib/jansi-native/Windows/x86_64/jansi.dll")).as("Maven's own, untouched").exists();
+        try (var left = Files.list(home.resolve("lib"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("no unpacking directory left")
+                    .noneMatch(n -> n.startsWith(".jansi."));
+        }
+
+        // Once: a second run leaves what the first put there (a changed file stays changed).
+        Files.writeString(installed, "kept");
+        assertThat(runWrapper(root)).contains("fake mvn ran");
+        assertThat(installed).hasContent("kept");
+    }
+
+    private Path fakeCheckout() throws IOException {
+        Path root = Files.createDirectories(dir.resolve("checkout"));
+        Files.createDirectories(root.resolve("scripts/lib"));
+        Files.createDirectories(root.resolve(".mvn/wrapper"));
+        Files.copy(ROOT.resolve("mvnw"), root.resolve("mvnw"));
+        Files.copy(ROOT.resolve("scripts/lib/java.sh"), root.resolve("scripts/lib/java.sh"));
+        Files.copy(ROOT.resolve(".mvn/wrapper/maven-wrapper.properties"), root.resolve(".mvn/wrapper/maven-wrapper.properties"));
+        return root;
+    }
+
+    /** Where the wrapper looks for the distribution its properties name: present, so nothing is downloaded. */
+    private Path fakeDistribution() throws IOException {
+        String url = Files.readAllLines(ROOT.resolve(".mvn/wrapper/maven-wrapper.properties")).stream()
+                .filter(l -> l.startsWith("distributionUrl=")).findFirst().orElseThrow();
+        String name = url.substring(url.lastIndexOf('/') + 1).replace("-bin.tar.gz", "");
+        Path home = Files.createDirectories(dir.resolve("m2/wrapper/dists").resolve(name));
+        Path mvn = Files.createDirectories(home.resolve("bin")).resolve("mvn");
+        Files.writeString(mvn, "#!/usr/bin/env bash\necho fake mvn ran\n");
+        Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path windows = Files.createDirectories(home.resolve("lib/jansi-native/Windows/x86_64"));
+        Files.writeString(windows.resolve("jansi.dll"), "Maven's");
+        try (OutputStream out = Files.newOutputStream(home.resolve("lib/jansi-2.4.2.jar"));
+             JarOutputStream jar = new JarOutputStream(out)) {
+            jar.putNextEntry(new JarEntry(LIBRARY));
+            jar.write(LIBRARY_BYTES);
+            jar.closeEntry();
+        }
+        return home;
+    }
+
+    private String runWrapper(Path root) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("mvnw").toString(), "-v").redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("MAVEN_USER_HOME", dir.resolve("m2").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+}
