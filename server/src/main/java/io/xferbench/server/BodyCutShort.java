@@ -15,6 +15,6 @@ final class BodyCutShort {
 
     static void log(String model, String peer, Object request, String via, Throwable cause) {
         LOG.info(() -> model + " " + peer + ": " + InternalErrors.describe(request) + " (" + via
-                + ") cut short after the head was sent: " + cause);
+                + ") cut short after the head was sent: " + cause + (cause.getCause() == null ? "" : " (" + cause.getCause() + ")"));
     }
 }

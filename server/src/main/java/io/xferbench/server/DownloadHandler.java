@@ -77,6 +77,10 @@ final class DownloadHandler implements AutoCloseable {
             } catch (IOException e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
                 senders.discard(method.id(), options);
+                Throwable fault = ServerFault.of(e);
+                if (fault != null) {
+                    throw new FailedPastTheHead(fault);
+                }
                 BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
             } catch (RuntimeException | Error e) {

@@ -264,14 +264,16 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        if (cause instanceof IOException) {
-            // The socket's own failure (a reset, a broken pipe): the client left, nothing of ours to report.
+        Throwable fault = ServerFault.of(cause);
+        if (fault == null) {
+            // The socket's own failure (a reset, a broken pipe; Netty's epoll_ctl on a socket the peer reset, as an
+            // UncheckedIOException): the client left, nothing of ours to report.
             LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
             context.close();
             return;
         }
         // Anything else thrown while serving on the loop (an Error included) is the server's: it was closed at FINE.
-        internalError(cause);
+        internalError(fault);
     }
 
     /**
@@ -296,13 +298,14 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A body's write failed past the answer's head: the connection closes. Netty hands a failure of its own or of
-     * ours inside the write (a RuntimeException, an Error) to the same future as a socket's, so it is told apart
-     * here and reported as an internal error, with its stack trace.
+     * A body's write failed past the answer's head: the connection closes. The write's future carries a failure of
+     * Netty's or ours (a RuntimeException, an Error, often wrapped) as it carries a socket's, so it is told apart here
+     * ({@link ServerFault}) and reported as an internal error, with its stack trace.
      */
     void bodyFailed(Throwable cause, long bodySize) {
-        if (cause instanceof RuntimeException || cause instanceof Error) {
-            internalError(cause);
+        Throwable fault = ServerFault.of(cause);
+        if (fault != null) {
+            internalError(fault);
             return;
         }
         BodyCutShort.log(model, peer, current, bodySentAs(bodySize), cause);

@@ -167,6 +167,10 @@ final class HttpSession {
             } catch (IOException e) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
                 senders.discard(method.id(), options);
+                Throwable fault = ServerFault.of(e);
+                if (fault != null) {
+                    throw new FailedPastTheHead(fault);
+                }
                 BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
             } catch (RuntimeException | Error e) {

@@ -3,6 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.channel.socket.ChannelOutputShutdownException;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.NotYetConnectedException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -253,6 +255,18 @@ class InternalErrorEveryModelTest {
         assertThat(failures).isEmpty();
     }
 
+    /** What a failed body write's future or a sender may carry, and whether it is the server's own failure. */
+    private record WriteKind(Function<String, Throwable> make, boolean internal) {
+    }
+
+    private static final List<WriteKind> WRITE_KINDS = List.of(
+            new WriteKind(IllegalStateException::new, true),
+            // As Netty fails the writes of a channel whose flush threw: wrapped in an IOException.
+            new WriteKind(t -> new ChannelOutputShutdownException("Channel output shutdown", new IllegalStateException(t)), true),
+            new WriteKind(IOException::new, false),
+            // ENOTCONN, as Netty reports it: the socket's state, not a bug.
+            new WriteKind(t -> new ChannelOutputShutdownException(t, new NotYetConnectedException()), false));
+
     /**
      * A body's write failing past the head: a failure of the server's own is an internal error (stack trace and all),
      * a socket's is one INFO line saying the body was cut short; both name the model, the client and the request.
@@ -271,10 +285,11 @@ class InternalErrorEveryModelTest {
         List<String> failures = new java.util.ArrayList<>();
         int round = 0;
         try (XferServer server = start(model)) {
-            for (boolean internal : new boolean[] {true, false}) {
+            for (WriteKind kind : WRITE_KINDS) {
+                boolean internal = kind.internal();
                 for (boolean http : new boolean[] {false, true}) {
                     String token = "injected-" + model + "-" + (round++);
-                    Throwable thrown = internal ? new IllegalStateException(token) : new IOException(token);
+                    Throwable thrown = kind.make().apply(token);
                     InternalFaultProbe.hook = (p, name) -> {
                         if (p == point && name.equals(BOOM)) {
                             throw sneaky(thrown);

@@ -1,0 +1,36 @@
+package io.xferbench.server;
+
+import io.netty.channel.ChannelException;
+import java.io.UncheckedIOException;
+import java.nio.channels.NotYetConnectedException;
+
+/**
+ * Whose failure a failed write or a Netty channel's exception is: the socket's (the client left, a reset: an
+ * IOException) or the server's own (a RuntimeException or Error in Netty or in our code), which may come wrapped in an
+ * IOException. Netty fails the writes of a channel whose flush threw anything but an IOException with
+ * {@code ChannelOutputShutdownException} (an IOException) caused by it, and {@code NettyFutures} and the Netty senders
+ * wrap a non-IO cause the same way. The JDK's and the native shim's socket errors carry no cause; Netty reports some of
+ * a socket's states unchecked.
+ */
+final class ServerFault {
+    private static final int MAX_DEPTH = 8;
+
+    private ServerFault() {
+    }
+
+    /** The RuntimeException or Error behind {@code failure}, or null when it is the socket's. */
+    static Throwable of(Throwable failure) {
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
+            if (t instanceof RuntimeException || t instanceof Error) {
+                return socketState(t) ? null : t;
+            }
+        }
+        return null;
+    }
+
+    /** The unchecked exceptions Netty reports a socket's state with (ENOTCONN; an option set on a closed socket). */
+    private static boolean socketState(Throwable t) {
+        return t instanceof NotYetConnectedException || t instanceof UncheckedIOException || t instanceof ChannelException;
+    }
+}
