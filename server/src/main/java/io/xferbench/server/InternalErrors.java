@@ -40,12 +40,19 @@ final class InternalErrors {
         LOG.log(Level.WARNING, folded == 0 ? line : line + " (" + folded + " more of this kind since the last report)", e);
     }
 
-    /** A request as the log names it: a native one by its operation and name (a generated file by its size). */
+    /**
+     * A request as the log names it: a native one by its operation and name (a generated file by its size, a PROXY
+     * frame by its relay), an HTTP one by its method and path.
+     */
     static String describe(Object request) {
         return switch (request) {
             case null -> NOT_DECODED;
             case Request r when r.op() == Op.PROXY -> "PROXY " + (r.method().isEmpty() ? "(the default relay)" : r.method());
-            case Request r -> r.op() + " " + (r.name().isEmpty() ? "(generated, " + r.size() + " bytes)" : r.name());
+            case Request r when !r.name().isEmpty() -> r.op() + " " + r.name();
+            // An unnamed transfer is of a generated file; INFO and the measurement frames name nothing.
+            case Request r when r.op() == Op.DOWNLOAD || r.op() == Op.UPLOAD || r.op() == Op.PREPARE ->
+                    r.op() + " (generated, " + r.size() + " bytes)";
+            case Request r -> r.op().toString();
             case HttpRequest r -> r.method() + " " + r.path();
             default -> request.toString();
         };

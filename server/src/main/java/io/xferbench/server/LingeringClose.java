@@ -8,8 +8,8 @@ import java.time.Duration;
 /**
  * Closing a socket with unread input makes the kernel send RST, which can destroy the error answer just written
  * before the client reads it. So: FIN after the answer, then drain what the client still sends, bounded in bytes and
- * (through the registry's deadline, whose reaper closes the socket) in time. The event loops do the same without
- * blocking, with the same bounds.
+ * in time (the registry's deadline: its reaper shuts the socket down, which ends the read). The event loops do the
+ * same without blocking, with the same bounds.
  */
 final class LingeringClose {
     static final Duration LINGER = Duration.ofSeconds(2);

@@ -204,8 +204,9 @@ public final class XferProxy implements AutoCloseable {
             }
             open.add(upstream);
             measurements.started(conn, peer);
-            relaying = true;
             try (Relay relay = method.newRelay(options)) {
+                // From here bytes of the upstream's answer may reach the client: no error frame may go before them.
+                relaying = true;
                 InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_RELAY, current.name());
                 Relay.Relayed r = relay.relay(client, upstream);
                 LOG.fine(() -> method.id() + " relayed " + r.clientToUpstream() + " bytes up, " + r.upstreamToClient() + " down");
@@ -223,6 +224,9 @@ public final class XferProxy implements AutoCloseable {
             InternalErrors.report("proxy", peer, current, e);
             if (!relaying) {
                 answerQuietly(client, Status.SERVER_ERROR, InternalErrors.clientReason(e));
+                // The relay's buffer budget is not held through the linger.
+                budget.release(reserved);
+                reserved = 0;
                 LingeringClose.drain(client, registry, conn);
             }
         } finally {
