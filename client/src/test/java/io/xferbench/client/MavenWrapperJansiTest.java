@@ -33,8 +33,10 @@ class MavenWrapperJansiTest {
         Path root = fakeCheckout();
         Path home = fakeDistribution();
         Path installed = home.resolve("lib/jansi-native/Linux/x86_64/libjansi.so");
+        // What a wrapper killed while unpacking would have left.
+        Files.createDirectories(home.resolve("lib/.jansi.killed1/org"));
 
-        assertThat(runWrapper(root)).contains("fake mvn ran");
+        assertThat(runWrapper(root, Path.of(System.getProperty("java.home")))).contains("fake mvn ran");
         assertThat(installed).hasBinaryContent(LIBRARY_BYTES);
         assertThat(home.resolve("lib/jansi-native/Windows/x86_64/jansi.dll")).as("Maven's own, untouched").exists();
         try (var left = Files.list(home.resolve("lib"))) {
@@ -44,8 +46,27 @@ class MavenWrapperJansiTest {
 
         // Once: a second run leaves what the first put there (a changed file stays changed).
         Files.writeString(installed, "kept");
-        assertThat(runWrapper(root)).contains("fake mvn ran");
+        assertThat(runWrapper(root, Path.of(System.getProperty("java.home")))).contains("fake mvn ran");
         assertThat(installed).hasContent("kept");
+    }
+
+    /** Best effort: an unpacking that fails (here the JDK's jar tool) leaves nothing and Maven runs as before. */
+    @Test
+    void aFailedUnpackingLeavesNothingAndMavenStillRuns() throws Exception {
+        Path root = fakeCheckout();
+        Path home = fakeDistribution();
+        Path jdk = Files.createDirectories(dir.resolve("jdk/bin"));
+        Path realBin = Path.of(System.getProperty("java.home"), "bin");
+        Files.createSymbolicLink(jdk.resolve("java"), realBin.resolve("java"));
+        Files.createSymbolicLink(jdk.resolve("javac"), realBin.resolve("javac"));
+        executable(jdk.resolve("jar"), "#!/usr/bin/env bash\necho 'jar: broken' >&2\nexit 1\n");
+
+        String out = runWrapper(root, jdk.getParent());
+        assertThat(out).contains("fake mvn ran").doesNotContain("jar: broken");
+        assertThat(home.resolve("lib/jansi-native/Linux")).doesNotExist();
+        try (var left = Files.list(home.resolve("lib"))) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".jansi."));
+        }
     }
 
     private Path fakeCheckout() throws IOException {
@@ -64,9 +85,7 @@ class MavenWrapperJansiTest {
                 .filter(l -> l.startsWith("distributionUrl=")).findFirst().orElseThrow();
         String name = url.substring(url.lastIndexOf('/') + 1).replace("-bin.tar.gz", "");
         Path home = Files.createDirectories(dir.resolve("m2/wrapper/dists").resolve(name));
-        Path mvn = Files.createDirectories(home.resolve("bin")).resolve("mvn");
-        Files.writeString(mvn, "#!/usr/bin/env bash\necho fake mvn ran\n");
-        Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+        executable(Files.createDirectories(home.resolve("bin")).resolve("mvn"), "#!/usr/bin/env bash\necho fake mvn ran\n");
         Path windows = Files.createDirectories(home.resolve("lib/jansi-native/Windows/x86_64"));
         Files.writeString(windows.resolve("jansi.dll"), "Maven's");
         try (OutputStream out = Files.newOutputStream(home.resolve("lib/jansi-2.4.2.jar"));
@@ -78,13 +97,23 @@ class MavenWrapperJansiTest {
         return home;
     }
 
-    private String runWrapper(Path root) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("mvnw").toString(), "-v").redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    private static void executable(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    private String runWrapper(Path root, Path javaHome) throws Exception {
+        Path output = dir.resolve("wrapper.out");
+        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("mvnw").toString(), "-v").redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+        pb.environment().put("JAVA_HOME", javaHome.toString());
         pb.environment().put("MAVEN_USER_HOME", dir.resolve("m2").toString());
         Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("./mvnw did not end in 60 s");
+        }
+        String out = Files.readString(output);
         assertThat(p.exitValue()).as(out).isZero();
         return out;
     }
