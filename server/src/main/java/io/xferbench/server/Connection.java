@@ -71,7 +71,7 @@ final class Connection implements Runnable {
             LOG.fine(() -> "conn " + id + ": closed: " + e);
         } catch (FailedPastTheHead e) {
             // The answer's head is out: no error frame may follow it, the close is all the client can hear.
-            InternalErrors.report(config.ioModel(), peer, current, e.getCause());
+            InternalErrors.report(config.ioModel(), peer, current, e.fault(), e.getCause());
         } catch (RuntimeException | Error e) {
             // An OutOfMemoryError included: the client hears why before the close, where the socket still allows.
             InternalErrors.report(config.ioModel(), peer, current, e);

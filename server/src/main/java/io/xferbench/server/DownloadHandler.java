@@ -74,18 +74,15 @@ final class DownloadHandler implements AutoCloseable {
             try {
                 InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.name());
                 sender.send(source, 0, file.size(), socket);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException | Error e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
                 senders.discard(method.id(), options);
                 Throwable fault = ServerFault.of(e);
                 if (fault != null) {
-                    throw new FailedPastTheHead(fault);
+                    throw new FailedPastTheHead(fault, e);
                 }
                 BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
-            } catch (RuntimeException | Error e) {
-                senders.discard(method.id(), options);
-                throw new FailedPastTheHead(e);
             }
             long nanos = System.nanoTime() - start;
             Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, inline ? CacheControl.residency(file.path()) : -1)));

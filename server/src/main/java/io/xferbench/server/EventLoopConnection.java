@@ -266,14 +266,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
         Throwable fault = ServerFault.of(cause);
         if (fault == null) {
-            // The socket's own failure (a reset, a broken pipe; Netty's epoll_ctl on a socket the peer reset, as an
-            // UncheckedIOException): the client left, nothing of ours to report.
+            // The socket's own failure (a reset, a broken pipe): the client left, nothing of ours to report.
             LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
             context.close();
             return;
         }
         // Anything else thrown while serving on the loop (an Error included) is the server's: it was closed at FINE.
-        internalError(fault);
+        internalError(fault, cause);
     }
 
     /**
@@ -282,8 +281,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * answer is out, then the connection ends as after a bad request (FIN, a bounded drain); else it is closed.
      */
     void internalError(Throwable e) {
+        internalError(e, e);
+    }
+
+    /** As {@link #internalError(Throwable)} for a {@code fault} found wrapped in {@code thrown} ({@link ServerFault}). */
+    private void internalError(Throwable e, Throwable thrown) {
         try {
-            InternalErrors.report(model, peer, current, e);
+            InternalErrors.report(model, peer, current, e, thrown);
             if (ending || answerStarted || !ctx.channel().isActive()) {
                 ctx.close();
                 return;
@@ -305,7 +309,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     void bodyFailed(Throwable cause, long bodySize) {
         Throwable fault = ServerFault.of(cause);
         if (fault != null) {
-            internalError(fault);
+            internalError(fault, cause);
             return;
         }
         BodyCutShort.log(model, peer, current, bodySentAs(bodySize), cause);
@@ -404,6 +408,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * pool's writes. Toggling it per request would cost two epoll_ctl calls per request.
      */
     void paceReading() {
+        if (inputEnded) {
+            // Nothing is left to read, and resuming would fail: after the FIN, Netty's epoll transport has taken the
+            // socket out of epoll, so a resumed read's epoll_ctl gets ENOENT and closes the connection unanswered.
+            return;
+        }
         boolean read = pending.readableBytes() < MAX_PENDING || ending;
         if (read != reading) {
             reading = read;

@@ -5,7 +5,15 @@ package io.xferbench.server;
  * can carry no error answer any more, so the connection only logs it ({@link InternalErrors}) and closes.
  */
 final class FailedPastTheHead extends RuntimeException {
-    FailedPastTheHead(Throwable cause) {
-        super(cause);
+    private final Throwable fault;
+
+    /** @param thrown what the handler caught, its cause; {@code fault} the server's failure in it ({@link ServerFault}) */
+    FailedPastTheHead(Throwable fault, Throwable thrown) {
+        super(thrown);
+        this.fault = fault;
+    }
+
+    Throwable fault() {
+        return fault;
     }
 }

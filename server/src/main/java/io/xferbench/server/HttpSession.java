@@ -84,7 +84,7 @@ final class HttpSession {
                     }
                 } catch (FailedPastTheHead e) {
                     // A short body and a close are all HTTP has past the head.
-                    InternalErrors.report(config.ioModel(), peer, request, e.getCause());
+                    InternalErrors.report(config.ioModel(), peer, request, e.fault(), e.getCause());
                     return false;
                 } catch (RuntimeException | Error e) {
                     // Nothing of the answer was sent: a 500 in HTTP (the connection's caller used to write a native frame).
@@ -164,18 +164,15 @@ final class HttpSession {
             try {
                 InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.path().substring(1));
                 sender.send(source, 0, file.size(), socket);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException | Error e) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
                 senders.discard(method.id(), options);
                 Throwable fault = ServerFault.of(e);
                 if (fault != null) {
-                    throw new FailedPastTheHead(fault);
+                    throw new FailedPastTheHead(fault, e);
                 }
                 BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
-            } catch (RuntimeException | Error e) {
-                senders.discard(method.id(), options);
-                throw new FailedPastTheHead(e);
             }
             ResponseCork.release(config, socket);
             return true;

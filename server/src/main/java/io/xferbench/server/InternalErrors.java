@@ -31,13 +31,21 @@ final class InternalErrors {
      *                here, on failure, so that serving one costs no string
      */
     static void report(String model, String peer, Object request, Throwable e) {
-        String line = model + " " + peer + ": internal error serving " + describe(request) + ": " + e;
-        long folded = KINDS.computeIfAbsent(e.getClass(), c -> new Kind()).admit(System.nanoTime());
+        report(model, peer, request, e, e);
+    }
+
+    /**
+     * As {@link #report(String, String, Object, Throwable)} for a {@code fault} that came wrapped ({@link ServerFault}):
+     * the line names and the folding counts the fault, the stack trace is {@code thrown}'s, whose chain holds it.
+     */
+    static void report(String model, String peer, Object request, Throwable fault, Throwable thrown) {
+        String line = model + " " + peer + ": internal error serving " + describe(request) + ": " + fault;
+        long folded = KINDS.computeIfAbsent(fault.getClass(), c -> new Kind()).admit(System.nanoTime());
         if (folded < 0) {
             LOG.fine(line);
             return;
         }
-        LOG.log(Level.WARNING, folded == 0 ? line : line + " (" + folded + " more of this kind since the last report)", e);
+        LOG.log(Level.WARNING, folded == 0 ? line : line + " (" + folded + " more of this kind since the last report)", thrown);
     }
 
     /**
@@ -49,8 +57,8 @@ final class InternalErrors {
             case null -> NOT_DECODED;
             case Request r when r.op() == Op.PROXY -> "PROXY " + (r.method().isEmpty() ? "(the default relay)" : r.method());
             case Request r when !r.name().isEmpty() -> r.op() + " " + r.name();
-            // An unnamed transfer is of a generated file; INFO and the measurement frames name nothing.
-            case Request r when r.op() == Op.DOWNLOAD || r.op() == Op.UPLOAD || r.op() == Op.PREPARE ->
+            // An unnamed download is of a generated file; INFO and the measurement frames name nothing.
+            case Request r when r.op() == Op.DOWNLOAD || r.op() == Op.PREPARE ->
                     r.op() + " (generated, " + r.size() + " bytes)";
             case Request r -> r.op().toString();
             case HttpRequest r -> r.method() + " " + r.path();

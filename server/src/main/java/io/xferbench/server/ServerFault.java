@@ -1,7 +1,7 @@
 package io.xferbench.server;
 
 import io.netty.channel.ChannelException;
-import java.io.UncheckedIOException;
+import java.io.IOException;
 import java.nio.channels.NotYetConnectedException;
 
 /**
@@ -9,8 +9,7 @@ import java.nio.channels.NotYetConnectedException;
  * IOException) or the server's own (a RuntimeException or Error in Netty or in our code), which may come wrapped in an
  * IOException. Netty fails the writes of a channel whose flush threw anything but an IOException with
  * {@code ChannelOutputShutdownException} (an IOException) caused by it, and {@code NettyFutures} and the Netty senders
- * wrap a non-IO cause the same way. The JDK's and the native shim's socket errors carry no cause; Netty reports some of
- * a socket's states unchecked.
+ * wrap a non-IO cause the same way.
  */
 final class ServerFault {
     private static final int MAX_DEPTH = 8;
@@ -29,8 +28,12 @@ final class ServerFault {
         return null;
     }
 
-    /** The unchecked exceptions Netty reports a socket's state with (ENOTCONN; an option set on a closed socket). */
+    /**
+     * The unchecked exceptions Netty reports a socket's state with: ENOTCONN ({@code Errors.ioResult}), and a socket
+     * option that could not be set, a {@link ChannelException} around the socket's IOException. Anything else
+     * unchecked, wrapped or not, is a failure of the server's own.
+     */
     private static boolean socketState(Throwable t) {
-        return t instanceof NotYetConnectedException || t instanceof UncheckedIOException || t instanceof ChannelException;
+        return t instanceof NotYetConnectedException || t instanceof ChannelException && t.getCause() instanceof IOException;
     }
 }

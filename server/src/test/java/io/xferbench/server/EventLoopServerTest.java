@@ -243,7 +243,7 @@ class EventLoopServerTest {
             MalformedRequestStormTest.waitUntil(() -> server.openConnections() == 0, "abandoned upload's connection closed");
             MalformedRequestStormTest.waitUntil(() -> tempFiles().isEmpty(), "temp file removed");
             assertThat(dataDir.resolve("half.bin")).doesNotExist();
-            // Pausing reads on a socket the peer reset (epoll_ctl: ENOENT) was once reported as an internal error.
+            // Resuming reads after the client's FIN (epoll_ctl: ENOENT) was once reported as an internal error.
             assertThat(log.messages()).as("a client gone is not the server's failure").noneMatch(m -> m.contains("internal error"));
         }
     }

@@ -85,6 +85,33 @@ class HalfCloseTest {
         }
     }
 
+    /**
+     * A body larger than the event loops hold before they pause reading, then the FIN: the FIN arrives while reading
+     * is paused, and resuming it afterwards must not close the connection before the upload is answered (on epoll it
+     * did: Netty's resumed read on a socket whose input had ended failed with epoll_ctl ENOENT and closed it).
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void aLargeUploadEndedByTheFinIsStoredAndAnswered(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        byte[] body = new byte[2 << 20];
+        new java.util.Random(11).nextBytes(body);
+        CRC32C crc = new CRC32C();
+        crc.update(body);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+            for (int round = 0; round < 3; round++) {
+                String name = "big-" + round + ".bin";
+                Request put = Request.upload("stream", name, body.length, (int) crc.getValue(), Flags.VERIFY_CRC32C, 0);
+                try (SocketChannel ch = sendAndShutDown(server.port(), RequestCodec.encode(put), ByteBuffer.wrap(body))) {
+                    assertThat(ResponseCodec.readUploadReady(ch)).as(model).isEqualTo(body.length);
+                    UploadReport report = ResponseCodec.readUploadResult(ch);
+                    assertThat(report.bytes()).as(model).isEqualTo(body.length);
+                }
+                assertThat(dataDir.resolve(name)).as(model).hasBinaryContent(body);
+            }
+        }
+    }
+
     private static SocketChannel sendAndShutDown(int port, ByteBuffer... parts) throws IOException {
         SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port));
         for (ByteBuffer part : parts) {

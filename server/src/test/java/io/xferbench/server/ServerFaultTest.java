@@ -16,8 +16,8 @@ class ServerFaultTest {
         assertThat(ServerFault.of(new IOException("Connection reset by peer"))).isNull();
         assertThat(ServerFault.of(new ClosedChannelException())).isNull();
         assertThat(ServerFault.of(new ChannelOutputShutdownException("shut", new NotYetConnectedException()))).isNull();
-        assertThat(ServerFault.of(new IOException("x", new UncheckedIOException(new IOException("epoll_ctl"))))).isNull();
-        assertThat(ServerFault.of(new ChannelException("TCP_CORK on a closed socket"))).isNull();
+        // As Netty builds it when a socket option cannot be set on a socket the peer closed.
+        assertThat(ServerFault.of(new ChannelException(new IOException("setsockopt: Bad file descriptor")))).isNull();
     }
 
     @Test
@@ -29,5 +29,14 @@ class ServerFaultTest {
         NoClassDefFoundError missing = new NoClassDefFoundError("x/Y");
         Throwable closed = new ClosedChannelException().initCause(missing);
         assertThat(ServerFault.of(closed)).isSameAs(missing);
+    }
+
+    @Test
+    void nettysUncheckedWrappersAreTheServersUnlessTheyHoldASocketsFailure() {
+        // A ring that cannot be entered is the server's, though it comes as an UncheckedIOException.
+        UncheckedIOException ring = new UncheckedIOException(new IOException("io_uring_enter: EBADF"));
+        assertThat(ServerFault.of(ring)).isSameAs(ring);
+        ChannelException noBytes = new ChannelException("FileRegion.transferTo(...) produced 0 bytes");
+        assertThat(ServerFault.of(noBytes)).isSameAs(noBytes);
     }
 }
