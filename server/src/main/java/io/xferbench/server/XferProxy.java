@@ -223,10 +223,16 @@ public final class XferProxy implements AutoCloseable {
             // As the server's: logged with client and request, and told to the client while nothing was relayed.
             InternalErrors.report("proxy", peer, current, e);
             if (!relaying) {
+                // On the PROXY frame's path the client has "proxy ready": this is the answer to its first request.
                 answerQuietly(client, Status.SERVER_ERROR, InternalErrors.clientReason(e));
-                // The relay's buffer budget is not held through the linger.
+                // Neither the relay's buffer budget nor the upstream connection is held through the linger.
                 budget.release(reserved);
                 reserved = 0;
+                if (upstream != null) {
+                    open.remove(upstream);
+                    closeQuietly(upstream);
+                    upstream = null;
+                }
                 LingeringClose.drain(client, registry, conn);
             }
         } finally {
