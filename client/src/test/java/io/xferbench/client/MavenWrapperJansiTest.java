@@ -50,7 +50,10 @@ class MavenWrapperJansiTest {
         assertThat(installed).hasContent("kept");
     }
 
-    /** Best effort: an unpacking that fails (here the JDK's jar tool) leaves nothing and Maven runs as before. */
+    /**
+     * Best effort: an unpacking that fails leaves nothing and Maven runs as before, whether the JDK's jar tool fails
+     * or the directory to unpack in cannot be made (a read-only distribution: under set -e that stopped the wrapper).
+     */
     @Test
     void aFailedUnpackingLeavesNothingAndMavenStillRuns() throws Exception {
         Path root = fakeCheckout();
@@ -60,9 +63,13 @@ class MavenWrapperJansiTest {
         Files.createSymbolicLink(jdk.resolve("java"), realBin.resolve("java"));
         Files.createSymbolicLink(jdk.resolve("javac"), realBin.resolve("javac"));
         executable(jdk.resolve("jar"), "#!/usr/bin/env bash\necho 'jar: broken' >&2\nexit 1\n");
+        Path failingMktemp = Files.createDirectories(dir.resolve("shims"));
+        executable(failingMktemp.resolve("mktemp"), "#!/usr/bin/env bash\necho 'mktemp: read-only file system' >&2\nexit 1\n");
 
         String out = runWrapper(root, jdk.getParent());
         assertThat(out).contains("fake mvn ran").doesNotContain("jar: broken");
+        out = runWrapper(root, Path.of(System.getProperty("java.home")), failingMktemp);
+        assertThat(out).contains("fake mvn ran").doesNotContain("read-only");
         assertThat(home.resolve("lib/jansi-native/Linux")).doesNotExist();
         try (var left = Files.list(home.resolve("lib"))) {
             assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(".jansi."));
@@ -103,10 +110,18 @@ class MavenWrapperJansiTest {
     }
 
     private String runWrapper(Path root, Path javaHome) throws Exception {
+        return runWrapper(root, javaHome, null);
+    }
+
+    /** Runs ./mvnw -v; {@code shims}, when given, goes first on PATH. */
+    private String runWrapper(Path root, Path javaHome, Path shims) throws Exception {
         Path output = dir.resolve("wrapper.out");
         ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("mvnw").toString(), "-v").redirectErrorStream(true)
                 .redirectOutput(output.toFile());
         pb.environment().put("JAVA_HOME", javaHome.toString());
+        if (shims != null) {
+            pb.environment().put("PATH", shims + ":" + System.getenv("PATH"));
+        }
         pb.environment().put("MAVEN_USER_HOME", dir.resolve("m2").toString());
         Process p = pb.start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
