@@ -71,6 +71,14 @@ class InternalErrorEveryModelTest {
         return content;
     }
 
+    /** The file that fails and the one served next, with the same bytes: returned. */
+    private byte[] writeFiles() throws IOException {
+        byte[] content = content();
+        Files.write(dataDir.resolve(BOOM), content);
+        Files.write(dataDir.resolve("ok.dat"), content);
+        return content;
+    }
+
     /** A server of {@code model} with two slots (a slot not given back shows at once) and a short idle timeout. */
     private XferServer start(String model) throws IOException {
         return XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
@@ -88,9 +96,7 @@ class InternalErrorEveryModelTest {
     @MethodSource("models")
     void anInternalErrorIsAnsweredWhereItCanBeLoggedAndTheServerGoesOn(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        byte[] content = content();
-        Files.write(dataDir.resolve(BOOM), content);
-        Files.write(dataDir.resolve("ok.dat"), content);
+        byte[] content = writeFiles();
         int round = 0;
         List<String> failures = new java.util.ArrayList<>();
         long baseline = -1;
@@ -108,25 +114,8 @@ class InternalErrorEveryModelTest {
                     for (boolean http : new boolean[] {false, true}) {
                         String token = "injected-" + model + "-" + (round++);
                         Throwable thrown = kind.apply(token);
-                        InternalFaultProbe.hook = (p, name) -> {
-                            if (p == point && name.equals(BOOM)) {
-                                throw sneaky(thrown);
-                            }
-                        };
                         String what = model + " " + point + " " + thrown.getClass().getSimpleName() + (http ? " HTTP" : " native");
-                        // The last case's clients gone first, so this one is not refused BUSY for want of a slot.
-                        awaitNoConnections(server, what);
-                        // Every case is tried and every failure listed: which points, kinds and protocols differ.
-                        try {
-                            if (http) {
-                                httpFails(server, BOOM, point, token, what, content);
-                            } else {
-                                nativeFails(server, BOOM, point, token, what);
-                            }
-                        } catch (AssertionError | IOException e) {
-                            failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
-                        }
-                        InternalFaultProbe.hook = null;
+                        failOnce(server, point, point, thrown, http, token, what, content, failures);
                         try {
                             assertLogged(model, http ? "GET /" + BOOM : "DOWNLOAD " + BOOM, token, what);
                         } catch (AssertionError e) {
@@ -277,9 +266,7 @@ class InternalErrorEveryModelTest {
     @MethodSource("models")
     void aFailedBodyWriteIsToldApartFromTheSocketsAndNamesTheRequest(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        byte[] content = content();
-        Files.write(dataDir.resolve(BOOM), content);
-        Files.write(dataDir.resolve("ok.dat"), content);
+        byte[] content = writeFiles();
         InternalFaultProbe.Point point = model.startsWith("netty-") ? InternalFaultProbe.Point.BODY_WRITE
                 : InternalFaultProbe.Point.BODY;
         List<String> failures = new java.util.ArrayList<>();
@@ -290,23 +277,9 @@ class InternalErrorEveryModelTest {
                 for (boolean http : new boolean[] {false, true}) {
                     String token = "injected-" + model + "-" + (round++);
                     Throwable thrown = kind.make().apply(token);
-                    InternalFaultProbe.hook = (p, name) -> {
-                        if (p == point && name.equals(BOOM)) {
-                            throw sneaky(thrown);
-                        }
-                    };
                     String what = model + " " + point + " " + thrown.getClass().getSimpleName() + (http ? " HTTP" : " native");
-                    awaitNoConnections(server, what);
-                    try {
-                        if (http) {
-                            httpFails(server, BOOM, InternalFaultProbe.Point.BODY, token, what, content);
-                        } else {
-                            nativeFails(server, BOOM, InternalFaultProbe.Point.BODY, token, what);
-                        }
-                    } catch (AssertionError | IOException e) {
-                        failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
-                    }
-                    InternalFaultProbe.hook = null;
+                    // Past the head, as at BODY: the client sees the body cut short.
+                    failOnce(server, point, InternalFaultProbe.Point.BODY, thrown, http, token, what, content, failures);
                     String request = http ? "GET /" + BOOM : "DOWNLOAD " + BOOM;
                     try {
                         assertLogged(model, request, token, what);
@@ -324,6 +297,34 @@ class InternalErrorEveryModelTest {
             }
         }
         assertThat(failures).isEmpty();
+    }
+
+    /**
+     * Makes the download of BOOM fail once at {@code point} with {@code thrown}, over HTTP or the native protocol, and
+     * lists how the client's answer differs from what a failure at {@code answeredAs} gives. Every case is tried and
+     * every failure listed: which points, kinds and protocols differ.
+     */
+    private static void failOnce(XferServer server, InternalFaultProbe.Point point, InternalFaultProbe.Point answeredAs,
+            Throwable thrown, boolean http, String token, String what, byte[] content, List<String> failures)
+            throws InterruptedException {
+        // The last case's clients gone first, so this one is not refused BUSY for want of a slot.
+        awaitNoConnections(server, what);
+        InternalFaultProbe.hook = (p, name) -> {
+            if (p == point && name.equals(BOOM)) {
+                throw sneaky(thrown);
+            }
+        };
+        try {
+            if (http) {
+                httpFails(server, BOOM, answeredAs, token, what, content);
+            } else {
+                nativeFails(server, BOOM, answeredAs, token, what);
+            }
+        } catch (AssertionError | IOException e) {
+            failures.add("answer: " + what + ": " + e.toString().lines().findFirst().orElse(""));
+        } finally {
+            InternalFaultProbe.hook = null;
+        }
     }
 
     private static void nativeFails(XferServer server, String file, InternalFaultProbe.Point point, String token, String what)
