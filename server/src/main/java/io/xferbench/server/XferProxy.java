@@ -204,7 +204,7 @@ public final class XferProxy implements AutoCloseable {
             }
             open.add(upstream);
             measurements.started(conn, peer);
-            try (Relay relay = method.newRelay(options)) {
+            try (Relay relay = newRelay(method, options, current)) {
                 // From here bytes of the upstream's answer may reach the client: no error frame may go before them.
                 relaying = true;
                 InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_RELAY, current.name());
@@ -250,6 +250,12 @@ public final class XferProxy implements AutoCloseable {
             }
             closeQuietly(client);
         }
+    }
+
+    /** Builds the connection's relay; a test may make that fail ({@link InternalFaultProbe.Point#PROXY_NEW_RELAY}). */
+    private static Relay newRelay(RelayMethod method, TransferOptions options, Request request) throws IOException {
+        InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_NEW_RELAY, request.name());
+        return method.newRelay(options);
     }
 
     private static void closeQuietly(SocketChannel channel) {

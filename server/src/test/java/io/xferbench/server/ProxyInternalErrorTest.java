@@ -91,6 +91,30 @@ class ProxyInternalErrorTest {
         }
     }
 
+    /** The relay failing while it is built (the upstream connected): nothing relayed yet, so the client still hears why. */
+    @Test
+    void aFailureBeforeTheRelayStartsIsAnsweredOnBothPaths() throws Exception {
+        int round = 0;
+        for (boolean proxyFrame : new boolean[] {false, true}) {
+            String token = "upstream-" + (round++);
+            failAt(InternalFaultProbe.Point.PROXY_NEW_RELAY, new IllegalStateException(token));
+            try (XferConnection c = XferConnection.open("127.0.0.1", proxy.port(), "", Duration.ofSeconds(30))) {
+                if (proxyFrame) {
+                    // "proxy ready" is out: the error answers the first request relayed.
+                    assertThat(c.proxy("copy", 0)).isEqualTo("copy");
+                }
+                assertThatThrownBy(() -> c.download(download(BOOM))).as("proxy frame " + proxyFrame)
+                        .isInstanceOfSatisfying(RemoteException.class, e -> {
+                            assertThat(e.status()).isEqualTo(Status.SERVER_ERROR);
+                            assertThat(e.getMessage()).contains("internal error", token);
+                        });
+            }
+            InternalFaultProbe.hook = null;
+            assertLogged(proxyFrame ? "PROXY copy" : "DOWNLOAD " + BOOM, token, "proxy frame " + proxyFrame);
+            servesTheNextClient("after " + token);
+        }
+    }
+
     @Test
     void aFailureOnceRelayingClosesTheConnectionAndIsLogged() throws Exception {
         int round = 0;
@@ -123,7 +147,7 @@ class ProxyInternalErrorTest {
 
     private static void failAt(InternalFaultProbe.Point point, Throwable thrown) {
         InternalFaultProbe.hook = (p, name) -> {
-            if (p == point && (name.equals(BOOM) || p == InternalFaultProbe.Point.PROXY_SETUP && name.isEmpty())) {
+            if (p == point && (name.equals(BOOM) || p != InternalFaultProbe.Point.PROXY_RELAY && name.isEmpty())) {
                 throw sneaky(thrown);
             }
         };
