@@ -26,9 +26,10 @@ final class ConnectionRegistry implements AutoCloseable {
     /**
      * What a connection is doing, and so how long it may take. CONNECTING: its thread is in a blocking connect of a
      * channel of its own (a proxy's upstream); past the deadline only the thread is interrupted, which closes that
-     * channel and ends the connect, and the connection itself goes on (see {@link #connected}).
+     * channel and ends the connect, and the connection itself goes on (see {@link #connected}). LINGERING: its last
+     * answer is out and what the client still sends is drained ({@link LingeringClose}).
      */
-    enum State { AWAITING_REQUEST, BUSY, CONNECTING }
+    enum State { AWAITING_REQUEST, BUSY, CONNECTING, LINGERING }
 
     private static final class Entry {
         final SocketChannel socket;
@@ -131,8 +132,11 @@ final class ConnectionRegistry implements AutoCloseable {
                             continue;
                         }
                         if (!e.removed && !e.ended) {
-                            LOG.info("conn " + m.getKey() + ": closed after its " + (e.state == State.AWAITING_REQUEST
-                                    ? "idle/header timeout" : "transfer deadline") + " passed");
+                            LOG.info("conn " + m.getKey() + ": closed after its " + switch (e.state) {
+                                case AWAITING_REQUEST -> "idle/header timeout";
+                                case LINGERING -> "linger";
+                                default -> "transfer deadline";
+                            } + " passed");
                             end(e);
                             // The shutdown unblocks socket I/O; the interrupt also ends waits on anything else (Netty futures).
                             e.thread.interrupt();

@@ -21,7 +21,7 @@ final class LingeringClose {
     /** Shuts {@code socket}'s output and reads until the client's FIN, {@link #MAX_BYTES} or the deadline. */
     static void drain(SocketChannel socket, ConnectionRegistry registry, int id) {
         try {
-            registry.enter(id, ConnectionRegistry.State.BUSY, LINGER);
+            registry.enter(id, ConnectionRegistry.State.LINGERING, LINGER);
             socket.shutdownOutput();
             ByteBuffer sink = ByteBuffer.allocate(8192);
             long drained = 0;

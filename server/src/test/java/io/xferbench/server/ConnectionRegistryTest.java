@@ -3,6 +3,7 @@ package io.xferbench.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.testing.CapturedLog;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
@@ -52,6 +53,18 @@ class ConnectionRegistryTest {
         assertThat(peer.read(ByteBuffer.allocate(1))).as("the peer sees the end of stream").isEqualTo(-1);
         assertThat(socket.read(ByteBuffer.allocate(1))).as("the connection's reads end").isEqualTo(-1);
         registry.remove(1);
+    }
+
+    @Test
+    void aLingerPastItsDeadlineIsLoggedAsOne() throws Exception {
+        try (CapturedLog log = CapturedLog.of(ConnectionRegistry.class.getName())) {
+            registry.add(3, socket);
+            registry.enter(3, ConnectionRegistry.State.LINGERING, Duration.ofMillis(1));
+
+            assertThatThrownBy(() -> Thread.sleep(20_000)).isInstanceOf(InterruptedException.class);
+            assertThat(log.messages()).containsExactly("conn 3: closed after its linger passed");
+            registry.remove(3);
+        }
     }
 
     @Test
