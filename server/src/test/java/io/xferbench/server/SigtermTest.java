@@ -42,6 +42,9 @@ class SigtermTest {
             // Request and read the header by hand: SIGTERM must come while the body is in flight.
             Frames.writeFully(busy.channel(), RequestCodec.encode(Request.download("channel-direct", size, Flags.VERIFY_CRC32C, 0)));
             DownloadHeader header = ResponseCodec.readDownloadHeader(busy.channel());
+            server.destroy(); // SIGTERM
+            // The body is read only once shutdown has begun: in flight at SIGTERM whatever the machine's pace.
+            StallAndShutdownTest.awaitRefused(port);
             CompletableFuture<Integer> body = CompletableFuture.supplyAsync(() -> {
                 try {
                     int crc = new BodyReceiver().receive(busy.channel(), header.length(), true);
@@ -51,8 +54,6 @@ class SigtermTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             }, receiver);
-
-            server.destroy(); // SIGTERM
 
             assertThat(body.get(60, TimeUnit.SECONDS)).as("in-flight download finished, CRC32C as promised").isEqualTo(header.crc32c());
             assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("server exited").isTrue();
