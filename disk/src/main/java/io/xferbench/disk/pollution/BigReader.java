@@ -5,13 +5,18 @@ import io.xferbench.core.read.ReadOutcome;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
  * The child JVM that reads the big file inside the cgroup (its page cache is charged there, competing with the
- * server's hot set). Prints {@code reading} when it starts reading and {@code done BYTES NANOS DIGEST} at the end,
- * so the parent times the read itself, not the JVM's start.
+ * server's hot set). Prints {@code reading} when it starts reading and {@code pass BYTES NANOS DIGEST} after each
+ * whole read of the file, so the parent times the reads themselves, not the JVM's start; then reads the file again
+ * while the parent answers {@code again} on stdin (the during window must hold enough hot requests for its p99),
+ * and exits on anything else.
  */
 public final class BigReader {
     private BigReader() {
@@ -32,10 +37,13 @@ public final class BigReader {
             }
         }
         System.out.println("reading");
-        long t0 = System.nanoTime();
-        ReadOutcome outcome = mode.engine != null ? mode.engine.read(spec, LatencySink.NONE)
-                : DontNeedBehindReader.read(file, size, blockSize);
-        long nanos = System.nanoTime() - t0;
-        System.out.println("done " + outcome.bytes() + " " + nanos + " " + outcome.digest());
+        BufferedReader parent = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        do {
+            long t0 = System.nanoTime();
+            ReadOutcome outcome = mode.engine != null ? mode.engine.read(spec, LatencySink.NONE)
+                    : DontNeedBehindReader.read(file, size, blockSize);
+            long nanos = System.nanoTime() - t0;
+            System.out.println("pass " + outcome.bytes() + " " + nanos + " " + outcome.digest());
+        } while ("again".equals(parent.readLine()));
     }
 }

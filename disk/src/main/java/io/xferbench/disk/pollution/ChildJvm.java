@@ -6,6 +6,7 @@ import io.xferbench.nativeio.JvmFlags;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,10 +25,12 @@ final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
+    private final PrintStream in;
 
     private ChildJvm(Process process) {
         this.process = process;
         this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
     }
 
     /** {@code prefix} goes before the {@code java} command: e.g. taskset's, to place it ({@link CpuPlacement}). */
@@ -50,6 +53,11 @@ final class ChildJvm implements AutoCloseable {
     /** The next line of the child's stdout, or null once it has closed it (exited). */
     String readLine() throws IOException {
         return out.readLine();
+    }
+
+    /** Sends {@code line} to the child's stdin at once. */
+    void writeLine(String line) {
+        in.println(line);
     }
 
     long pid() {

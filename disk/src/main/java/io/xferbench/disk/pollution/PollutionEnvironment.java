@@ -34,12 +34,15 @@ final class PollutionEnvironment {
                 + " requests/s in all (each hot file re-read every " + String.format(java.util.Locale.ROOT, "%.1f",
                 (double) o.hotFiles / o.hotRate) + " s on average), uniformly random hot file; ok = status 200 and "
                 + "Content-Length bytes of body");
-        e.put("bigFile", Sizes.format(o.bigSize) + " read once sequentially in " + Sizes.format(o.blockSize)
-                + " blocks by a child JVM inside the cgroup, checked against its expected BlockDigest");
+        e.put("bigFile", Sizes.format(o.bigSize) + " read sequentially in " + Sizes.format(o.blockSize)
+                + " blocks by a child JVM inside the cgroup, pass after pass until the during window holds "
+                + o.minWindowRequests + " hot requests (at most " + o.maxPasses + " passes), each pass checked "
+                + "against its expected BlockDigest");
         e.put("residency", "mincore(2) over every hot file, sampled every "
                 + HotSetSampler.PERIOD_NANOS / 1_000_000 + " ms from outside the cgroup (vmtouch's method); at the "
                 + "read's end also " + (VmTouch.path() == null ? "vmtouch: not installed" : VmTouch.path()));
-        e.put("phases", "before = " + o.before.toMillis() / 1000.0 + " s; during = the read; after = "
+        e.put("phases", "before = " + o.before.toMillis() / 1000.0 + " s and on until " + o.minWindowRequests
+                + " hot requests; during = the read; after = "
                 + o.before.toMillis() / 1000.0 + " s from its end; recovery = residency and req/s within "
                 + Math.round(o.tolerance * 100) + "% of before, capped at " + o.recoverCap.toMillis() / 1000.0 + " s");
         e.put("cpus", cpus.describe());

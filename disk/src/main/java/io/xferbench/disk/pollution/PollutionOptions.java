@@ -35,9 +35,21 @@ public final class PollutionOptions implements Callable<Integer> {
     Path dir = Path.of(System.getProperty("java.io.tmpdir"));
 
     @Option(names = "--big-size", defaultValue = "4GiB", converter = Converters.Size.class,
-            description = "The big file; several times the cgroup limit, and long enough a read for 100 or more hot "
-                    + "requests to fall in it, so that their p99 is not just the slowest (default: ${DEFAULT-VALUE}).")
+            description = "The big file, several times the cgroup limit; read again, pass after pass, until the "
+                    + "window holds --min-window-requests hot requests (default: ${DEFAULT-VALUE}).")
     long bigSize;
+
+    @Option(names = "--min-window-requests", defaultValue = "500", converter = Converters.PositiveInt.class,
+            description = "Hot requests the before and during windows hold at least, so that their p99 has "
+                    + "requests above it rather than being the slowest one: before runs on past --before, the big "
+                    + "file is read again (default: ${DEFAULT-VALUE}; a p99 of fewer than "
+                    + ThinPercentile.MIN_BEYOND + " requests beyond it is marked *).")
+    int minWindowRequests;
+
+    @Option(names = "--max-passes", defaultValue = "16", converter = Converters.PositiveInt.class,
+            description = "Most reads of the big file in one mode, whatever --min-window-requests asks "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int maxPasses;
 
     @Option(names = "--cgroup-limit", defaultValue = "256MiB", converter = Converters.Size.class,
             description = "Memory limit of the cgroup holding the server and the big reader (default: ${DEFAULT-VALUE}).")

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /** The environment and rows as an aligned text table, JSON ({environment, rows}), CSV (rows only) or Markdown. */
 final class PollutionReport {
-    private static final String[] HEAD = {"mode", "big MiB/s", "verified", "hot resident % b/d/a",
+    private static final String[] HEAD = {"mode", "big MiB/s", "passes", "verified", "hot resident % b/d/a",
             "hot % at read end mincore/vmtouch", "hot req/s b/d/a",
             "hot p99 ms b/d/a", "hot requests b/d/a", "recover s", "dev reads during", "dev MiB during", "dev reads after",
             "big cached %", "cgroup", "cgroup peak", "skipped"};
@@ -43,13 +43,15 @@ final class PollutionReport {
             c[HEAD.length - 1] = r.skipped();
             return c;
         }
-        return new String[] {r.mode(), num(r.bigMiBPerSec()), r.bigVerified() ? "yes" : "NO",
+        return new String[] {r.mode(), num(r.bigMiBPerSec()), Integer.toString(r.bigPasses()),
+                r.bigVerified() ? "yes" : "NO",
                 triple(r.hotResidencyBefore(), r.hotResidencyDuring(), r.hotResidencyAfter()),
                 String.format(Locale.ROOT, "%.1f / %s", r.hotResidencyEndOfRead(), r.hotResidencyVmtouch() == null
                         ? "-" : String.format(Locale.ROOT, "%.1f", r.hotResidencyVmtouch())),
                 triple(r.hotReqPerSecBefore(), r.hotReqPerSecDuring(), r.hotReqPerSecAfter()),
-                String.format(Locale.ROOT, "%.2f / %.2f / %.2f", r.hotP99MsBefore(), r.hotP99MsDuring(),
-                        r.hotP99MsAfter()),
+                ThinPercentile.p99Cell(r.hotP99MsBefore(), r.hotRequestsBefore()) + " / "
+                        + ThinPercentile.p99Cell(r.hotP99MsDuring(), r.hotRequestsDuring()) + " / "
+                        + ThinPercentile.p99Cell(r.hotP99MsAfter(), r.hotRequestsAfter()),
                 r.hotRequestsBefore() + " / " + r.hotRequestsDuring() + " / " + r.hotRequestsAfter(),
                 r.recoverySeconds() == null ? ">" + num(r.recoverCapSeconds())
                         : String.format(Locale.ROOT, "%.2f", r.recoverySeconds()),
@@ -57,6 +59,13 @@ final class PollutionReport {
                 Long.toString(r.deviceReadsAfter()), num(r.bigResidencyAfter()), Sizes.format(r.cgroupLimit()),
                 r.cgroupPeak() == null ? "-" : Sizes.format(r.cgroupPeak() / Sizes.MiB * Sizes.MiB),
                 r.hotErrors() > 0 ? r.hotErrors() + " hot request errors" : ""};
+    }
+
+    /** The footnote of a starred p99, where any row has one. */
+    private static String thinNote(List<PollutionRow> rows) {
+        boolean any = rows.stream().anyMatch(r -> r.skipped() == null && !r.hotP99Thin().isEmpty());
+        return any ? "* p99 of a window with fewer than " + ThinPercentile.MIN_BEYOND * 100 + " hot requests: fewer than "
+                + ThinPercentile.MIN_BEYOND + " lie beyond it, so it is little more than its slowest request\n" : "";
     }
 
     private static String triple(double before, double during, double after) {
@@ -84,7 +93,7 @@ final class PollutionReport {
         for (PollutionRow r : rows) {
             line(sb, cells(r), w);
         }
-        return sb.toString();
+        return sb.append(thinNote(rows)).toString();
     }
 
     private static void line(StringBuilder sb, String[] c, int[] w) {
@@ -129,6 +138,6 @@ final class PollutionReport {
         for (PollutionRow r : rows) {
             sb.append("| ").append(String.join(" | ", cells(r))).append(" |\n");
         }
-        return sb.toString();
+        return sb.append(thinNote(rows).isEmpty() ? "" : "\n" + thinNote(rows)).toString();
     }
 }

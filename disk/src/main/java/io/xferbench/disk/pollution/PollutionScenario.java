@@ -76,7 +76,7 @@ final class PollutionScenario {
                     Sizes.format(group.limitBytes())));
         }
         sampler.reset();
-        Sample.Span before = Sample.Span.of(sampler.collect(o.before.toNanos()));
+        Sample.Span before = Sample.Span.of(collectBefore());
 
         BlockDevice.Counters dev0 = device.counters();
         ReadResult read;
@@ -95,31 +95,8 @@ final class PollutionScenario {
                 throw new IOException("the big reader (pid " + reader.pid() + ") is not in " + group.dir());
             }
             cpus.checkReader(reader.pid());
-            CompletableFuture<String> done = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return reader.readLine();
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
             sampler.reset();
-            String last = null;
-            while (last == null) {
-                try {
-                    last = done.get(HotSetSampler.PERIOD_NANOS, TimeUnit.NANOSECONDS);
-                    if (last == null) {
-                        throw new IOException("the big reader (" + mode.id + ") exited " + reader.waitFor()
-                                + " without finishing" + (reader.waitFor() == 137 ? " (killed: cgroup limit too small"
-                                + " for the JVM?)" : ""));
-                    }
-                } catch (TimeoutException e) {
-                    // still reading
-                } catch (ExecutionException e) {
-                    throw new IOException("reading the big reader's output", e.getCause());
-                }
-                during.add(sampler.now());
-            }
-            read = ReadResult.parse(last);
+            read = readWhileSampling(reader, mode, during);
         }
         // The moment of most eviction, counted twice: in-tool mincore, then vmtouch over the same files.
         PageCache.Residency endOfRead = hot.residency();
@@ -160,13 +137,84 @@ final class PollutionScenario {
                 duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
                 vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
                 recoveryPhrase(recovery));
-        return new PollutionRow(mode.id, read.bytes(), read.mibPerSec(), read.digest() == expectedDigest, bigResident,
+        return new PollutionRow(mode.id, read.bytes(), read.passes(), read.mibPerSec(), read.verified(), bigResident,
                 before.meanResidency(), duringSpan.lowestResidency(),
                 afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
                 before.requestsPerSecond(), duringSpan.requestsPerSecond(),
                 afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
                 before.requests(), duringSpan.requests(), afterSpan.requests(), errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
                 devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
+    }
+
+    /**
+     * The before window: at least --before long, and on until it holds --min-window-requests hot requests (or the
+     * recovery cap on top of --before: a p99 short of them is marked, not hidden).
+     */
+    private List<Sample> collectBefore() throws IOException, InterruptedException {
+        long start = System.nanoTime();
+        long minEnd = start + o.before.toNanos();
+        long capEnd = minEnd + o.recoverCap.toNanos();
+        List<Sample> samples = new ArrayList<>();
+        long requests = 0;
+        do {
+            Sample s = sampler.next();
+            samples.add(s);
+            requests += s.requests();
+        } while (System.nanoTime() < capEnd && (System.nanoTime() < minEnd || requests < o.minWindowRequests));
+        return samples;
+    }
+
+    /**
+     * Samples the hot set while the big reader reads, and answers each whole pass it reports: again, until the
+     * during window holds --min-window-requests hot requests or --max-passes were read. Every pass's digest is
+     * checked; the result sums them.
+     */
+    private ReadResult readWhileSampling(ChildJvm reader, BigReadMode mode, List<Sample> during)
+            throws IOException, InterruptedException {
+        ReadResult read = ReadResult.NONE;
+        while (true) {
+            String line = nextLine(reader, mode, during);
+            read = read.plus(Pass.parse(line), expectedDigest);
+            long requests = Sample.Span.of(during).requests();
+            if (requests >= o.minWindowRequests || read.passes() >= o.maxPasses) {
+                reader.writeLine("stop");
+                return read;
+            }
+            reader.writeLine("again");
+        }
+    }
+
+    /** The reader's next line, sampling every period until it comes. */
+    private String nextLine(ChildJvm reader, BigReadMode mode, List<Sample> during)
+            throws IOException, InterruptedException {
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
+            try {
+                return reader.readLine();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        while (true) {
+            String line = null;
+            boolean came = false;
+            try {
+                line = next.get(HotSetSampler.PERIOD_NANOS, TimeUnit.NANOSECONDS);
+                came = true;
+            } catch (TimeoutException e) {
+                // still reading
+            } catch (ExecutionException e) {
+                throw new IOException("reading the big reader's output", e.getCause());
+            }
+            during.add(sampler.now());
+            if (came) {
+                if (line == null) {
+                    int exit = reader.waitFor();
+                    throw new IOException("the big reader (" + mode.id + ") exited " + exit + " without finishing"
+                            + (exit == 137 ? " (killed: cgroup limit too small for the JVM?)" : ""));
+                }
+                return line;
+            }
+        }
     }
 
     /**
@@ -209,18 +257,32 @@ final class PollutionScenario {
                 && r.requestsPerSecond() >= before.requestsPerSecond() * (1 - o.tolerance);
     }
 
-    /** The big reader's last line: {@code done BYTES NANOS DIGEST}. */
-    record ReadResult(long bytes, long nanos, long digest) {
-        static ReadResult parse(String line) throws IOException {
+    /** One whole read of the big file, as the reader reports it: {@code pass BYTES NANOS DIGEST}. */
+    record Pass(long bytes, long nanos, long digest) {
+        static Pass parse(String line) throws IOException {
             String[] f = line.split(" ");
-            if (f.length != 4 || !f[0].equals("done")) {
-                throw new IOException("unexpected line from the big reader: " + line);
+            try {
+                if (f.length == 4 && f[0].equals("pass")) {
+                    return new Pass(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
+                }
+            } catch (NumberFormatException e) {
+                // told below
             }
-            return new ReadResult(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
+            throw new IOException("unexpected line from the big reader: " + line);
+        }
+    }
+
+    /** The big reader's passes so far, summed; verified while every pass had the expected digest. */
+    record ReadResult(long bytes, long nanos, int passes, boolean verified) {
+        static final ReadResult NONE = new ReadResult(0, 0, 0, true);
+
+        ReadResult plus(Pass pass, long expectedDigest) {
+            return new ReadResult(bytes + pass.bytes(), nanos + pass.nanos(), passes + 1,
+                    verified && pass.digest() == expectedDigest);
         }
 
         double mibPerSec() {
-            return Sizes.mib(bytes) / (nanos / 1e9);
+            return nanos == 0 ? 0 : Sizes.mib(bytes) / (nanos / 1e9);
         }
     }
 }
