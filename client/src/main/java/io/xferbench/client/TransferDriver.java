@@ -24,8 +24,8 @@ import java.util.concurrent.Future;
  * the transfers (the server for downloads and uploads, the proxy for relays: CPU time and syscalls) and a client
  * CPU window. A round is {@link Job#transfersPerRound()} transfers on every connection at once, one after another
  * on each. What one transfer is — a download, an upload, an exchange through a proxy — is the job's
- * {@link Transfer}. Every transfer is verified; one bad transfer fails the row, a method the far side reports
- * unavailable is skipped with its reason.
+ * {@link Transfer}. Every transfer is verified, a warm-up round's too; one bad transfer fails the row, a method the far
+ * side reports unavailable is skipped with its reason.
  */
 final class TransferDriver {
 
@@ -157,8 +157,12 @@ final class TransferDriver {
                 progress.round(true, w + 1, rounds.warmup());
                 prepareAll(pool, connections, job);
                 progress.transferring(() -> bodyBytes(connections));
-                round(pool, connections, job);
+                String failure = firstFailure(round(pool, connections, job));
                 progress.roundDone();
+                if (failure != null) {
+                    // Not measured, but verified all the same: a wrong byte is a failure in any round.
+                    return job.failed("verification failed in warm-up round " + (w + 1) + ": " + failure);
+                }
             }
             return measured(job, pool, connections);
         } catch (RemoteException e) {
@@ -230,6 +234,11 @@ final class TransferDriver {
         Set<String> own = own(connections);
         own.addAll(earlierRows);
         return Results.of(job, rounds.countSyscalls(), measured, client.usage(), far, own).measuredBetween(startedAt, endedAt);
+    }
+
+    /** The first of a round's transfers that failed verification: why, or null when all were verified. */
+    private static String firstFailure(List<List<Outcome>> byConnection) {
+        return byConnection.stream().flatMap(List::stream).map(Outcome::failure).filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     /** The job's untimed preparation on every connection at once; null when it has none. */

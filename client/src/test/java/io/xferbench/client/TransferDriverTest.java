@@ -110,6 +110,21 @@ class TransferDriverTest {
     }
 
     @Test
+    void aBadTransferInAWarmUpRoundFailsTheRowBeforeAnythingIsMeasured() {
+        FarSide far = new FarSide();
+        // A far side that lies only while nothing is measured: the second warm-up round's third transfer.
+        AtomicInteger n = new AtomicInteger();
+        MethodResult r = new TransferDriver(new TransferDriver.Rounds(3, 2, 2, true)).run(far.job(Direction.DOWNLOAD, 100, 2, (c, i) ->
+                n.incrementAndGet() == 7 ? new Outcome(100, 1000, "CRC32C mismatch: received 00000001, expected 00000002", -1, -1, -1, -1, -1)
+                        : ok(100)), null);
+        assertThat(r.error()).isEqualTo("verification failed in warm-up round 2: CRC32C mismatch: received 00000001, expected 00000002");
+        assertThat(r.verified()).isFalse();
+        assertThat(far.inWindow.get()).as("no measured round after it").isZero();
+        assertThat(far.begins.get()).isZero();
+        assertThat(far.connections).allMatch(c -> c.closed.get());
+    }
+
+    @Test
     void aMethodTheFarSideCannotRunIsSkippedWithItsReason() {
         FarSide far = new FarSide();
         TransferDriver driver = new TransferDriver(new TransferDriver.Rounds(1, 1, 1, true));
