@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.net.Crc32cCheck;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Wire;
 import java.nio.ByteBuffer;
@@ -7,8 +8,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The native protocol's download response, read incrementally: a header frame (length, CRC32C, residency),
- * exactly {@code length} body bytes, a trailer frame. Verified when the body's CRC32C equals both the header's
- * and the one the run expects for the file, and the length is the file's.
+ * exactly {@code length} body bytes, a trailer frame. Verified when the length is the file's and the body's CRC32C
+ * is both the one the run expects for the file and the header's ({@link Crc32cCheck}, as in a timed download).
  */
 final class NativeDownloadParser implements ResponseParser {
     private enum State { HEADER, BODY, TRAILER, DONE }
@@ -79,7 +80,7 @@ final class NativeDownloadParser implements ResponseParser {
         if (bodyLength != expectedLength) {
             return ExchangeOutcome.failed("length mismatch", bodyRead);
         }
-        if (got != announcedCrc || got != expectedCrc) {
+        if (!new Crc32cCheck(expectedCrc, announcedCrc, got).ok()) {
             return ExchangeOutcome.failed("crc mismatch", bodyRead);
         }
         return ExchangeOutcome.verified(bodyRead);

@@ -142,7 +142,7 @@ public final class XferConnection implements AutoCloseable {
     /**
      * Downloads and verifies; a server-side failure surfaces as {@link io.xferbench.core.protocol.RemoteException}. A
      * generated file (a request by size, no name) is checked against the size asked for and the generator's CRC32C, a
-     * named one against what the server announces.
+     * named one against what the server announces; either way the announcement must be the body's ({@link Crc32cCheck}).
      */
     public DownloadResult download(Request request) throws IOException {
         boolean checksum = request.has(Flags.VERIFY_CRC32C);
@@ -169,8 +169,8 @@ public final class XferConnection implements AutoCloseable {
             }
         }
         return new DownloadResult(header.length(), generated ? request.size() : header.length(), checksum,
-                generated ? truth : header.crc32c(), crc, clientNanos, trailer.serverNanos(), header.residencyPermille(),
-                trailer.residencyPermille());
+                generated ? truth : header.crc32c(), header.crc32c(), crc, clientNanos, trailer.serverNanos(),
+                header.residencyPermille(), trailer.residencyPermille());
     }
 
     /**
