@@ -65,6 +65,9 @@ final class HttpFileClient implements AutoCloseable {
             while (true) {
                 int n = channel.read(in.clear());
                 if (n < 0) {
+                    if (parser.closed()) {
+                        break;
+                    }
                     throw new IOException("closed mid-response");
                 }
                 if (n == 0) {

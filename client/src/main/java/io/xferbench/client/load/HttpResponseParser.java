@@ -9,6 +9,9 @@ import java.util.Set;
  * An HTTP/1.1 response read incrementally: status line and headers (bounded), then a body framed by
  * {@code Content-Length} whose CRC32C is checked against the content the run placed on the server. Chunked
  * bodies are refused: file servers answer GET with a length, and a body without one cannot be verified cheaply.
+ * Framing is strict (RFC 9112 6.3, 8.6): a {@code Content-Length} is digits only, copies of it must agree, and a
+ * good {@code Connection: close} answer is whole only at the close, with nothing after its body: more bytes would
+ * mean the length was wrong.
  */
 final class HttpResponseParser implements ResponseParser {
     static final int MAX_HEAD_BYTES = 16 * 1024;
@@ -29,6 +32,8 @@ final class HttpResponseParser implements ResponseParser {
     private int status;
     private long contentLength = -1;
     private boolean close;
+    /** A good answer on a connection the server closes: only the close may follow its body. */
+    private boolean awaitingClose;
     private long bodyRead;
     private ExchangeOutcome outcome;
 
@@ -50,6 +55,9 @@ final class HttpResponseParser implements ResponseParser {
 
     @Override
     public boolean feed(ByteBuffer in) throws LoadProtocolException {
+        if (awaitingClose) {
+            return nothingAfterTheBody(in);
+        }
         if (outcome != null) {
             return true;
         }
@@ -59,12 +67,25 @@ final class HttpResponseParser implements ResponseParser {
             }
             inBody = true;
             if (headRequest || contentLength == 0 || status == 204 || status == 304) {
-                return finish();
+                return finish(in);
             }
         }
         int n = crc.update(in, contentLength - bodyRead);
         bodyRead += n;
-        return bodyRead == contentLength && finish();
+        return bodyRead == contentLength && finish(in);
+    }
+
+    /** Whole at the close: a good answer the server said it would close after ends with the connection. */
+    @Override
+    public boolean closed() {
+        return awaitingClose;
+    }
+
+    private boolean nothingAfterTheBody(ByteBuffer in) throws LoadProtocolException {
+        if (in.hasRemaining()) {
+            throw new LoadProtocolException("bytes after the body of a Connection: close response");
+        }
+        return false;
     }
 
     /** Moves bytes up to the blank line into {@code head}, never past it: the body stays in {@code in}. */
@@ -107,13 +128,7 @@ final class HttpResponseParser implements ResponseParser {
             String name = lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT);
             String value = lines[i].substring(colon + 1).trim();
             switch (name) {
-                case "content-length" -> {
-                    try {
-                        contentLength = Long.parseLong(value);
-                    } catch (NumberFormatException e) {
-                        throw new LoadProtocolException("bad Content-Length: " + abbreviate(value));
-                    }
-                }
+                case "content-length" -> contentLength = contentLength(value, contentLength);
                 case "transfer-encoding" -> {
                     if (!value.equalsIgnoreCase("identity")) {
                         throw new LoadProtocolException("Transfer-Encoding " + value + " is not supported (a file body needs a length)");
@@ -131,7 +146,42 @@ final class HttpResponseParser implements ResponseParser {
         }
     }
 
-    private boolean finish() {
+    /**
+     * A Content-Length field's value: 1*DIGIT, or a list of one value repeated (RFC 9112 8.6); it must agree with
+     * {@code earlier}, the value of a field before it, or -1.
+     */
+    private static long contentLength(String value, long earlier) throws LoadProtocolException {
+        long length = earlier;
+        for (String element : value.split(",", -1)) {
+            String digits = element.strip();
+            long n;
+            try {
+                n = digits.chars().allMatch(ch -> ch >= '0' && ch <= '9') ? Long.parseLong(digits) : -1;
+            } catch (NumberFormatException e) {
+                n = -1; // no digits, or beyond a long
+            }
+            if (n < 0) {
+                throw new LoadProtocolException("bad Content-Length: " + abbreviate(value));
+            }
+            if (length >= 0 && n != length) {
+                throw new LoadProtocolException("differing Content-Length values " + length + " and " + n);
+            }
+            length = n;
+        }
+        return length;
+    }
+
+    /** Decides the outcome; a good answer the server closes is not whole until the close, with nothing more in {@code in}. */
+    private boolean finish(ByteBuffer in) throws LoadProtocolException {
+        judge();
+        if (close && outcome.ok()) {
+            awaitingClose = true;
+            return nothingAfterTheBody(in);
+        }
+        return true;
+    }
+
+    private void judge() {
         if (!expectedStatus.contains(status)) {
             outcome = ExchangeOutcome.failed("http " + status, bodyRead);
         } else if (expectedLength >= 0 && contentLength != expectedLength) {
@@ -141,7 +191,6 @@ final class HttpResponseParser implements ResponseParser {
         } else {
             outcome = ExchangeOutcome.verified(bodyRead);
         }
-        return true;
     }
 
     @Override

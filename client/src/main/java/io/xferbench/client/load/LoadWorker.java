@@ -160,6 +160,12 @@ final class LoadWorker implements Runnable {
     private void read(Conn c, SelectionKey key) throws IOException, LoadProtocolException {
         int n = c.channel.read(readBuffer.clear());
         if (n < 0) {
+            if (c.busy && c.parser.closed()) { // a Connection: close answer ends with the connection
+                long now = System.nanoTime();
+                complete(c, now, c.parser.outcome());
+                reconnect(c, now, 0);
+                return;
+            }
             fail(c, c.busy ? "closed mid-response" : "closed while idle");
             return;
         }

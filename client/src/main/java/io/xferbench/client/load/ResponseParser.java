@@ -23,4 +23,12 @@ interface ResponseParser {
     default boolean closesConnection() {
         return false;
     }
+
+    /**
+     * The server closed the connection with this response in flight: true when the close completes it (a response
+     * whose framing ends at the close), {@link #outcome()} then says how it went; false when the close cut it short.
+     */
+    default boolean closed() {
+        return false;
+    }
 }
