@@ -136,6 +136,7 @@ public final class LoadEngine {
     private static LoadResult merge(LoadPlan plan, LoadWindow window, List<LoadWorker> workers, long cpuNanos) {
         Histogram latency = new Histogram(3);
         Map<String, Long> errors = new TreeMap<>();
+        UnmeasuredErrors unmeasured = UnmeasuredErrors.NONE;
         Map<String, LoadResult.OpCounts> operations = new TreeMap<>();
         long ok = 0;
         long bytes = 0;
@@ -147,6 +148,7 @@ public final class LoadEngine {
             LoadWorker.WorkerTally t = w.tally();
             latency.add(t.latencyNanos);
             t.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
+            unmeasured = unmeasured.plus(new UnmeasuredErrors(t.warmupErrors, t.drainErrors));
             t.operations.forEach((k, v) -> operations.merge(k, v, LoadResult.OpCounts::plus));
             ok += t.ok;
             bytes += t.bodyBytes;
@@ -165,7 +167,7 @@ public final class LoadEngine {
                 seconds, seconds > 0 ? ok / seconds : 0, seconds > 0 ? bytes / seconds / (1 << 20) : 0,
                 new LoadResult.LatencySummary(ms(latency, 50), ms(latency, 90), ms(latency, 99), ms(latency, 99.9),
                         latency.getTotalCount() == 0 ? 0 : latency.getMaxValue() / 1e6),
-                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest), operations);
+                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest), operations, unmeasured);
     }
 
     private static double ms(Histogram h, double percentile) {

@@ -74,6 +74,11 @@ final class LoadReport {
             return repeats == null ? result.errors() : repeats.errors();
         }
 
+        /** Failed requests outside the window (warm-up, drain) by cause: every window's. */
+        UnmeasuredErrors unmeasuredOfAll() {
+            return repeats == null ? result.unmeasured() : repeats.unmeasured();
+        }
+
         /** The HTTP uploads' read-back: every window's. */
         ReadBack readBackOfAll() {
             return repeats == null ? readBack : repeats.readBack();
@@ -259,6 +264,11 @@ final class LoadReport {
             m.put("operations", r.operations());
         }
         m.put("unfinished", r.unfinished());
+        UnmeasuredErrors outside = row.unmeasuredOfAll();
+        m.put("warmupErrors", outside.warmupCount());
+        m.put("warmupErrorsByCause", outside.warmup());
+        m.put("drainErrors", outside.drainCount());
+        m.put("drainErrorsByCause", outside.drain());
         if (row.readBackOfAll() != null) {
             m.put("readBack", row.readBackOfAll());
         }
@@ -320,7 +330,7 @@ final class LoadReport {
         cells.add(columns(ranges, vsBest, fewest.isPresent(), new String[] {"server", "model", "client", "proto", "op", "file", "conns",
             "req/s", "req/s range", "p50 ms", "p99 ms", "p99.9 ms", "errors", "srv µs/req", "srv threads", "started", "carriers",
             "sys/req", "cs/req", "client µs/req", "loop busy", "vs nginx req/s", "vs nginx cpu", "vs best req/s", "vs best median",
-            "vs " + fewest.orElse(0) + " conns", "verified"}));
+            "vs " + fewest.orElse(0) + " conns", "warm-up/drain errors", "verified"}));
         for (Row row : rows) {
             String instead = row.skipped() != null ? "skipped: " + row.skipped() : row.noAnswer() ? NO_ANSWER + "every request timed "
                     + "out (" + row.result().errorCount() + " TIMEOUT): not a result, not verified" : null;
@@ -351,7 +361,7 @@ final class LoadReport {
                 ref.map(x -> f("%.2f×", row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(""),
                 rep == null || rep.ratioToBest() == null ? "" : ratio(rep.ratioToBest()),
                 rep == null || rep.medianToBestMedian() == null ? "" : f("%.2f", rep.medianToBestMedian()),
-                rep == null || rep.vsFewest() == null ? "" : ratio(rep.vsFewest().ratio()),
+                rep == null || rep.vsFewest() == null ? "" : ratio(rep.vsFewest().ratio()), outsideErrors(row.unmeasuredOfAll()),
                 row.client().equals("xferbench") ? (row.verified() ? "yes" : "NO") : "status only"}));
         }
         return align(cells, 7) + legend(rows);
@@ -431,6 +441,10 @@ final class LoadReport {
         if (rows.stream().anyMatch(r -> r.readBack() != null)) {
             sb.append("HTTP uploads: after the row every file its PUTs placed is read back (GET) and its CRC32C checked; "
                     + "failures show as 'read-back: ...' errors and the row is not verified.\n");
+        }
+        if (rows.stream().anyMatch(r -> r.result() != null && !r.unmeasuredOfAll().isEmpty())) {
+            sb.append("warm-up/drain errors: requests that failed while the generator warmed up or drained, outside the "
+                    + "window's figures; any one makes the row not verified.\n");
         }
         if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1)) {
             sb.append("Repeated rows: each row measured in several windows, round by round (every server at every concurrency "
@@ -516,6 +530,21 @@ final class LoadReport {
                 .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")";
     }
 
+    /** What failed while warming up and while draining, e.g. {@code warm-up 3 (crc mismatch: 3)}; "0" when nothing did. */
+    private static String outsideErrors(UnmeasuredErrors u) {
+        if (u.isEmpty()) {
+            return "0";
+        }
+        List<String> parts = new ArrayList<>();
+        if (!u.warmup().isEmpty()) {
+            parts.add("warm-up " + errors(u.warmup(), null));
+        }
+        if (!u.drain().isEmpty()) {
+            parts.add("drain " + errors(u.drain(), null));
+        }
+        return String.join("; ", parts);
+    }
+
     private static String csv(List<Row> rows) {
         if (rows.isEmpty()) {
             return "";
@@ -523,7 +552,7 @@ final class LoadReport {
         List<Map<String, Object>> maps = rows.stream().map(r -> fields(r, rows)).toList();
         List<String> keys = new ArrayList<>();
         for (Map<String, Object> m : maps) {
-            m.keySet().stream().filter(k -> !keys.contains(k) && !k.equals("errorsByCause") && !k.equals("operations")).forEach(keys::add);
+            m.keySet().stream().filter(k -> !keys.contains(k) && !k.endsWith("ByCause") && !k.equals("operations")).forEach(keys::add);
         }
         StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
         for (Map<String, Object> m : maps) {

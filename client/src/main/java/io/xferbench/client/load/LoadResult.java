@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One load run's figures, measured window only.
+ * One load run's figures, measured window only, and what failed outside it.
  *
  * @param requests                  requests completed and verified
  * @param errors                    failed requests by cause
@@ -15,11 +15,20 @@ import java.util.TreeMap;
  *                                  server, may be the limit
  * @param operations                per operation ({@code download}, {@code upload}, {@code exist}, {@code delete}): its
  *                                  verified requests and its errors by cause; empty when not known (wrk)
+ * @param unmeasured                the requests that failed outside the window (warm-up, drain), by cause
  */
 public record LoadResult(int connections, int threads, double targetRatePerSecond, long requests,
                          Map<String, Long> errors, long unfinished, double seconds, double requestsPerSecond,
                          double mibPerSecond, LatencySummary latency, double clientCpuMicrosPerRequest,
-                         double clientBusiestLoopShare, Map<String, OpCounts> operations) {
+                         double clientBusiestLoopShare, Map<String, OpCounts> operations, UnmeasuredErrors unmeasured) {
+
+    /** A run that saw nothing outside its window (wrk: it reports the window only). */
+    public LoadResult(int connections, int threads, double targetRatePerSecond, long requests, Map<String, Long> errors,
+                      long unfinished, double seconds, double requestsPerSecond, double mibPerSecond, LatencySummary latency,
+                      double clientCpuMicrosPerRequest, double clientBusiestLoopShare, Map<String, OpCounts> operations) {
+        this(connections, threads, targetRatePerSecond, requests, errors, unfinished, seconds, requestsPerSecond, mibPerSecond,
+                latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, UnmeasuredErrors.NONE);
+    }
 
     public long errorCount() {
         return errors.values().stream().mapToLong(Long::longValue).sum();
@@ -30,11 +39,12 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
         Map<String, Long> more = new java.util.LinkedHashMap<>(errors);
         more.merge(cause, 1L, Long::sum);
         return new LoadResult(connections, threads, targetRatePerSecond, requests, more, unfinished, seconds,
-                requestsPerSecond, mibPerSecond, latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations);
+                requestsPerSecond, mibPerSecond, latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, unmeasured);
     }
 
+    /** Requests made and verified, and none failed: in the window, nor while warming up or draining. */
     public boolean verified() {
-        return requests > 0 && errorCount() == 0;
+        return requests > 0 && errorCount() == 0 && unmeasured.isEmpty();
     }
 
     /** Every request of the window timed out: the server did not answer, and the row's figures are not a result. */

@@ -210,9 +210,17 @@ final class LoadWorker implements Runnable {
             } else {
                 tally.record(now - c.intended, step.op(), outcome, now);
             }
-        } else if (step.setup() && !outcome.ok() && now >= window.measureFromNanos && !window.over(now)) {
-            // A failed setup request stalls the measured ones behind it: it must show.
-            tally.error("setup " + step.op() + ": " + outcome.error());
+        } else if (!outcome.ok()) {
+            String cause = step.setup() ? "setup " + step.op() + ": " + outcome.error() : outcome.error();
+            if (step.setup() && now >= window.measureFromNanos && !window.over(now)) {
+                // A failed setup request stalls the measured ones behind it: it must show.
+                tally.error(cause);
+            } else if (c.measured || (step.setup() && now >= window.measureFromNanos)) {
+                tally.drainError(cause);
+            } else {
+                // A wrong answer while warming up is no less wrong: counted apart from the window, never dropped.
+                tally.warmupError(cause);
+            }
         }
     }
 
@@ -353,10 +361,12 @@ final class LoadWorker implements Runnable {
         }
     }
 
-    /** What one worker saw in the measured window. */
+    /** What one worker saw in the measured window, and the failures outside it. */
     static final class WorkerTally {
         final Histogram latencyNanos = new Histogram(3);
         final TreeMap<String, Long> errors = new TreeMap<>();
+        final TreeMap<String, Long> warmupErrors = new TreeMap<>();
+        final TreeMap<String, Long> drainErrors = new TreeMap<>();
         final TreeMap<String, LoadResult.OpCounts> operations = new TreeMap<>();
         long ok;
         long bodyBytes;
@@ -379,6 +389,14 @@ final class LoadWorker implements Runnable {
 
         void error(String key) {
             errors.merge(key, 1L, Long::sum);
+        }
+
+        void warmupError(String key) {
+            warmupErrors.merge(key, 1L, Long::sum);
+        }
+
+        void drainError(String key) {
+            drainErrors.merge(key, 1L, Long::sum);
         }
 
         /** A measured request that got no answer in time: an error, and the end of its wait, but no latency sample. */

@@ -91,10 +91,12 @@ final class RepeatedRows {
                 .mapToInt(Integer::intValue).toArray();
         LoadReport.Row shown = windows.get(byRate[(byRate.length - 1) / 2]);
         Map<String, Long> errors = new TreeMap<>();
+        UnmeasuredErrors unmeasured = UnmeasuredErrors.NONE;
         ReadBack readBack = null;
         boolean verified = true;
         for (LoadReport.Row w : windows) {
             w.result().errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
+            unmeasured = unmeasured.plus(w.result().unmeasured());
             if (w.readBack() != null) {
                 Map<String, Long> failed = new TreeMap<>(readBack == null ? Map.of() : readBack.errors());
                 w.readBack().errors().forEach((k, v) -> failed.merge(k, v, Long::sum));
@@ -114,7 +116,7 @@ final class RepeatedRows {
             }
             ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
         }
-        LoadReport.Row folded = shown.withRepeats(new Repeats(rates, errors, readBack, verified, ratio, null, null));
+        LoadReport.Row folded = shown.withRepeats(new Repeats(rates, errors, unmeasured, readBack, verified, ratio, null, null));
         JitSettle.Outcome settle = windows.get(0).jitSettle(); // the settle ran before the row's first window
         return settle == null ? folded : folded.withJitSettle(settle);
     }

@@ -11,6 +11,7 @@ import java.util.Map;
  *
  * @param requestsPerSecByRound the windows' requests/s in round order
  * @param errors                failed requests by cause, summed over every window
+ * @param unmeasured            failed requests outside the windows (warm-ups, drains) by cause, summed over every window
  * @param readBack              the HTTP uploads' read-backs summed over every window, or null (not an HTTP upload row)
  * @param verified              every window verified
  * @param ratioToBest           the per-round ratios to the round's best model, or null (not an xferbench server's row)
@@ -19,19 +20,25 @@ import java.util.Map;
  * @param vsFewest              the per-round ratios to the same server, model, client, protocol and operation at the
  *                              fewest connections measured, or null (this row is at the fewest, or only one concurrency)
  */
-record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
-               Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
+record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, UnmeasuredErrors unmeasured, ReadBack readBack,
+               boolean verified, Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
     Repeats {
         requestsPerSecByRound = List.copyOf(requestsPerSecByRound);
         errors = Map.copyOf(errors);
     }
 
+    /** Windows that failed nothing outside themselves. */
+    Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
+            Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
+        this(requestsPerSecByRound, errors, UnmeasuredErrors.NONE, readBack, verified, ratioToBest, medianToBestMedian, vsFewest);
+    }
+
     Repeats withMedianToBestMedian(Double ratio) {
-        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, ratio, vsFewest);
+        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, ratio, vsFewest);
     }
 
     Repeats withVsFewest(VsFewest v) {
-        return new Repeats(requestsPerSecByRound, errors, readBack, verified, ratioToBest, medianToBestMedian, v);
+        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, medianToBestMedian, v);
     }
 
     int windows() {
