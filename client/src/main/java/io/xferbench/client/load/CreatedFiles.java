@@ -3,12 +3,13 @@ package io.xferbench.client.load;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The names a load run may have left on the server: a name is added when its upload is sent (it may land even when
  * the answer is lost) and removed once a DELETE answered OK or NOT_FOUND. What is left is removed after the run.
  * Apart from that, the names whose last request was a verified upload: those files must be there, with the run's
- * content, when the run ends (an HTTP run reads them back).
+ * content, when the run ends (an HTTP run reads them back); and how the uploads that succeeded were checked.
  */
 final class CreatedFiles {
     /** Every file a load run creates starts with this, so {@code client load clean} can find a killed run's files. */
@@ -18,6 +19,10 @@ final class CreatedFiles {
     private final Set<String> landed = ConcurrentHashMap.newKeySet();
     /** Uploads sent and not answered yet: each may still land, so a clean-up waits for them before it deletes. */
     private final Set<String> uploading = ConcurrentHashMap.newKeySet();
+    /** Names a verified upload placed at least once, deleted since or not. */
+    private final Set<String> written = ConcurrentHashMap.newKeySet();
+    private final LongAdder verifiedUploads = new LongAdder();
+    private final LongAdder statusOnlyUploads = new LongAdder();
     private volatile boolean stopped;
 
     void sent(String name) {
@@ -33,6 +38,20 @@ final class CreatedFiles {
         } else {
             landed.remove(name);
         }
+    }
+
+    /** An upload's answer, counted: how it was verified, if it was. */
+    void uploaded(String name, ExchangeOutcome outcome) {
+        uploaded(name, outcome.ok());
+        if (outcome.ok()) {
+            written.add(name);
+            (outcome.statusOnly() ? statusOnlyUploads : verifiedUploads).increment();
+        }
+    }
+
+    /** What the run's verified uploads were checked by, before any read-back. */
+    ReadBack.Uploads uploads() {
+        return new ReadBack.Uploads(written.size(), verifiedUploads.sum() + statusOnlyUploads.sum(), statusOnlyUploads.sum());
     }
 
     void gone(String name) {

@@ -3,17 +3,23 @@ package io.xferbench.client.load;
 /**
  * How one request ended.
  *
- * @param error null when the response was complete and its body verified; otherwise what went wrong, as the
- *              key errors are counted under (e.g. {@code NOT_FOUND}, {@code http 404}, {@code crc mismatch})
- * @param bodyBytes body bytes received
+ * @param error      null when the response was complete and its body verified; otherwise what went wrong, as the
+ *                   key errors are counted under (e.g. {@code NOT_FOUND}, {@code http 404}, {@code crc mismatch})
+ * @param bodyBytes  body bytes received
+ * @param statusOnly accepted on its status alone: an upload whose answer said nothing of the bytes stored (a PUT to a
+ *                   server that sends no {@code X-Xferbench-Crc32c}), checked, if at all, by reading the file back
  */
-record ExchangeOutcome(String error, long bodyBytes) {
+record ExchangeOutcome(String error, long bodyBytes, boolean statusOnly) {
     static ExchangeOutcome verified(long bodyBytes) {
-        return new ExchangeOutcome(null, bodyBytes);
+        return new ExchangeOutcome(null, bodyBytes, false);
+    }
+
+    static ExchangeOutcome byStatusOnly(long bodyBytes) {
+        return new ExchangeOutcome(null, bodyBytes, true);
     }
 
     static ExchangeOutcome failed(String error, long bodyBytes) {
-        return new ExchangeOutcome(error, bodyBytes);
+        return new ExchangeOutcome(error, bodyBytes, false);
     }
 
     boolean ok() {

@@ -72,7 +72,7 @@ final class FileOpsRun {
             })) {
                 try {
                     LoadResult result = LoadEngine.run(plan, new FileOpsWorkload(kind, run, put, delete, download, exist, created), observer);
-                    ReadBack readBack = client.readBack(host, created.landed(), size, crc);
+                    ReadBack readBack = client.readBack(host, created.landed(), size, crc).with(created.uploads());
                     return new Outcome(result, readBack, null);
                 } finally {
                     client.deleteAll(delete, created.remaining());
@@ -92,7 +92,8 @@ final class FileOpsRun {
         }
         if (!stored.ok()) {
             client.deleteAll(delete, List.of(name));
-            return "the server refused a probe PUT (" + stored.error() + ")";
+            return stored.error().equals("crc mismatch") ? "the server's answer to a probe PUT names another CRC32C than the body's"
+                    : "the server refused a probe PUT (" + stored.error() + ")";
         }
         ExchangeOutcome deleted;
         try {

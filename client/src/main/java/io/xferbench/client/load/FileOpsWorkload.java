@@ -95,7 +95,7 @@ final class FileOpsWorkload implements Workload {
             switch (step.op()) {
                 case "upload" -> {
                     placed = outcome.ok();
-                    created.uploaded(name, outcome.ok());
+                    created.uploaded(name, outcome);
                 }
                 case "delete" -> {
                     // After an I/O failure the file may still be there: it stays on the list for the clean-up.

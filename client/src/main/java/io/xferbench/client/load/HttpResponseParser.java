@@ -26,6 +26,8 @@ final class HttpResponseParser implements ResponseParser {
     private final boolean headRequest;
     private final long expectedLength;
     private final int expectedCrc;
+    /** A PUT's: the CRC32C of the body sent, which the server's {@code X-Xferbench-Crc32c} must repeat when it sends one. */
+    private final Integer sentCrc;
     private ByteBuffer head = ByteBuffer.allocate(INITIAL_HEAD_BYTES);
     private final BodyChecksum crc = new BodyChecksum();
     private boolean inBody;
@@ -35,6 +37,7 @@ final class HttpResponseParser implements ResponseParser {
     /** A good answer on a connection the server closes: only the close may follow its body. */
     private boolean awaitingClose;
     private long bodyRead;
+    private Integer storedCrc;
     private ExchangeOutcome outcome;
 
     /**
@@ -47,10 +50,24 @@ final class HttpResponseParser implements ResponseParser {
 
     /** @param expectedStatus the statuses a good answer has (a PUT: created or replaced) */
     HttpResponseParser(Set<Integer> expectedStatus, boolean headRequest, long expectedLength, int expectedCrc) {
+        this(expectedStatus, headRequest, expectedLength, expectedCrc, null);
+    }
+
+    private HttpResponseParser(Set<Integer> expectedStatus, boolean headRequest, long expectedLength, int expectedCrc,
+                               Integer sentCrc) {
         this.expectedStatus = Set.copyOf(expectedStatus);
         this.headRequest = headRequest;
         this.expectedLength = expectedLength;
         this.expectedCrc = expectedCrc;
+        this.sentCrc = sentCrc;
+    }
+
+    /**
+     * The answer to a PUT of a body whose CRC32C is {@code sentCrc}: a good status, and, when the server says what it
+     * stored ({@code X-Xferbench-Crc32c}, as the xferbench server does), that CRC32C; without it the status is all.
+     */
+    static HttpResponseParser forPut(Set<Integer> expectedStatus, int sentCrc) {
+        return new HttpResponseParser(expectedStatus, false, -1, 0, sentCrc);
     }
 
     @Override
@@ -134,6 +151,13 @@ final class HttpResponseParser implements ResponseParser {
                         throw new LoadProtocolException("Transfer-Encoding " + value + " is not supported (a file body needs a length)");
                     }
                 }
+                case "x-xferbench-crc32c" -> {
+                    try {
+                        storedCrc = Integer.parseUnsignedInt(value, 16);
+                    } catch (NumberFormatException e) {
+                        throw new LoadProtocolException("bad X-Xferbench-Crc32c: " + abbreviate(value));
+                    }
+                }
                 case "connection" -> close = value.toLowerCase(Locale.ROOT).contains("close")
                         || (close && !value.toLowerCase(Locale.ROOT).contains("keep-alive"));
                 default -> {
@@ -188,6 +212,10 @@ final class HttpResponseParser implements ResponseParser {
             outcome = ExchangeOutcome.failed("length mismatch", bodyRead);
         } else if (!headRequest && expectedLength >= 0 && crc.value() != expectedCrc) {
             outcome = ExchangeOutcome.failed("crc mismatch", bodyRead);
+        } else if (sentCrc != null && storedCrc != null && storedCrc.intValue() != sentCrc) {
+            outcome = ExchangeOutcome.failed("crc mismatch", bodyRead);
+        } else if (sentCrc != null && storedCrc == null) {
+            outcome = ExchangeOutcome.byStatusOnly(bodyRead);
         } else {
             outcome = ExchangeOutcome.verified(bodyRead);
         }

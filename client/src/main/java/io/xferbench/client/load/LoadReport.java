@@ -362,7 +362,7 @@ final class LoadReport {
                 rep == null || rep.ratioToBest() == null ? "" : ratio(rep.ratioToBest()),
                 rep == null || rep.medianToBestMedian() == null ? "" : f("%.2f", rep.medianToBestMedian()),
                 rep == null || rep.vsFewest() == null ? "" : ratio(rep.vsFewest().ratio()), outsideErrors(row.unmeasuredOfAll()),
-                row.client().equals("xferbench") ? (row.verified() ? "yes" : "NO") : "status only"}));
+                verifiedCell(row)}));
         }
         return align(cells, 7) + legend(rows);
     }
@@ -439,8 +439,10 @@ final class LoadReport {
             sb.append("xferbench uploads and deletes: native protocol only (its HTTP side serves GET and HEAD).\n");
         }
         if (rows.stream().anyMatch(r -> r.readBack() != null)) {
-            sb.append("HTTP uploads: after the row every file its PUTs placed is read back (GET) and its CRC32C checked; "
-                    + "failures show as 'read-back: ...' errors and the row is not verified.\n");
+            sb.append("HTTP uploads: a PUT whose answer carries X-Xferbench-Crc32c is checked against the body's CRC32C (a "
+                    + "mismatch is a 'crc mismatch' error); after the row every file whose last request was a verified PUT is "
+                    + "read back (GET) and its CRC32C checked; failures show as 'read-back: ...' errors and the row is not "
+                    + "verified. 'by status only' counts the PUTs whose answer said nothing of the bytes stored.\n");
         }
         if (rows.stream().anyMatch(r -> r.result() != null && !r.unmeasuredOfAll().isEmpty())) {
             sb.append("warm-up/drain errors: requests that failed while the generator warmed up or drained, outside the "
@@ -528,6 +530,15 @@ final class LoadReport {
         }
         return all.values().stream().mapToLong(Long::longValue).sum() + " (" + all.entrySet().stream()
                 .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** yes or NO, and for HTTP uploads what was checked beyond a status; wrk checks statuses only. */
+    private static String verifiedCell(Row row) {
+        if (!row.client().equals("xferbench")) {
+            return "status only";
+        }
+        String note = row.readBackOfAll() == null ? null : row.readBackOfAll().statusOnlyNote();
+        return (row.verified() ? "yes" : "NO") + (note == null ? "" : " (" + note + ")");
     }
 
     /** What failed while warming up and while draining, e.g. {@code warm-up 3 (crc mismatch: 3)}; "0" when nothing did. */

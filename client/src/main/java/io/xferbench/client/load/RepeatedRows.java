@@ -98,9 +98,7 @@ final class RepeatedRows {
             w.result().errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
             unmeasured = unmeasured.plus(w.result().unmeasured());
             if (w.readBack() != null) {
-                Map<String, Long> failed = new TreeMap<>(readBack == null ? Map.of() : readBack.errors());
-                w.readBack().errors().forEach((k, v) -> failed.merge(k, v, Long::sum));
-                readBack = new ReadBack((readBack == null ? 0 : readBack.checked()) + w.readBack().checked(), failed);
+                readBack = readBack == null ? w.readBack() : readBack.plus(w.readBack());
             }
             verified &= w.verified();
         }
