@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -164,7 +165,7 @@ class BenchScriptTest {
      */
     @Test
     void aScriptKilledOutrightTakesItsServerAndClientWithIt(@TempDir Path dir) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         Path tmp = dir.resolve("tmp");
         try (StartedBench bench = startBench(dir, "STUB_PIDS", 2)) {
             List<ProcessHandle> started = bench.pids();
@@ -190,7 +191,7 @@ class BenchScriptTest {
      */
     @Test
     void aScriptKilledWhileRenderingTakesTheRenderingWithIt(@TempDir Path dir) throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         try (StartedBench bench = startBench(dir, "STUB_RENDER_PIDS", 1)) {
             java.util.Optional<ProcessHandle> render = bench.pids().stream().findFirst();
             assertThat(render).as("the HTML rendering runs").isPresent();

@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +46,7 @@ class FioCompareKillTest {
 
     @Test
     void aKilledFioCompareTakesItsReaderWithIt(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         Path root = dir.resolve("root");
         Files.createDirectories(root.resolve("scripts/lib"));
         Files.copy(SCRIPTS.resolve("fio-compare"), root.resolve("scripts/fio-compare"));

@@ -2,6 +2,7 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,7 +104,7 @@ class ScriptBuildKillTest {
 
     @Test
     void aScriptKilledOutrightDuringItsBuildTakesTheBuildWithIt(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         ProcessHandle build = signalDuringBuild(dir, "client", "KILL");
         assertThat(build.isAlive()).as("the build after the script's SIGKILL").isFalse();
     }

@@ -2,7 +2,9 @@ package io.xferbench.disk;
 
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.metrics.PerfSyscallCounter;
+import io.xferbench.core.method.Availability;
 import io.xferbench.core.read.ReadPattern;
+import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -85,8 +87,7 @@ class DiskBenchTest {
      */
     @Test
     void aRunFirstRemovesWhatAKilledRunLeftAndSaysSo() throws Exception {
-        String reason = MemoryCgroup.unavailableReason();
-        org.junit.jupiter.api.Assumptions.assumeTrue(reason == null, () -> "memory cgroup skipped: " + reason);
+        MethodAssumptions.assumeAvailable("memory cgroup", new Availability(MemoryCgroup.unavailableReason()));
         Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
@@ -259,13 +260,7 @@ class DiskBenchTest {
 
     @Test
     void repeatedPairsTurnTheirOrderSoNeitherToolAlwaysGoesFirst() throws Exception {
-        if (Fio.path() == null) {
-            String message = "fio twins skipped: " + Fio.missingReason();
-            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
-                org.junit.jupiter.api.Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
-            }
-            org.junit.jupiter.api.Assumptions.abort(message);
-        }
+        MethodAssumptions.assumeAvailable("fio twins", Fio.path() != null, Fio.missingReason());
         Path dir = Files.createTempDirectory(Path.of("target"), "disk-bench-");
         try {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",

@@ -1,6 +1,7 @@
 package io.xferbench.disk;
 
-import org.junit.jupiter.api.Assumptions;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -14,8 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** On this machine's real hierarchy: the group with its limit, a child inside, removal, stale groups cleaned. */
 class MemoryCgroupTest {
     private static void assumeWritable() {
-        String reason = MemoryCgroup.unavailableReason();
-        Assumptions.assumeTrue(reason == null, () -> "memory cgroup skipped: " + reason);
+        MethodAssumptions.assumeAvailable("memory cgroup", new Availability(MemoryCgroup.unavailableReason()));
     }
 
     @Test

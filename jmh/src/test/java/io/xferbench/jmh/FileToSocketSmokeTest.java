@@ -13,8 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;
@@ -71,14 +69,7 @@ class FileToSocketSmokeTest {
 
     /** The result for an available method, or the test is skipped/failed with the reason it has none. */
     private static RunResult result(String method) {
-        Availability perf = PerfSyscallCounter.availability();
-        if (!perf.isAvailable()) {
-            String message = "syscall smoke test skipped: " + perf.unavailableReason();
-            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
-                Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
-            }
-            Assumptions.abort(message);
-        }
+        MethodAssumptions.assumeAvailable("syscall smoke test", PerfSyscallCounter.availability());
         MethodAssumptions.assumeAvailable(method, DownloadMethods.byId(method).orElseThrow().availability());
         RunResult r = results.get(method);
         assertThat(r).as("JMH result for " + method).isNotNull();

@@ -12,8 +12,6 @@ import io.xferbench.jmh.profile.SyscallResults;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;
@@ -62,14 +60,7 @@ class PipeAndRelaySmokeTest {
     }
 
     private static RunResult result(String key, String what, Availability availability) {
-        Availability perf = PerfSyscallCounter.availability();
-        if (!perf.isAvailable()) {
-            String message = "syscall smoke test skipped: " + perf.unavailableReason();
-            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
-                Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
-            }
-            Assumptions.abort(message);
-        }
+        MethodAssumptions.assumeAvailable("syscall smoke test", PerfSyscallCounter.availability());
         MethodAssumptions.assumeAvailable(what, availability);
         RunResult r = results.get(key);
         assertThat(r).as("JMH result for " + key).isNotNull();

@@ -3,11 +3,11 @@ package io.xferbench.nativeio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.nativeio.testing.NativeAssumptions;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,7 +97,8 @@ class DirectIoFileTest {
     @Test
     void misalignedBufferAddressIsNamed() throws Exception {
         try (DirectIoFile f = openReadOrSkip(TestData.file(dir.resolve("f"), 8192, 1))) {
-            Assumptions.assumeTrue(f.memoryAlignment() > 1, "memory alignment is 1 byte: no address is misaligned");
+            NativeAssumptions.assumeAvailable("a misaligned buffer address", f.memoryAlignment() > 1,
+                    "memory alignment is 1 byte: no address is misaligned");
             ByteBuffer skewed = AlignedBuffers.misaligned(4096 * 2, AlignedBuffers.pageSize(), f.memoryAlignment() / 2);
             assertThatThrownBy(() -> f.pread(skewed, 0))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -112,7 +113,8 @@ class DirectIoFileTest {
     @Test
     void misalignedOffsetAndLengthAreNamed() throws Exception {
         try (DirectIoFile f = openReadOrSkip(TestData.file(dir.resolve("f"), 8192, 1))) {
-            Assumptions.assumeTrue(f.offsetAlignment() > 1, "offset alignment is 1 byte: nothing is misaligned");
+            NativeAssumptions.assumeAvailable("a misaligned offset", f.offsetAlignment() > 1,
+                    "offset alignment is 1 byte: nothing is misaligned");
             ByteBuffer buffer = AlignedBuffers.allocate(4096, f.alignment());
             assertThatThrownBy(() -> f.pread(buffer, 1))
                     .isInstanceOf(IllegalArgumentException.class)
@@ -196,7 +198,7 @@ class DirectIoFileTest {
         try {
             return opener.open();
         } catch (NativeException e) {
-            Assumptions.assumeTrue(!e.getMessage().contains("refuses O_DIRECT"), e.getMessage());
+            NativeAssumptions.assumeAvailable("O_DIRECT", !e.getMessage().contains("refuses O_DIRECT"), e.getMessage());
             throw e;
         }
     }

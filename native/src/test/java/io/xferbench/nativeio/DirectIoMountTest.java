@@ -3,13 +3,13 @@ package io.xferbench.nativeio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.nativeio.testing.NativeAssumptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -80,9 +80,10 @@ class DirectIoMountTest {
     }
 
     private static void mount(String type, Path dir) throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting " + type + " needs root");
+        NativeAssumptions.assumeAvailable("O_DIRECT on " + type, "root".equals(System.getProperty("user.name")),
+                "mounting " + type + " needs root");
         String output = run("mount", "-t", type, "-o", "size=8m", type, dir.toString());
-        Assumptions.assumeTrue(output == null, "cannot mount " + type + ": " + output);
+        NativeAssumptions.assumeAvailable("O_DIRECT on " + type, output == null, "cannot mount " + type + ": " + output);
     }
 
     /** Null on success, else the command's output. */

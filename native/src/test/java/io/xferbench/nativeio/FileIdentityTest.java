@@ -1,8 +1,8 @@
 package io.xferbench.nativeio;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.xferbench.nativeio.testing.NativeAssumptions;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +14,8 @@ class FileIdentityTest {
     @Test
     void aFileSystemWithoutGenerationsIsAskedOnceAndIdentitiesStillTellFilesApart() throws Exception {
         Path shm = Path.of("/dev/shm");
-        assumeTrue(Files.isDirectory(shm) && Files.getFileStore(shm).type().equals("tmpfs"), "no tmpfs at /dev/shm");
+        NativeAssumptions.assumeAvailable("a file system without generations", Files.isDirectory(shm)
+                && Files.getFileStore(shm).type().equals("tmpfs"), "no tmpfs at /dev/shm");
         Path a = Files.createTempFile(shm, "xferbench-identity-", ".bin");
         Path b = Files.createTempFile(shm, "xferbench-identity-", ".bin");
         try (FileChannel ca = FileChannel.open(a, StandardOpenOption.READ); FileChannel cb = FileChannel.open(b, StandardOpenOption.READ)) {

@@ -1,8 +1,8 @@
 package io.xferbench.nativeio;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.xferbench.nativeio.testing.NativeAssumptions;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class TcpCorkTest {
     @Test
     void threeWritesWhileCorkedArriveAsOneSegment() throws Exception {
-        assumeTrue(NativeSupport.available(), NativeSupport.unavailableReason());
+        NativeAssumptions.assumeAvailable("TCP_CORK", NativeSupport.available(), NativeSupport.unavailableReason());
         try (LoopbackPair pair = LoopbackPair.open(1 << 20)) {
             pair.accepted().setOption(StandardSocketOptions.TCP_NODELAY, true);
             assertThat(TcpCork.isSet(pair.accepted())).isFalse();

@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,6 +9,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
 import java.io.EOFException;
@@ -46,7 +46,7 @@ class AnswerSegmentsTest {
     @MethodSource("io.xferbench.server.IoModelTest#everyModel")
     void segmentsPerAnswerWithAndWithoutTheCork(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
-        assumeTrue(NativeSupport.available(), NativeSupport.unavailableReason());
+        MethodAssumptions.assumeAvailable("TCP_INFO", NativeSupport.available(), NativeSupport.unavailableReason());
         ServerConfig config = ServerConfig.loopback(dataDir).withIoModel(model);
         assertThat(config.corkResponses()).as("not corked by default").isFalse();
         try (XferServer corked = XferServer.start(config.withCorkResponses(true));

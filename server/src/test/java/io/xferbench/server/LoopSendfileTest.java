@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The io_uring models' small bodies by sendfile from the loop ({@link LoopSendfile}): a body the socket takes only in
@@ -42,7 +42,8 @@ class LoopSendfileTest {
     @BeforeEach
     void available() {
         IoModelTest.assumeModelRuns(model);
-        assumeTrue(LoopSendfile.AVAILABLE, "the JNA shim or the JDK's file descriptors are unavailable: bodies go through the ring");
+        MethodAssumptions.assumeAvailable("sendfile from the event loop", LoopSendfile.AVAILABLE,
+                "the JNA shim or the JDK's file descriptors are unavailable: bodies go through the ring");
     }
 
     @Test

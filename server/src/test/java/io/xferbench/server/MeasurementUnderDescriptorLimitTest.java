@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.net.XferConnection;
@@ -58,8 +57,8 @@ class MeasurementUnderDescriptorLimitTest {
 
     private static void assumeRootWithPerf() {
         MethodAssumptions.assumeAvailable("perf syscall counting", PerfSyscallCounter.availability());
-        assumeTrue(ProcessHandle.current().info().user().map("root"::equals).orElse(false),
-                "perf counts syscall tracepoints as root only");
+        MethodAssumptions.assumeAvailable("perf syscall counting", ProcessHandle.current().info().user().map("root"::equals)
+                .orElse(false), "perf counts syscall tracepoints as root only");
     }
 
     /** Whether CAP_SYS_RESOURCE (bit 24) is effective here; the server, started by this JVM through prlimit, inherits it. */

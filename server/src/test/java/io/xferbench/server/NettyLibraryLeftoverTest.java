@@ -7,6 +7,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +40,7 @@ class NettyLibraryLeftoverTest {
     @ValueSource(strings = {"netty-epoll", "netty-io-uring"})
     void theLibraryLivesInTheServersOwnDirectoryAndLeavesWithIt(String model) throws Exception {
         Availability a = (model.equals("netty-epoll") ? NettyTransport.EPOLL : NettyTransport.IO_URING).availability();
-        Assumptions.assumeTrue(a.isAvailable(), a::unavailableReason);
+        MethodAssumptions.assumeAvailable(model, a);
         List<String> jvmArgs = List.of("-Djava.io.tmpdir=" + tmp, "-Dio.netty.native.deleteLibAfterLoading=false");
 
         try (ServerProcess s = ServerProcess.start(List.of(), jvmArgs, dataDir, "--io-model", model)) {
@@ -70,8 +70,8 @@ class NettyLibraryLeftoverTest {
     void aServerThatLoadedItsLibrariesLeavesNothingEvenWhenKilled() throws Exception {
         Availability epoll = NettyTransport.EPOLL.availability();
         Availability uring = NettyTransport.IO_URING.availability();
-        Assumptions.assumeTrue(epoll.isAvailable(), epoll::unavailableReason);
-        Assumptions.assumeTrue(uring.isAvailable(), uring::unavailableReason);
+        MethodAssumptions.assumeAvailable("netty-epoll", epoll);
+        MethodAssumptions.assumeAvailable("netty-io-uring", uring);
         try (ServerProcess s = ServerProcess.start(List.of(), List.of("-Djava.io.tmpdir=" + tmp), dataDir,
                 "--io-model", "netty-epoll")) {
             try (XferConnection c = XferConnection.open("127.0.0.1", s.port, "")) {
@@ -89,7 +89,7 @@ class NettyLibraryLeftoverTest {
     @Test
     void aPlatformServerLoadsNettyOnlyWhenAMethodNeedsIt() throws Exception {
         Availability epoll = NettyTransport.EPOLL.availability();
-        Assumptions.assumeTrue(epoll.isAvailable(), epoll::unavailableReason);
+        MethodAssumptions.assumeAvailable("netty-epoll", epoll);
         try (ServerProcess s = ServerProcess.start(List.of(), List.of("-Djava.io.tmpdir=" + tmp), dataDir)) {
             try (XferConnection c = XferConnection.open("127.0.0.1", s.port, "")) {
                 assertThat(c.download(Request.download("transfer-to", 1 << 20, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();

@@ -2,11 +2,11 @@ package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.testing.UnansweredListener;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +24,7 @@ class ProxyUpstreamConnectTimeoutTest {
     @Test
     void anUpstreamThatNeverAcceptsIsReportedWithinTheIdleTimeout() throws Exception {
         try (UnansweredListener full = new UnansweredListener()) {
-            assumeTrue(full.dropsSyns(), UnansweredListener.SKIP_REASON);
+            MethodAssumptions.assumeAvailable("an upstream that drops SYNs", full.dropsSyns(), UnansweredListener.SKIP_REASON);
             ProxyConfig config = new ProxyConfig("127.0.0.1", 0, 16, "127.0.0.1", full.port(), "copy", 64 * 1024,
                     Duration.ofSeconds(1), ServerConfig.DEFAULT_MAX_BUFFER_MEMORY);
             try (XferProxy proxy = XferProxy.start(config);

@@ -1,9 +1,9 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +21,7 @@ class ThreadsPeakTest {
      */
     @Test
     void aWindowKeepsThePeakOfThreadsAliveWhenATransferStarted() throws Exception {
-        assumeThat(Files.isReadable(Path.of("/proc/self/status"))).as("procfs").isTrue();
+        MethodAssumptions.assumeAvailable("live threads", Files.isReadable(Path.of("/proc/self/status")), "no procfs");
         try (Measurements measurements = new Measurements(MeasurementReport.SERVER)) {
             Measurements.Window window = measurements.begin(1, false);
             int before = ThreadCounts.live();

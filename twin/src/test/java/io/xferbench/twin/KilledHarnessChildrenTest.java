@@ -2,6 +2,7 @@ package io.xferbench.twin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +31,7 @@ class KilledHarnessChildrenTest {
 
     @Test
     void aKilledHarnessLeavesNoChildJvm() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         Process harness = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), KilledHarnessChildrenTest.class.getName())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();

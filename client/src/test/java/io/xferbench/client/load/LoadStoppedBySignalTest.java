@@ -1,8 +1,8 @@
 package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
 import java.io.IOException;
@@ -32,7 +32,7 @@ class LoadStoppedBySignalTest {
     void aStoppedRunDeletesItsFilesAndExitsWithTheSignalsStatus(String signal, int status, String op) throws Exception {
         if (signal.equals("INT")) {
             // A JVM whose SIGINT was ignored when it started (a background job) leaves it ignored: so would its child.
-            assumeFalse(sigintIgnored(), "this JVM ignores SIGINT, and so would the client it starts");
+            MethodAssumptions.assumeAvailable("SIGINT", !sigintIgnored(), "this JVM ignores SIGINT, and so would the client it starts");
         }
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

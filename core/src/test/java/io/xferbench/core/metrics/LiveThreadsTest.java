@@ -1,8 +1,8 @@
 package io.xferbench.core.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ class LiveThreadsTest {
 
     @Test
     void anotherProcessIsCountedUntilItIsGone() throws Exception {
-        assumeThat(Files.isReadable(Path.of("/proc/self/status"))).as("procfs").isTrue();
+        MethodAssumptions.assumeAvailable("live threads", Files.isReadable(Path.of("/proc/self/status")), "no procfs");
         Process sleep = new ProcessBuilder("sleep", "60").start();
         try (LiveThreads kept = LiveThreads.of(sleep.pid())) {
             assertThat(LiveThreads.countOf(sleep.pid())).isEqualTo(1);
@@ -44,7 +44,7 @@ class LiveThreadsTest {
     /** Other JVM threads (compiler, GC) may come and go meanwhile, hence the margin of 10 out of 40. */
     @Test
     void thisProcessCountsThreadsItStarts() throws Exception {
-        assumeThat(Files.isReadable(Path.of("/proc/self/status"))).as("procfs").isTrue();
+        MethodAssumptions.assumeAvailable("live threads", Files.isReadable(Path.of("/proc/self/status")), "no procfs");
         try (LiveThreads self = LiveThreads.self()) {
             int before = self.count();
             assertThat(before).isPositive();

@@ -1,9 +1,10 @@
 package io.xferbench.core.read;
 
 import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -66,15 +67,7 @@ class ReadEnginesTest {
     }
 
     private static void assumeRuns(ReadEngine engine, ReadSpec spec) {
-        String reason = engine.unsupported(spec);
-        if (reason == null) {
-            return;
-        }
-        String message = engine.name() + " skipped: " + reason;
-        if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
-            Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
-        }
-        Assumptions.abort(message);
+        MethodAssumptions.assumeAvailable(engine.name(), new Availability(engine.unsupported(spec)));
     }
 
     private static Path write(Path path, long corruptAt) throws IOException {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A directory nothing can be created in, for tests of outputs that cannot be written: immutable ({@code chattr +i})
@@ -24,7 +23,7 @@ public final class UnwritableDirectory {
         try {
             Files.delete(Files.createFile(dir.resolve("probe")));
             undo(dir);
-            Assumptions.abort("could not make " + dir + " unwritable here");
+            MethodAssumptions.assumeAvailable("an unwritable directory", false, "could not make " + dir + " unwritable here");
         } catch (IOException expected) {
             // Nothing can be created in it: what the test needs.
         }
@@ -47,8 +46,6 @@ public final class UnwritableDirectory {
     private static void run(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            Assumptions.abort(String.join(" ", cmd) + " failed: " + out.strip());
-        }
+        MethodAssumptions.assumeAvailable("an unwritable directory", p.waitFor() == 0, String.join(" ", cmd) + " failed: " + out.strip());
     }
 }

@@ -3,6 +3,7 @@ package io.xferbench.disk.pollution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -41,9 +42,7 @@ class CpuPlacementTest {
     @Test
     void aProcessNotWhereItWasPutFailsTheCheck() throws IOException {
         List<Integer> mine = CpuPlacement.allowedCpus(ProcessHandle.current().pid());
-        if (mine.size() < 2) {
-            org.junit.jupiter.api.Assumptions.abort("this process may use one CPU only: nothing to split");
-        }
+        MethodAssumptions.assumeAvailable("a split placement", mine.size() >= 2, "this process may use one CPU only: nothing to split");
         CpuPlacement p = CpuPlacement.decide(true, mine, true);
         // This JVM may run on every allowed CPU, so it is neither where the reader nor where the server was put.
         assertThatThrownBy(() -> p.checkReader(ProcessHandle.current().pid())).isInstanceOf(IOException.class)

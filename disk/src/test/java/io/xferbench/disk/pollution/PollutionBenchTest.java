@@ -2,10 +2,10 @@ package io.xferbench.disk.pollution;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.disk.MemoryCgroup;
 import io.xferbench.disk.MemoryHierarchy;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,14 +37,7 @@ class PollutionBenchTest {
 
     /** Skips where no memory cgroup can be made, and fails there under XFERBENCH_REQUIRE_ALL_METHODS=1. */
     private static void requireMemoryCgroup() {
-        String reason = MemoryCgroup.unavailableReason();
-        if (reason != null) {
-            String message = "memory cgroup unavailable: " + reason;
-            if ("1".equals(System.getenv("XFERBENCH_REQUIRE_ALL_METHODS"))) {
-                Assertions.fail(message + " (XFERBENCH_REQUIRE_ALL_METHODS=1 demands it runs here)");
-            }
-            Assumptions.assumeTrue(false, message);
-        }
+        MethodAssumptions.assumeAvailable("memory cgroup", new Availability(MemoryCgroup.unavailableReason()));
     }
 
     @Test
