@@ -10,9 +10,17 @@ import java.time.Duration;
  * @param bufferSize     user buffer of the copying relays when the PROXY frame does not set one
  * @param idleTimeout    a client may take this long to send its first frame (afterwards the upstream's timeouts apply)
  * @param maxBufferMemory relay buffers all connections may hold at once; a connection whose relay would pass it is BUSY
+ * @param token          when non-empty, every frame the proxy reads must carry it (as the server's {@code token});
+ *                       frames are forwarded with the client's token unchanged
  */
 public record ProxyConfig(String bind, int port, int maxConnections, String upstreamHost, int upstreamPort, String defaultRelay,
-                          int bufferSize, Duration idleTimeout, long maxBufferMemory) {
+                          int bufferSize, Duration idleTimeout, long maxBufferMemory, String token) {
+
+    /** A proxy that requires no token. */
+    public ProxyConfig(String bind, int port, int maxConnections, String upstreamHost, int upstreamPort, String defaultRelay,
+                       int bufferSize, Duration idleTimeout, long maxBufferMemory) {
+        this(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, maxBufferMemory, "");
+    }
 
     public static ProxyConfig loopback(int upstreamPort, String relay) {
         return new ProxyConfig("127.0.0.1", 0, 256, "127.0.0.1", upstreamPort, relay, TransferOptions.DEFAULT_BUFFER_SIZE,
@@ -20,14 +28,18 @@ public record ProxyConfig(String bind, int port, int maxConnections, String upst
     }
 
     public ProxyConfig withBufferSize(int size) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size, idleTimeout, maxBufferMemory);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, size, idleTimeout, maxBufferMemory, token);
     }
 
     public ProxyConfig withIdleTimeout(Duration timeout) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, timeout, maxBufferMemory);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, timeout, maxBufferMemory, token);
     }
 
     public ProxyConfig withMaxBufferMemory(long bytes) {
-        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, bytes);
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, bytes, token);
+    }
+
+    public ProxyConfig withToken(String required) {
+        return new ProxyConfig(bind, port, maxConnections, upstreamHost, upstreamPort, defaultRelay, bufferSize, idleTimeout, maxBufferMemory, required);
     }
 }

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -19,17 +20,23 @@ import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.OpenFilesLimit;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code java -jar xferbench-server.jar --data-dir DIR [--bind 127.0.0.1] [--port 7070]}, or as a proxy
- * {@code java -jar xferbench-server.jar --proxy-to HOST:PORT [--relay copy] [--relay-buffer 64KiB] [--port 7071]}.
+ * {@code java -jar xferbench-server.jar --proxy-to HOST:PORT [--relay copy] [--relay-buffer 64KiB] [--port 7071]}; a proxy
+ * refuses the options only a server uses ({@link ServerOnlyOption}).
  */
 @Command(name = "xferbench-server", mixinStandardHelpOptions = true, version = "xferbench-server 0.1.0",
         description = "Serves and receives files over TCP with every transfer method. Prints one line "
                 + "'xferbench-server listening on HOST:PORT' when ready. With --proxy-to it is instead a proxy that "
                 + "relays every connection to that xferbench server and prints 'xferbench-proxy listening on HOST:PORT'.")
 public final class ServerMain implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--data-dir", description = "Directory served and written; nothing outside it is touched (required unless --proxy-to).")
     Path dataDir;
@@ -127,6 +134,9 @@ public final class ServerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         OneLineLogging.install();
+        if (proxyTo != null) {
+            ServerOnlyOption.refuseInProxy(spec.commandLine());
+        }
         if (ioUringDepth > 4096) {
             throw new IllegalArgumentException("--io-uring-depth must be at most 4096, not " + ioUringDepth);
         }
@@ -143,17 +153,7 @@ public final class ServerMain implements Callable<Integer> {
         if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
             throw new IllegalArgumentException("--data-dir " + dataDir + " is not a directory");
         }
-        if (tokenFile != null && !(Files.isRegularFile(tokenFile) && Files.isReadable(tokenFile))) {
-            throw new IllegalArgumentException("--token-file " + tokenFile + " is not a readable file");
-        }
-        if (token != null && token.isBlank()) {
-            throw new IllegalArgumentException("--token is empty: give one, or leave the option out to serve without");
-        }
-        String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip()
-                : token != null ? token : "";
-        if (tokenFile != null && secret.isEmpty()) {
-            throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
-        }
+        String secret = secret();
         if (minRate < 1) {
             throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
         }
@@ -167,10 +167,7 @@ public final class ServerMain implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--bind " + bind + ": unknown host");
         }
-        if (!"127.0.0.1".equals(bind) && !"localhost".equals(bind) && !"::1".equals(bind)) {
-            System.err.println("xferbench-server: WARNING: listening on " + bind + ", not loopback: anyone who can reach it "
-                    + "can read and write " + dataDir + (secret.isEmpty() ? " (no --token set)" : ""));
-        }
+        BindWarning.unlessLoopback(bind, "read and write " + dataDir, secret);
         raiseOpenFilesLimit();
         XferServer server = XferServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -189,8 +186,9 @@ public final class ServerMain implements Callable<Integer> {
     }
 
     private Integer proxy() throws Exception {
+        String secret = secret();
         ProxyConfig config = new ProxyConfig(bind, port, maxConnections, proxyTo.host(), proxyTo.port(), relay, relayBuffer,
-                Duration.ofSeconds(idleTimeoutSeconds), bufferMemory());
+                Duration.ofSeconds(idleTimeoutSeconds), bufferMemory(), secret);
         if (RelayMethods.byId(relay).isEmpty()) {
             throw new IllegalArgumentException("unknown relay '" + relay + "' (known: "
                     + String.join(", ", RelayMethods.ids()) + ")");
@@ -209,6 +207,7 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--proxy-to " + proxyTo + " is this proxy's own address (--bind " + bind
                     + " --port " + port + "): every connection would be relayed to itself");
         }
+        BindWarning.unlessLoopback(bind, "relay to " + proxyTo, secret);
         raiseOpenFilesLimit();
         XferProxy proxy = XferProxy.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -225,6 +224,22 @@ public final class ServerMain implements Callable<Integer> {
         System.out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The token --token or --token-file requires, or empty when neither is given. */
+    private String secret() throws IOException {
+        if (tokenFile != null && !(Files.isRegularFile(tokenFile) && Files.isReadable(tokenFile))) {
+            throw new IllegalArgumentException("--token-file " + tokenFile + " is not a readable file");
+        }
+        if (token != null && token.isBlank()) {
+            throw new IllegalArgumentException("--token is empty: give one, or leave the option out to serve without");
+        }
+        String secret = tokenFile != null ? Files.readAllLines(tokenFile).stream().findFirst().orElse("").strip()
+                : token != null ? token : "";
+        if (tokenFile != null && secret.isEmpty()) {
+            throw new IllegalArgumentException("--token-file " + tokenFile + " is empty");
+        }
+        return secret;
     }
 
     /** --max-buffer-memory as given (refused past what the JVM can allocate), or the default cut to what it can. */

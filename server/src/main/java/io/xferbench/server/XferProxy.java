@@ -47,7 +47,9 @@ import java.util.logging.Logger;
  *   <li>any other request is forwarded unchanged to the upstream, and the connection is relayed with the
  *       default relay: a plain xferbench client works through the proxy without knowing it.</li>
  * </ul>
- * The proxy checks no token: the upstream checks every request it relays. Thread per connection, as the server.
+ * With a token ({@code --token}) the proxy refuses, as the server does, every frame it reads without it; it forwards
+ * frames with the client's token unchanged (a relay cannot rewrite the later ones), and the upstream checks its own
+ * token on every request it gets. Thread per connection, as the server.
  *
  * <p>INFO, MEASURE_BEGIN and MEASURE_END frames whose method is {@link Request#PROXY_SELF}, sent before any PROXY
  * frame, are answered by the proxy about itself (pid, relays, a CPU/syscall window of this process), so a client can
@@ -140,6 +142,12 @@ public final class XferProxy implements AutoCloseable {
                 current = first;
                 // Relaying has no deadline of its own: the upstream's timeouts end idle relays.
                 registry.enter(conn, ConnectionRegistry.State.BUSY, RELAY_BUDGET);
+                if (!authorized(first)) {
+                    // As the server answers; before anything is answered about the proxy or reaches the upstream.
+                    answer(client, Status.FORBIDDEN, "missing or wrong token");
+                    LingeringClose.drain(client, registry, conn);
+                    return;
+                }
                 if (Request.PROXY_SELF.equals(first.method()) && answerSelf(client, first.op(), conn, window)) {
                     continue;
                 }
@@ -250,6 +258,10 @@ public final class XferProxy implements AutoCloseable {
             }
             closeQuietly(client);
         }
+    }
+
+    private boolean authorized(Request request) {
+        return config.token().isEmpty() || Tokens.matches(config.token(), request.token());
     }
 
     /** Builds the connection's relay; a test may make that fail ({@link InternalFaultProbe.Point#PROXY_NEW_RELAY}). */

@@ -24,10 +24,13 @@ final class ServerProcess implements AutoCloseable {
     final int port;
     /** Every line the server logged after it started listening. */
     final List<String> log = new CopyOnWriteArrayList<>();
+    /** Every line it printed before its listening line (warnings about its options among them). */
+    final List<String> startup;
 
-    private ServerProcess(Process process, int port) {
+    private ServerProcess(Process process, int port, List<String> startup) {
         this.process = process;
         this.port = port;
+        this.startup = List.copyOf(startup);
     }
 
     /**
@@ -88,7 +91,7 @@ final class ServerProcess implements AutoCloseable {
         for (String line; (line = out.readLine()) != null; ) {
             Matcher m = LISTENING.matcher(line);
             if (m.find()) {
-                ServerProcess s = new ServerProcess(p, Integer.parseInt(m.group(2)));
+                ServerProcess s = new ServerProcess(p, Integer.parseInt(m.group(2)), early);
                 // Its own thread, not the common pool: on 2 cores that pool has one thread, which the drain would keep.
                 Thread drain = new Thread(() -> out.lines().forEach(s.log::add), "server-log");
                 drain.setDaemon(true);

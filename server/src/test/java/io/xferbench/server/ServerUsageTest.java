@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.xferbench.core.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 /** The server's bad command lines: one line, exit 2, nothing started. */
 class ServerUsageTest {
@@ -52,7 +57,40 @@ class ServerUsageTest {
         assertOneLineUsageError(args.split(" "));
     }
 
-    private static void assertOneLineUsageError(String[] argv) {
+    /** A server's option given to a proxy is refused, naming it and why, not ignored. */
+    @ParameterizedTest
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @ValueSource(strings = {"--data-dir=/nonexistent-but-never-created", "--max-upload=1GiB", "--max-generated=1GiB",
+        "--min-rate=2MiB", "--shutdown-grace=5", "--io-model=virtual", "--io-uring-depth=8", "--io-uring-ring-size=64",
+        "--cork-responses"})
+    void serverOnlyOptionsAreRefusedByAProxy(String option) {
+        String err = assertOneLineUsageError(("--proxy-to=127.0.0.1:1 --port=0 " + option).split(" "));
+        assertThat(err).contains(option.split("=")[0] + " does not apply to a proxy (--proxy-to): ");
+        assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
+    }
+
+    /** A proxy's token is checked as the server's: an empty one, or a file that cannot be read, is a usage error. */
+    @ParameterizedTest
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    @ValueSource(strings = {"--token=", "--token-file=/tmp", "--token-file=/nonexistent-but-never-created"})
+    void unusableTokensOfAProxyAreOneLineAndExitTwo(String option) {
+        String err = assertOneLineUsageError(("--proxy-to=127.0.0.1:1 --port=0 " + option).split(" "));
+        assertThat(err).contains(option.split("=")[0]);
+    }
+
+    /** Every option is one a proxy uses or one it refuses: a new server option cannot be ignored by a proxy unnoticed. */
+    @Test
+    void everyOptionIsUsedOrRefusedByAProxy() {
+        Set<String> used = Set.of("--help", "--version", "--bind", "--port", "--max-connections", "--token", "--token-file",
+                "--max-buffer-memory", "--io-uring-max-workers", "--idle-timeout", "--proxy-to", "--relay", "--relay-buffer");
+        Set<String> refused = Stream.of(ServerOnlyOption.values()).map(o -> o.name).collect(Collectors.toSet());
+        Set<String> all = new CommandLine(new ServerMain()).getCommandSpec().options().stream()
+                .map(OptionSpec::longestName).collect(Collectors.toSet());
+        assertThat(refused).doesNotContainAnyElementsOf(used);
+        assertThat(Stream.concat(used.stream(), refused.stream()).collect(Collectors.toSet())).isEqualTo(all);
+    }
+
+    private static String assertOneLineUsageError(String[] argv) {
         StringWriter err = new StringWriter();
         CommandLine cl = Cli.commandLine(new ServerMain());
         cl.setErr(new PrintWriter(err, true));
@@ -61,5 +99,6 @@ class ServerUsageTest {
         assertThat(exit).as(text).isEqualTo(Cli.USAGE);
         assertThat(err.toString().strip().lines()).as(text).hasSizeLessThanOrEqualTo(1);
         assertThat(text).doesNotContain("Exception").doesNotContain("\tat ");
+        return err.toString();
     }
 }
