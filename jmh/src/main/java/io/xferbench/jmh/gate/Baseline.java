@@ -13,11 +13,12 @@ import java.util.Optional;
 
 /**
  * The committed baseline: the gate policy (thresholds), what its counts depend on ({@code countsDependOn}, checked
- * before every run; null in a baseline written before it was recorded), the environment it was measured in (for
- * people), and the JMH results verbatim ({@code results}), so {@code --compare} can read it like any JMH result file.
+ * before every run; null in a baseline written before it was recorded), the host its ratios were measured on
+ * ({@code ratiosDependOn}; null likewise), the environment it was measured in (for people), and the JMH results
+ * verbatim ({@code results}), so {@code --compare} can read it like any JMH result file.
  */
-public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, Map<String, Object> environment,
-                       List<BenchmarkResult> results) {
+public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostFingerprint ratiosDependOn,
+                       Map<String, Object> environment, List<BenchmarkResult> results) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static Baseline read(Path file) throws IOException {
@@ -29,16 +30,18 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, Map<S
         @SuppressWarnings("unchecked")
         Map<String, Object> env = root.has("environment") ? JSON.treeToValue(root.get("environment"), Map.class) : Map.of();
         CountEnvironment counts = root.hasNonNull("countsDependOn") ? JSON.treeToValue(root.get("countsDependOn"), CountEnvironment.class) : null;
-        return new Baseline(policy, counts, env, JmhResults.parse(root.get("results")));
+        HostFingerprint host = root.hasNonNull("ratiosDependOn") ? JSON.treeToValue(root.get("ratiosDependOn"), HostFingerprint.class) : null;
+        return new Baseline(policy, counts, host, env, JmhResults.parse(root.get("results")));
     }
 
     /** Writes a baseline from a JMH result file, keeping its results byte for byte as JMH wrote them. */
-    public static void write(Path file, GatePolicy policy, CountEnvironment countsDependOn, Map<String, Object> environment,
-                             Path jmhResults) throws IOException {
+    public static void write(Path file, GatePolicy policy, CountEnvironment countsDependOn, HostFingerprint ratiosDependOn,
+                             Map<String, Object> environment, Path jmhResults) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("about", "xferbench performance-gate baseline: accept new numbers with scripts/perf-gate --update-baseline, then commit");
         root.set("policy", JSON.valueToTree(policy));
         root.set("countsDependOn", JSON.valueToTree(countsDependOn));
+        root.set("ratiosDependOn", JSON.valueToTree(ratiosDependOn));
         root.set("environment", JSON.valueToTree(environment));
         root.set("results", JSON.readTree(jmhResults.toFile()));
         Files.createDirectories(file.toAbsolutePath().getParent());
@@ -60,5 +63,26 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, Map<S
         }
         return Optional.of("syscall counts depend on the environment, and this one differs from " + file + "'s ("
                 + String.join("; ", differences) + "): " + fix + ", or run where the baseline was measured");
+    }
+
+    /**
+     * Why this baseline's ratios cannot judge results measured on {@code host} ({@code where}: "here", "in FILE"), as
+     * a verdict note, or empty when they can. A ratio to the ruler moves with the CPU, cores, memory and
+     * virtualisation: a fresh host of the same kind failed sendfile's and io_uring's ratios, confirmed by a re-run,
+     * with the code unchanged. Counts do not depend on the host and are judged regardless.
+     */
+    public Optional<String> ratioRefusal(HostFingerprint host, String where, Path file) {
+        if (ratiosDependOn == null) {
+            return Optional.of("not judged: " + file + " does not record the host its ratios were measured on"
+                    + " (CPU, cores, memory, virtualisation)");
+        }
+        List<String> differences = host.differencesFrom(ratiosDependOn, where);
+        return differences.isEmpty() ? Optional.empty()
+                : Optional.of("not judged: baseline from another host (" + String.join("; ", differences) + ")");
+    }
+
+    /** The command that measures a baseline, ratios included, on the host that runs it. */
+    public static String ratioBaselineCommand(Path file) {
+        return "scripts/perf-gate --update-baseline --iterations 5 --baseline " + file;
     }
 }

@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "perf-gate", sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs the gate suite (downloads, uploads, relays, file reads with the syscall profiler) and judges it "
-                + "against the baseline: syscall counts per op are gated hard, ratios to the ruler method softly.",
+                + "against the baseline: syscall counts per op are gated hard, ratios to the ruler method softly "
+                + "(only against a baseline measured on this host: the ratio baseline is per host).",
                 "Exit codes: 0 no regression, 1 regression, 2 could not run."})
 public final class PerfGate implements Callable<Integer> {
     static final Path DEFAULT_BASELINE = Path.of("jmh/gate/baseline.json");
@@ -188,7 +189,7 @@ public final class PerfGate implements Callable<Integer> {
         if (update) {
             Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(null));
             env.put("suite", suite);
-            Baseline.write(baselineFile, GatePolicy.DEFAULT, CountEnvironment.current(), env, out);
+            Baseline.write(baselineFile, GatePolicy.DEFAULT, CountEnvironment.current(), HostFingerprint.current(), env, out);
             System.out.println("perf-gate: baseline written to " + baselineFile + " (" + current.size() + " results); commit it");
             return GateReport.EXIT_OK;
         }
@@ -203,7 +204,14 @@ public final class PerfGate implements Callable<Integer> {
                     + baseline.results().size() + " baseline rows it runs");
         }
         List<Verdict> verdicts = comparator.compare(expected, current);
-        verdicts = countsOnly ? ratiosAsInfo(verdicts) : confirmRatioRegressions(verdicts, baseline, suite, comparator);
+        Optional<String> otherHost = baseline.ratioRefusal(HostFingerprint.current(), "here", baselineFile);
+        if (countsOnly) {
+            verdicts = ratiosAsInfo(verdicts);
+        } else if (otherHost.isPresent()) {
+            verdicts = ratiosNotJudged(verdicts, otherHost.get(), baselineFile);
+        } else {
+            verdicts = confirmRatioRegressions(verdicts, baseline, suite, comparator);
+        }
         return finish(new GateReport(verdicts));
     }
 
@@ -255,6 +263,16 @@ public final class PerfGate implements Callable<Integer> {
                 .map(v -> v.kind() == Kind.RATIO ? v.withOutcome(Outcome.INFO, "not gated with --counts-only"
                         + (v.outcome() == Outcome.OK ? "" : "; would be " + v.outcome().name().toLowerCase(Locale.ROOT))) : v)
                 .toList();
+    }
+
+    /**
+     * Ratios the baseline cannot judge (another host, or one it does not record) are shown with the reason and never
+     * re-run; one line says so and how to measure a baseline where the gate runs.
+     */
+    private static List<Verdict> ratiosNotJudged(List<Verdict> verdicts, String reason, Path baselineFile) {
+        System.out.println("perf-gate: ratios " + reason + "; the ratio baseline is per host: measure one on the host that"
+                + " runs the gate with " + Baseline.ratioBaselineCommand(baselineFile) + " (counts are judged regardless)");
+        return verdicts.stream().map(v -> v.kind() == Kind.RATIO ? v.withOutcome(Outcome.INFO, reason) : v).toList();
     }
 
     private int finish(GateReport report) throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The real gate, end to end: a baseline measured on the unmodified code, then the unmodified code passes
  * (exit 0), then transfer-to degraded into a 4 KiB copy loop by the test-only switch fails (exit 1) on its
- * syscall counts.
+ * syscall counts. And a run that judges ratios (no --counts-only) against that baseline recorded as measured on
+ * another host judges none of them, and still its counts.
  */
 class PerfGateEndToEndTest {
     @TempDir
@@ -34,6 +36,7 @@ class PerfGateEndToEndTest {
         System.setProperty("jmh.ignoreLock", "true");
 
         assertThat(PerfGate.run(args("--update-baseline").toArray(String[]::new))).isEqualTo(GateReport.EXIT_OK);
+        assertThat(Baseline.read(tmp.resolve("baseline.json")).ratiosDependOn()).isEqualTo(HostFingerprint.current());
 
         // Counts only: they are what a degraded method changes deterministically; ratios between two runs minutes apart
         // on a shared 2-core machine are noise the gate's own docs keep out of CI (a run saw transfer-to/stream -37%).
@@ -56,5 +59,23 @@ class PerfGateEndToEndTest {
         assertThat(regressed).anyMatch(r -> r.contains("method=transfer-to") && r.endsWith("syscalls.pread64/op"));
         assertThat(regressed).anyMatch(r -> r.contains("method=transfer-to") && r.endsWith("syscalls.write/op"));
         assertThat(regressed).noneMatch(r -> r.contains("method=stream"));
+
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode baseline = (ObjectNode) json.readTree(tmp.resolve("baseline.json").toFile());
+        baseline.set("ratiosDependOn", json.valueToTree(new HostFingerprint("Other CPU 9000", 64, 256, "none")));
+        json.writeValue(tmp.resolve("baseline.json").toFile(), baseline);
+        Path otherHost = tmp.resolve("other-host.json");
+        assertThat(PerfGate.run(args("--verdict-json", otherHost.toString()).toArray(String[]::new)))
+                .as("ratios judged against a baseline from another host").isEqualTo(GateReport.EXIT_OK);
+        List<JsonNode> ratios = new ArrayList<>();
+        json.readTree(otherHost.toFile()).get("verdicts").forEach(v -> {
+            if (v.get("kind").asText().equals("RATIO")) {
+                ratios.add(v);
+            }
+        });
+        assertThat(ratios).isNotEmpty().allSatisfy(v -> {
+            assertThat(v.get("outcome").asText()).isEqualTo("INFO");
+            assertThat(v.get("note").asText()).startsWith("not judged: baseline from another host (CPU ");
+        });
     }
 }
