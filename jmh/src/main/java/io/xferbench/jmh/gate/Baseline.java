@@ -53,11 +53,16 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostF
      * another JDK, kernel or Netty would fail (or pass) for reasons that are not the change under test.
      */
     public Optional<String> refusal(CountEnvironment here, Path file) {
+        return refusal(here, "here", file);
+    }
+
+    /** The same rule for results measured {@code where} ("here" for a run, "in FILE" for {@code --compare}). */
+    public Optional<String> refusal(CountEnvironment current, String where, Path file) {
         String fix = "measure a baseline here with scripts/perf-gate --update-baseline --baseline " + file + " and commit it";
         if (countsDependOn == null) {
             return Optional.of(file + " does not record what its counts depend on (JDK, kernel, Netty): " + fix);
         }
-        List<String> differences = here.differencesFrom(countsDependOn);
+        List<String> differences = current.differencesFrom(countsDependOn, where);
         if (differences.isEmpty()) {
             return Optional.empty();
         }

@@ -37,15 +37,20 @@ public record CountEnvironment(int jdkFeature, String kernel, String netty) {
 
     /** Where {@code this} (the run's environment) differs from the baseline's, one phrase each; empty when none does. */
     public List<String> differencesFrom(CountEnvironment baseline) {
+        return differencesFrom(baseline, "here");
+    }
+
+    /** The same for results measured {@code where} ("here", "in FILE"). */
+    public List<String> differencesFrom(CountEnvironment baseline, String where) {
         List<String> out = new ArrayList<>();
         if (jdkFeature != baseline.jdkFeature) {
-            out.add("JDK " + jdkFeature + " here, JDK " + baseline.jdkFeature + " in the baseline");
+            out.add("JDK " + jdkFeature + " " + where + ", JDK " + baseline.jdkFeature + " in the baseline");
         }
         if (!kernel.equals(baseline.kernel)) {
-            out.add("kernel " + kernel + " here, " + baseline.kernel + " in the baseline");
+            out.add("kernel " + kernel + " " + where + ", " + baseline.kernel + " in the baseline");
         }
         if (!netty.equals(baseline.netty)) {
-            out.add("Netty " + netty + " here, " + baseline.netty + " in the baseline");
+            out.add("Netty " + netty + " " + where + ", " + baseline.netty + " in the baseline");
         }
         return out;
     }

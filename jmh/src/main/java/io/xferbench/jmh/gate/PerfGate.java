@@ -44,7 +44,8 @@ public final class PerfGate implements Callable<Integer> {
     boolean update;
 
     @Option(names = "--compare", arity = "2", paramLabel = "FILE",
-            description = "Compare two saved JMH result files (or a baseline and a result file); run nothing.")
+            description = "Compare two saved JMH result files (or a baseline and a result file); run nothing. "
+                    + "The run's environment rules apply, with the second file's results in place of a run here.")
     List<Path> compare;
 
     @Option(names = "--counts-only", description = "Gate only the deterministic syscall counts (ratios are shown, not gated); "
@@ -112,10 +113,30 @@ public final class PerfGate implements Callable<Integer> {
         }
     }
 
+    /**
+     * The run's rules for the environment, with the second file's results in place of a run here: counts from another
+     * JDK, kernel or Netty are refused, ratios from another host are not judged.
+     */
     private int compareFiles() throws Exception {
         Path a = compare.get(0);
-        GatePolicy policy = isBaseline(a) ? Baseline.read(a).policy() : GatePolicy.DEFAULT;
-        return finish(new GateReport(new GateComparator(policy).compare(JmhResults.read(a), JmhResults.read(compare.get(1)))));
+        Path b = compare.get(1);
+        Baseline baseline = MeasuredIn.asBaseline(a);
+        MeasuredIn current = MeasuredIn.of(b);
+        Optional<String> refusal = current.counts() == null
+                ? Optional.of(b + " does not record what its counts depend on (JDK, kernel, Netty)")
+                : baseline.refusal(current.counts(), current.where(), a);
+        if (refusal.isPresent()) {
+            System.err.println("perf-gate: could not run: " + refusal.get());
+            return GateReport.EXIT_COULD_NOT_RUN;
+        }
+        List<Verdict> verdicts = new GateComparator(baseline.policy()).compare(baseline.results(), JmhResults.read(b));
+        Optional<String> ratios = current.host() == null
+                ? Optional.of("not judged: " + b + " does not record the host its ratios were measured on")
+                : baseline.ratioRefusal(current.host(), current.where(), a);
+        if (ratios.isPresent()) {
+            verdicts = ratiosNotJudged(verdicts, ratios.get(), a);
+        }
+        return finish(new GateReport(verdicts));
     }
 
     private int gate() throws Exception {
@@ -301,9 +322,5 @@ public final class PerfGate implements Callable<Integer> {
             out.add(Path.of(step));
         }
         return out;
-    }
-
-    private static boolean isBaseline(Path file) throws Exception {
-        return Files.readString(file).stripLeading().startsWith("{");
     }
 }
