@@ -14,6 +14,8 @@ import java.util.Map;
  * in CRLF or a bare LF ({@link HttpHeadEnd}). Reads in blocks, keeps what arrived past a head for the next one
  * (pipelining), and bounds everything: a head over {@link #MAX_HEAD_BYTES} is refused with 431 before more is read.
  * Bodies are not supported (a request that announces one is refused), so nothing but heads ever sits in the buffer.
+ * What another parser could read otherwise is refused with 400 and the connection closed: obs-fold, a field name that
+ * is not a token up to its colon, a bare CR or another control character.
  */
 final class HttpRequestReader {
     static final int MAX_HEAD_BYTES = 8 * 1024;
@@ -73,10 +75,16 @@ final class HttpRequestReader {
         InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
         boolean headMethod = HttpHeadMethod.isHead(head);
         String[] lines = head.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
+        // The last line's ending is not in the head: a CR that ends it is a bare one.
+        for (int i = 0; i < lines.length - 1; i++) {
             if (lines[i].endsWith("\r")) {
                 lines[i] = lines[i].substring(0, lines[i].length() - 1);
             }
+        }
+        // A CR left inside a line is a bare CR, which RFC 9112 §2.2 lets a recipient refuse: a peer that takes it for a
+        // line end reads other headers (a Content-Length) than this parser, so it is refused, as any control character.
+        if (hasControl(lines[0], false)) {
+            throw new BadRequest(400, "malformed request line: a bare CR or another control character", headMethod);
         }
         String[] start = lines[0].split(" ", -1);
         if (start.length != 3 || start[0].isEmpty() || !start[0].chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
@@ -93,8 +101,17 @@ final class HttpRequestReader {
         for (int i = 1; i < lines.length; i++) {
             String line = lines[i];
             int colon = line.indexOf(':');
-            if (colon <= 0 || line.charAt(0) == ' ' || line.charAt(0) == '\t' || line.substring(0, colon).contains(" ")) {
+            // A line starting with whitespace is obs-fold, refused (RFC 9112 §5.2).
+            if (colon <= 0 || line.charAt(0) == ' ' || line.charAt(0) == '\t') {
                 throw new BadRequest(400, "malformed header line", headMethod);
+            }
+            // The name is a token up to the colon: "Content-Length\t:" is not Content-Length here, so a peer that
+            // trims it would frame a body this server reads as the next request (RFC 9112 §5.1 requires the 400).
+            if (!isToken(line, colon)) {
+                throw new BadRequest(400, "malformed header line: the field name must be a token directly followed by ':'", headMethod);
+            }
+            if (hasControl(line, true)) {
+                throw new BadRequest(400, "malformed header line: a bare CR or another control character in a field value", headMethod);
             }
             String name = line.substring(0, colon).toLowerCase(Locale.ROOT);
             String value = line.substring(colon + 1).strip();
@@ -132,6 +149,33 @@ final class HttpRequestReader {
         } catch (IllegalArgumentException e) {
             throw new BadRequest(400, "malformed percent-encoding", headMethod);
         }
+    }
+
+    /** Whether the first {@code length} chars of {@code s} are a token (RFC 9110 §5.6.2: tchar, at least one). */
+    private static boolean isToken(String s, int length) {
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            boolean tchar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+            if (!tchar) {
+                return false;
+            }
+        }
+        return length > 0;
+    }
+
+    /**
+     * Whether {@code s} holds a control character (below SP, or DEL), a horizontal tab excepted where {@code tabAllowed}
+     * (a field value may hold one, RFC 9110 §5.5).
+     */
+    private static boolean hasControl(String s, boolean tabAllowed) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if ((c < ' ' && !(tabAllowed && c == '\t')) || c == 0x7f) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String abbreviate(String s) {

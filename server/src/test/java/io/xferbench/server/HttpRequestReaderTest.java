@@ -83,6 +83,40 @@ class HttpRequestReaderTest {
         assertStatus("GET / HTTP/1.1\rHost: h\r\r", 400, "closed inside");
     }
 
+    /**
+     * Heads another parser could frame otherwise are refused, so no body is read as a request (RFC 9112 §5.1, §2.2;
+     * RFC 9110 §5.5, §5.6.2): whitespace before a header's colon (a Content-Length or Transfer-Encoding that a peer
+     * trims to the real one), a bare CR or another control character in a line, a name that is not a token.
+     */
+    @Test
+    void headsAPeerCouldFrameOtherwiseAreRefused() {
+        for (String line : new String[] {
+            "Content-Length\t: 5", "Content-Length : 5", "Transfer-Encoding\t: chunked", "Transfer-Encoding : chunked",
+            "X-A: a\rContent-Length: 5", "X-A: a\r", "Content-Length: 5\r", "\rContent-Length: 5", "Host\r: h",
+            "X-A: a\u0000b", "X-A: a\u007fb", "X-A: \u001f5", "X\u0001: a", "X(A): a", "\"X\": a", "X\u00e9: a",
+        }) {
+            for (String eol : new String[] {"\r\n", "\n"}) {
+                if (eol.equals("\n") && line.endsWith("\r")) {
+                    continue; // its CR and the LF are a CRLF
+                }
+                assertStatus("GET / HTTP/1.1" + eol + "Host: h" + eol + line + eol + eol + "GET / HTTP/1.1" + eol + "Host: h" + eol + eol,
+                        400, "header line");
+            }
+        }
+        assertStatus("GET / HTTP/1.1\rX: y\r\nHost: h\r\n\r\n", 400, "request line");
+        assertStatus("GET /a\tb HTTP/1.1\r\nHost: h\r\n\r\n", 400, "request line");
+        assertStatus("GET /\u0000 HTTP/1.1\r\nHost: h\r\n\r\n", 400, "request line");
+    }
+
+    /** What a field may hold stays served: a tab and obs-text in a value, OWS around it, every tchar in a name. */
+    @Test
+    void fieldsWithinTheGrammarAreServed() throws Exception {
+        HttpRequest r = reader("GET / HTTP/1.1\r\nHost: h\r\nX-A:\ta\tb \r\nX-B: caf\u00e9\r\n"
+                + "!#$%&'*+-.^_`|~09aZ:v\r\nContent-Length: 0\r\n\r\n", 4).next();
+        assertThat(r.headers()).containsEntry("x-a", "a\tb").containsEntry("x-b", "caf\u00e9")
+                .containsEntry("!#$%&'*+-.^_`|~09az", "v");
+    }
+
     /** A bad head says whether its method was HEAD, refused parsed or unparsed, so its answer can leave the body out. */
     @Test
     void aBadRequestTellsAHeadFromOtherMethods() {

@@ -211,6 +211,32 @@ class HttpServingTest {
         }
     }
 
+    /**
+     * A head a peer could frame otherwise (whitespace before a Content-Length's or Transfer-Encoding's colon, a bare
+     * CR that would end a line for it) is answered 400 and the connection closed, on every model: what follows it is
+     * never read as a request. It was: the smuggled GET behind it was answered 200 after the first one's 200.
+     */
+    @ParameterizedTest
+    @MethodSource("io.xferbench.server.IoModelTest#everyModel")
+    void headsAPeerCouldFrameOtherwiseAreRefusedAndWhatFollowsIsNeverServed(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+            server.data().generated(10);
+            String smuggled = "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+            for (String framing : new String[] {
+                "Content-Length\t: " + smuggled.length(),
+                "Content-Length : " + smuggled.length(),
+                "Transfer-Encoding\t: chunked",
+                "X-A: a\rContent-Length: " + smuggled.length(),
+                "X-A: a\rTransfer-Encoding: chunked",
+            }) {
+                String answer = answerToEnd(server, "GET /xferbench-10.dat HTTP/1.1\r\nHost: x\r\n" + framing + "\r\n\r\n" + smuggled, false);
+                assertThat(answer).as(model + " " + framing).startsWith("HTTP/1.1 400 ").containsIgnoringCase("\r\nConnection: close\r\n");
+                assertThat(answer.indexOf("HTTP/1.1 ", 1)).as(model + " " + framing + ": a second answer").isEqualTo(-1);
+            }
+        }
+    }
+
     /** Everything the server sends to {@code request} on a new connection, until it closes; FIN after the request if {@code shutDown}. */
     private static String answerToEnd(XferServer server, String request, boolean shutDown) throws IOException {
         try (Socket s = connect(server)) {
