@@ -25,7 +25,8 @@ import java.util.zip.CRC32C;
  *
  * <ol>
  *   <li>{@link #refusal} and {@link #open}: everything that can be refused is refused before the client sends a
- *       byte: no name, a body over {@code --max-upload}, a name outside the data directory, a body that with its
+ *       byte: no name, a body over {@code --max-upload}, a name outside the data directory or a generated file's
+ *       ({@link DataDirectory#isGeneratedName}), a body that with its
  *       checksum record and metadata ({@link DataDirectory#RECORD_AND_METADATA_ROOM}, as a generation) would not fit
  *       in the file system's usable space (NO_SPACE).</li>
  *   <li>{@link #verify}: exactly {@code size} bytes whose CRC32C equals the request's; receivers that could not

@@ -165,9 +165,12 @@ class EventLoopServerTest {
             assertThat(s.size()).isEqualTo(4_096);
             assertThat(c.stat("missing.bin")).isEqualTo(FileStat.ABSENT);
             assertStatus(() -> c.stat("../outside.txt"), Status.FORBIDDEN);
-            c.delete(name);
-            assertThat(c.stat(name).exists()).isFalse();
-            assertStatus(() -> c.delete(name), Status.NOT_FOUND);
+            // A generated file's name is the server's (ImpersonatedTestFileTest); another name is deleted.
+            assertStatus(() -> c.delete(name), Status.FORBIDDEN);
+            Files.copy(f.path(), f.path().resolveSibling("own.bin"));
+            c.delete("own.bin");
+            assertThat(c.stat("own.bin").exists()).isFalse();
+            assertStatus(() -> c.delete("own.bin"), Status.NOT_FOUND);
             assertStatus(() -> c.control(Op.MEASURE_END), Status.BAD_REQUEST);
             // Every refusal above kept the connection: it still serves.
             assertThat(c.download(generated(100_000)).verified()).isTrue();

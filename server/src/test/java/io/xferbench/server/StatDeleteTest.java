@@ -63,12 +63,19 @@ class StatDeleteTest {
             assertStatus(() -> c.delete("pipe"), Status.FORBIDDEN);
             assertStatus(() -> c.delete("../outside.txt"), Status.FORBIDDEN);
             assertThat(tmp.resolve("outside.txt")).exists();
+            // A generated file's name is the server's (ImpersonatedTestFileTest).
+            assertStatus(() -> c.delete(name), Status.FORBIDDEN);
+            assertThat(c.stat(name).exists()).isTrue();
 
-            c.delete(name);
-            assertThat(c.stat(name)).isEqualTo(FileStat.ABSENT);
-            assertThat(dataDir.resolve("." + name + ".crc32c")).doesNotExist();
-            assertStatus(() -> c.download(byName(name)), Status.NOT_FOUND);
-            assertStatus(() -> c.delete(name), Status.NOT_FOUND);
+            String own = "own.dat";
+            Files.copy(f.path(), dataDir.resolve(own));
+            assertThat(c.download(byName(own)).verified()).as("hashed and recorded").isTrue();
+            assertThat(dataDir.resolve("." + own + ".crc32c")).exists();
+            c.delete(own);
+            assertThat(c.stat(own)).isEqualTo(FileStat.ABSENT);
+            assertThat(dataDir.resolve("." + own + ".crc32c")).doesNotExist();
+            assertStatus(() -> c.download(byName(own)), Status.NOT_FOUND);
+            assertStatus(() -> c.delete(own), Status.NOT_FOUND);
             // Every refusal above kept the connection.
             assertThat(c.download(Request.download("transfer-to", 4096, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
         }

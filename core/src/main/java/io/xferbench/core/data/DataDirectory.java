@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
 /**
@@ -37,7 +38,8 @@ import java.util.zip.CRC32C;
  * directory and the real path of the result must stay inside it: {@code ..}, absolute paths, NUL bytes,
  * hidden names and symlinks that leave the directory are refused.
  *
- * <p>Generated test files ({@code xferbench-<size>.dat}) are created on demand with deterministic content. Every
+ * <p>Generated test files ({@code xferbench-<size>.dat}) are created on demand with deterministic content; their names
+ * in the directory itself are the server's ({@link #isGeneratedName}): no upload takes one, no DELETE removes one. Every
  * served file's CRC32C is kept in a hidden record ({@code .NAME.crc32c}, or a cut name and a hash for a long NAME:
  * {@link ChecksumRecordName}) keyed by the identity of the bytes it was computed from ({@link FileIdentity}: device,
  * inode and its generation, size, mtime, ctime, read from the open descriptor), so no request re-hashes a file and no
@@ -145,6 +147,33 @@ public final class DataDirectory implements AutoCloseable {
 
     public static String generatedName(long size) {
         return "xferbench-" + size + ".dat";
+    }
+
+    /**
+     * Whether {@code entry}, a name in the directory itself, is a generated file's ({@link #generatedName} of a size).
+     * Those names are the server's: an upload to one was served as the generated file (its record matched what was
+     * uploaded) and never regenerated, so every later download of that size failed verification. No upload takes one
+     * ({@link #resolveNew}) and no DELETE removes one ({@link #delete}).
+     */
+    public static boolean isGeneratedName(String entry) {
+        if (!GENERATED_NAME.matcher(entry).matches()) {
+            return false;
+        }
+        try {
+            long size = Long.parseLong(entry.substring("xferbench-".length(), entry.length() - ".dat".length()));
+            return generatedName(size).equals(entry);
+        } catch (NumberFormatException tooLarge) {
+            return false;
+        }
+    }
+
+    private static final Pattern GENERATED_NAME = Pattern.compile("xferbench-[0-9]+\\.dat");
+
+    /** Refuses {@code entry}, the last component of the client's {@code name}, when it is a generated file's name in the directory itself. */
+    private static void refuseGeneratedName(String name, String entry) throws AccessDeniedException {
+        if (isGeneratedName(entry)) {
+            throw new AccessDeniedException(name, null, "the name of a generated test file, reserved for the server");
+        }
     }
 
     /** The generated test file of {@code size} bytes, written now if missing; its name, size and CRC32C. */
@@ -520,6 +549,9 @@ public final class DataDirectory implements AutoCloseable {
      * entry to remove; package-private so a test can swap what is there before {@link #remove}.
      */
     DeletionTarget deletionTarget(String name) throws IOException {
+        if (name.indexOf('/') < 0) {
+            refuseGeneratedName(name, name);
+        }
         Path real;
         try {
             real = resolveExisting(name);
@@ -545,6 +577,10 @@ public final class DataDirectory implements AutoCloseable {
             throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
         }
         String last = name.substring(slash + 1);
+        // A directory leading back to the data directory itself (a symlink to it) names a generated file too.
+        if (parent.equals(root)) {
+            refuseGeneratedName(name, last);
+        }
         return new DeletionTarget(name, parent, last, !real.equals(parent.resolve(last)));
     }
 
@@ -799,6 +835,7 @@ public final class DataDirectory implements AutoCloseable {
     public Path resolveNew(String name) throws IOException {
         Path target;
         if (checkName(name).indexOf('/') < 0) {
+            refuseGeneratedName(name, name);
             EntryStat there;
             try {
                 there = EntryStat.beneath(directoryFd(), List.of(), name, name);
@@ -829,6 +866,9 @@ public final class DataDirectory implements AutoCloseable {
             }
             if (reserved(parent)) {
                 throw new AccessDeniedException(name, null, "resolves to a hidden name, reserved for the server");
+            }
+            if (parent.equals(root)) {
+                refuseGeneratedName(name, candidate.getFileName().toString());
             }
             target = parent.resolve(candidate.getFileName());
         }

@@ -96,6 +96,36 @@ class DataDirectoryTest {
         assertThatThrownBy(() -> data.resolveNew("link")).hasMessageContaining("is a symbolic link");
     }
 
+    /**
+     * A generated file's name in the directory itself is the server's: no upload may take it and no DELETE remove it,
+     * however the client names it (through a symlink back to the directory too); the same name in a subdirectory, and
+     * names no size generates, are anyone's.
+     */
+    @Test
+    void generatedNamesAreRefusedForUploadsAndDeletes() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("data"));
+        Files.createDirectories(root.resolve("sub"));
+        Files.createSymbolicLink(root.resolve("back"), Path.of("."));
+        DataDirectory data = new DataDirectory(root);
+        data.generated(4096);
+        for (String name : new String[] {"xferbench-4096.dat", "xferbench-0.dat", "xferbench-65536.dat", "back/xferbench-4096.dat",
+                "xferbench-" + Long.MAX_VALUE + ".dat"}) {
+            assertThatThrownBy(() -> data.resolveNew(name)).as(name).isInstanceOf(AccessDeniedException.class)
+                    .hasMessage(name + ": the name of a generated test file, reserved for the server");
+            assertThatThrownBy(() -> data.delete(name)).as(name).isInstanceOf(AccessDeniedException.class)
+                    .hasMessage(name + ": the name of a generated test file, reserved for the server");
+        }
+        assertThat(root.resolve("xferbench-4096.dat")).exists();
+        assertThat(data.generated(4096).crc32c()).isEqualTo(GeneratedChecksums.of(4096));
+        for (String name : new String[] {"sub/xferbench-4096.dat", "xferbench-04096.dat", "xferbench-+1.dat", "xferbench--1.dat",
+                "xferbench-.dat", "xferbench-1.dat.part", "Xferbench-1.dat", "xferbench-99999999999999999999.dat"}) {
+            assertThat(data.resolveNew(name)).as(name).isEqualTo(root.toRealPath().resolve(name));
+        }
+        Files.writeString(root.resolve("sub/xferbench-4096.dat"), "mine");
+        data.delete("sub/xferbench-4096.dat");
+        assertThat(root.resolve("sub/xferbench-4096.dat")).doesNotExist();
+    }
+
     /** A single name takes the descriptor route; a symlink there the real-path route, which still serves one inside. */
     /**
      * A new name under a regular file is refused as such, naming what was asked: the JDK's lstat of it says "absent"
