@@ -173,6 +173,13 @@ final class Libc {
 
     static native int fdatasync(int fd) throws LastErrorException;
 
+    /** sync_file_range(2); offset and nbytes are off64_t, 0 and 0 meaning the whole file. */
+    static native int sync_file_range(int fd, long offset, long nbytes, int flags) throws LastErrorException;
+
+    static final int SYNC_FILE_RANGE_WAIT_BEFORE = 1;
+    static final int SYNC_FILE_RANGE_WRITE = 2;
+    static final int SYNC_FILE_RANGE_WAIT_AFTER = 4;
+
     static native int syncfs(int fd) throws LastErrorException;
 
     static native int ftruncate(int fd, long length) throws LastErrorException;

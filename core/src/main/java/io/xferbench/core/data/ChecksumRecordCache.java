@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * inode number from the recorded inode). Small files' entries therefore hold an {@link InodePin} on the recorded
  * inode: while it is held that inode cannot be freed, so no other file can have its device and number, and a
  * descriptor showing them is the recorded inode; then equal size, mtime and ctime (the ctime moves with every
- * write, and no user can set it) say its bytes are the recorded bytes, from the one statx taken at open. Without a
+ * write, through a shared mapping too since the file was written back before it was hashed, and no user can set it)
+ * say its bytes are the recorded bytes, from the one statx taken at open. Without a
  * pin (large files, more than {@link #MAX_PINNED} entries, a record just written by the generator) the generation
  * is compared. Skipping it on a bare (dev, ino, size, mtime, ctime) match would not be safe: timestamps come from
  * a coarse clock, so a file written, recorded, deleted and replaced by one of the same size within one clock tick

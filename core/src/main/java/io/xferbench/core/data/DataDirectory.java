@@ -11,6 +11,7 @@ import io.xferbench.nativeio.OpenRegularFile;
 import io.xferbench.nativeio.RegularFiles;
 import io.xferbench.nativeio.Rename;
 import io.xferbench.nativeio.Unlink;
+import io.xferbench.nativeio.WriteBack;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
@@ -44,7 +45,10 @@ import java.util.zip.CRC32C;
  * {@link ChecksumRecordName}) keyed by the identity of the bytes it was computed from ({@link FileIdentity}: device,
  * inode and its generation, size, mtime, ctime, read from the open descriptor), so no request re-hashes a file and no
  * record can describe another file: an upload renamed over the name is another inode, and even a reused inode number
- * has a new generation and ctime.
+ * has a new generation and ctime. A file is hashed only after its dirty pages are written back ({@link WriteBack}),
+ * between the statx its record is keyed by and the one that must still match after the hash: a page left dirty and
+ * writable in a shared mapping takes further stores without any of those fields moving, while a written-back page
+ * faults on the next store, which moves the mtime and ctime.
  * Files are opened with {@link RegularFiles} (never blocks on a FIFO, never follows a final symlink). A name of one
  * component is opened relative to a descriptor of the directory held for the server's life: one lookup, no walk
  * of the directory's path and no {@code readlink} per component, and confined to the directory whatever happens to
@@ -65,7 +69,8 @@ public final class DataDirectory implements AutoCloseable {
     /** Seed of generated files: fixed, so the same size always has the same bytes on every machine. */
     public static final long SEED = 0x5EEDF11EL;
     private static final int CHUNK = 1 << 20;
-    private static final String RECORD_VERSION = "3";
+    /** 4: records made since files are written back before they are hashed; a 3 may describe bytes a mapping changed since. */
+    private static final String RECORD_VERSION = "4";
     /** A file that keeps changing while it is hashed is refused after this many tries. */
     private static final int HASH_TRIES = 3;
     /**
@@ -248,10 +253,14 @@ public final class DataDirectory implements AutoCloseable {
             FileChannel channel = opened.channel();
             FileIdentity id = opened.identity();
             for (int attempt = 1; ; attempt++) {
+                // After the statx that took `id`: a store since to a page written back here faults and moves `after`.
+                boolean writtenBack = writeBack(channel, name);
                 crc = hash(channel, id.size());
                 FileIdentity after = FileIdentity.of(channel);
                 if (id.equals(after)) {
-                    recordQuietly(path, id, crc);
+                    if (writtenBack) {
+                        recordQuietly(path, id, crc);
+                    }
                     return new OpenedFile(path, channel, id.size(), crc);
                 }
                 if (attempt == HASH_TRIES) {
@@ -1043,6 +1052,21 @@ public final class DataDirectory implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code channel}'s dirty pages back ({@link WriteBack}), so that no page stays writable through a shared
+     * mapping without a fault; false, with a warning, when that failed: the bytes about to be hashed are still served
+     * with their checksum, but not recorded.
+     */
+    private static boolean writeBack(FileChannel channel, String name) {
+        try {
+            WriteBack.dirtyPages(channel, name);
+            return true;
+        } catch (IOException e) {
+            LOG.warning("no checksum record for " + name + ": " + e.getMessage());
+            return false;
+        }
+    }
+
     private static int hash(FileChannel channel, long size) throws IOException {
         CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
@@ -1086,7 +1110,7 @@ public final class DataDirectory implements AutoCloseable {
     }
 
 
-    /** Record line: {@code 3 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
+    /** Record line: {@code 4 <FileIdentity.encode()> <crc32c-hex>}; another identity (or version) means absent. */
     private static Integer readRecordFile(Path file, FileIdentity id) throws IOException {
         String line;
         try {
