@@ -15,6 +15,26 @@ public final class TcpInfo {
     private TcpInfo() {
     }
 
+    /** {@code tcpi_state}'s value for a connection that is over: reset by the peer, or aborted. */
+    private static final int TCP_CLOSE = 7;
+
+    /**
+     * Whether the connected socket {@code fd} is in TCP_CLOSE: the peer reset it (a FIN leaves it in CLOSE_WAIT), so
+     * nothing more will arrive and nothing sent will be taken. Unlike a read, this neither consumes the pending error
+     * nor needs data drained first.
+     */
+    public static boolean closed(int fd) throws NativeException {
+        NativeSupport.check();
+        byte[] info = new byte[STRUCT_BYTES];
+        int[] length = {info.length};
+        try {
+            Libc.getsockopt(fd, Libc.IPPROTO_TCP, TCP_INFO, info, length);
+        } catch (LastErrorException e) {
+            throw NativeException.of("getsockopt(TCP_INFO)", e);
+        }
+        return Byte.toUnsignedInt(info[0]) == TCP_CLOSE;
+    }
+
     /** Segments with data this socket has received so far. */
     public static long dataSegmentsIn(SocketChannel socket) throws NativeException {
         NativeSupport.check();

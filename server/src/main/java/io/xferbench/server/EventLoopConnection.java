@@ -11,6 +11,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.unix.UnixChannel;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.FileStat;
@@ -19,6 +20,8 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.uring.UringEntryOps;
 import io.xferbench.nativeio.NativeException;
+import io.xferbench.nativeio.NativeSupport;
+import io.xferbench.nativeio.TcpInfo;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -55,6 +58,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     static final Object STOP = new Object();
 
     private static final int MAX_PENDING = 256 * 1024;
+    /** How often a connection whose reading is paused is checked for a reset ({@link #watchForReset}). */
+    private static final long RESET_CHECK_MILLIS = 200;
 
     private final String model;
     private final ServerConfig config;
@@ -93,6 +98,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean inFlight;
     /** Auto-read is on (see {@link #paceReading}). */
     private boolean reading = true;
+    /** A check for a reset is scheduled ({@link #watchForReset}). */
+    private boolean watchingForReset;
     /** The request in flight is a transfer other measurement windows are told of. */
     private boolean transferring;
     /** An answer that ends the connection was sent: what arrives now is drained, then the connection closes. */
@@ -207,6 +214,45 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * While reading is paused ({@link #paceReading}) or an upload's body arrives, asks the socket every
+     * {@link #RESET_CHECK_MILLIS} whether the client reset it, and closes it if so. On io_uring nothing else told: a
+     * reset while reads were paused for the pool's write was not reported by Netty 4.2.18, neither then (with reads
+     * paused it either has no read in flight, or drains the last bytes on POLLRDHUP and stops once the socket is empty,
+     * before the read that would fail with ECONNRESET) nor after reading resumed; the upload's temp file, descriptors
+     * and connection slot were held to its transfer deadline. Epoll reports the reset itself ({@link #exceptionCaught}).
+     * One getsockopt per check.
+     */
+    void watchForReset() {
+        if (watchingForReset) {
+            return;
+        }
+        watchingForReset = true;
+        ctx.executor().schedule(() -> {
+            watchingForReset = false;
+            if ((reading && !nativeSide.receivingBody()) || !ctx.channel().isActive()) {
+                return;
+            }
+            if (resetByPeer(ctx)) {
+                nativeSide.peerLeft("connection reset by peer");
+                ctx.close();
+                return;
+            }
+            watchForReset();
+        }, RESET_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static boolean resetByPeer(ChannelHandlerContext context) {
+        if (!NativeSupport.available() || !(context.channel() instanceof UnixChannel unix)) {
+            return false;
+        }
+        try {
+            return TcpInfo.closed(unix.fd().intValue());
+        } catch (NativeException e) {
+            return false;
+        }
+    }
+
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) throws Exception {
         if (event == STOP) {
@@ -268,6 +314,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (fault == null) {
             // The socket's own failure (a reset, a broken pipe): the client left, nothing of ours to report.
             LOG.fine(() -> model + " conn " + context.channel().remoteAddress() + ": closed: " + cause);
+            nativeSide.peerLeft(cause);
             context.close();
             return;
         }
@@ -417,6 +464,9 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         if (read != reading) {
             reading = read;
             ctx.channel().config().setAutoRead(read);
+            if (!read) {
+                watchForReset();
+            }
         }
     }
 

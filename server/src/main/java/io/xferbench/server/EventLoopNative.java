@@ -289,6 +289,7 @@ final class EventLoopNative {
                 return;
             }
             upload = new EventLoopUpload(request, placement);
+            conn.watchForReset();
             conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.uploadReady(request.size())));
             feedBody();
         }, this::failed);
@@ -383,6 +384,7 @@ final class EventLoopNative {
         conn.paceReading();
         conn.offload(() -> {
             try {
+                InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_CHUNK, u.request.name());
                 u.write(chunk);
             } catch (IOException | RuntimeException e) {
                 // Removed here, before the loop answers (ENOSPC, say): handed back to the pool, the removal raced
@@ -533,6 +535,14 @@ final class EventLoopNative {
     /** An upload's body is arriving: what is received goes to {@link #feedBody}, not to the decoder. */
     boolean receivingBody() {
         return upload != null;
+    }
+
+    /** The client left (a reset, a broken pipe): an upload inside its body is logged as the thread models log it. */
+    void peerLeft(Object why) {
+        EventLoopUpload u = upload;
+        if (u != null) {
+            LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + why);
+        }
     }
 
     /** The connection closed: an upload's temp file and an open measurement window go. */

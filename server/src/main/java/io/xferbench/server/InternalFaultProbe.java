@@ -9,13 +9,14 @@ final class InternalFaultProbe {
     /**
      * The points a download passes: its file work (open and checksum), its answer's first write, its body (the head
      * sent); an upload's end (its body written, before verification and placement); and the parsing of any request,
-     * whose name is not known yet (said as ""). {@code BODY_WRITE} is the event loops' only: a failure inside the
+     * whose name is not known yet (said as ""); an event loop's upload chunk, on the pool before its write
+ * ({@code UPLOAD_CHUNK}, where a test may hold it: the loop pauses reading meanwhile). {@code BODY_WRITE} is the event loops' only: a failure inside the
      * body's write, which reaches them through the write's future as Netty's own would (a thread model's write
      * throws, as at {@code BODY}). The proxy's: a first frame's handling before anything is relayed
      * ({@code PROXY_SETUP}), the relay being built, the upstream connected ({@code PROXY_NEW_RELAY}), and the
      * relay's start, past the point of an answer ({@code PROXY_RELAY}), named by the frame's file name.
      */
-    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, PROXY_SETUP, PROXY_NEW_RELAY, PROXY_RELAY }
+    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, UPLOAD_CHUNK, PROXY_SETUP, PROXY_NEW_RELAY, PROXY_RELAY }
 
     @FunctionalInterface
     interface Hook {
