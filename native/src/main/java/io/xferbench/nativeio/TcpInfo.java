@@ -9,6 +9,10 @@ import java.nio.channels.SocketChannel;
 public final class TcpInfo {
     private static final int TCP_INFO = 11;
     private static final int STRUCT_BYTES = 232;
+    /** {@code tcpi_bytes_acked} (Linux 4.1+): bytes sent that the peer acknowledged. */
+    private static final int BYTES_ACKED_OFFSET = 120;
+    /** {@code tcpi_bytes_received} (Linux 4.1+): bytes received in order. */
+    private static final int BYTES_RECEIVED_OFFSET = 128;
     /** {@code tcpi_data_segs_in} (Linux 4.6+): segments received that carried data, pure ACKs not counted. */
     private static final int DATA_SEGS_IN_OFFSET = 152;
 
@@ -37,17 +41,31 @@ public final class TcpInfo {
 
     /** Segments with data this socket has received so far. */
     public static long dataSegmentsIn(SocketChannel socket) throws NativeException {
+        return Integer.toUnsignedLong(info(Fds.of(socket), DATA_SEGS_IN_OFFSET + Integer.BYTES, "data_segs_in").getInt(DATA_SEGS_IN_OFFSET));
+    }
+
+    /**
+     * Bytes this socket moved so far in either direction: those the peer acknowledged plus those received. It grows
+     * while a body moves, whichever way, and stands still while neither side takes a byte.
+     */
+    public static long bytesMoved(int fd) throws NativeException {
+        ByteBuffer info = info(fd, BYTES_RECEIVED_OFFSET + Long.BYTES, "bytes_acked and bytes_received");
+        return info.getLong(BYTES_ACKED_OFFSET) + info.getLong(BYTES_RECEIVED_OFFSET);
+    }
+
+    /** The socket's tcp_info, which must hold at least {@code needed} bytes (the kernel's may be older and shorter). */
+    private static ByteBuffer info(int fd, int needed, String fields) throws NativeException {
         NativeSupport.check();
         byte[] info = new byte[STRUCT_BYTES];
         int[] length = {info.length};
         try {
-            Libc.getsockopt(Fds.of(socket), Libc.IPPROTO_TCP, TCP_INFO, info, length);
+            Libc.getsockopt(fd, Libc.IPPROTO_TCP, TCP_INFO, info, length);
         } catch (LastErrorException e) {
             throw NativeException.of("getsockopt(TCP_INFO)", e);
         }
-        if (length[0] < DATA_SEGS_IN_OFFSET + Integer.BYTES) {
-            throw new NativeException("getsockopt(TCP_INFO)", Errno.ENOSYS, "the kernel's tcp_info has no data_segs_in (" + length[0] + " bytes)");
+        if (length[0] < needed) {
+            throw new NativeException("getsockopt(TCP_INFO)", Errno.ENOSYS, "the kernel's tcp_info has no " + fields + " (" + length[0] + " bytes)");
         }
-        return Integer.toUnsignedLong(ByteBuffer.wrap(info).order(ByteOrder.nativeOrder()).getInt(DATA_SEGS_IN_OFFSET));
+        return ByteBuffer.wrap(info).order(ByteOrder.nativeOrder());
     }
 }

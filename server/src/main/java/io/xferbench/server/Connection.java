@@ -54,8 +54,9 @@ final class Connection implements Runnable {
         this.data = data;
         this.buffers = buffers;
         this.threads = threads;
-        this.downloads = new DownloadHandler(data, config, buffers);
-        this.uploads = new UploadHandler(data, config, buffers);
+        BodyDeadline body = new BodyDeadline(registry, id, config);
+        this.downloads = new DownloadHandler(data, config, buffers, body);
+        this.uploads = new UploadHandler(data, config, buffers, body);
     }
 
     @Override
@@ -144,6 +145,8 @@ final class Connection implements Runnable {
                     try {
                         return threads.offload(() -> downloads.handle(request, socket, peer));
                     } finally {
+                        // Before the socket may close: a moving body's socket is looked at by the registry's reaper.
+                        registry.transferred(id);
                         measurements.finished(id);
                     }
                 }
@@ -162,6 +165,7 @@ final class Connection implements Runnable {
                     try {
                         return threads.offload(() -> uploads.handle(request, socket, ahead));
                     } finally {
+                        registry.transferred(id);
                         requests.took(ahead);
                         measurements.finished(id);
                     }

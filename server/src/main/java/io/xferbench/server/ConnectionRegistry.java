@@ -5,6 +5,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
@@ -27,9 +28,10 @@ final class ConnectionRegistry implements AutoCloseable {
      * What a connection is doing, and so how long it may take. CONNECTING: its thread is in a blocking connect of a
      * channel of its own (a proxy's upstream); past the deadline only the thread is interrupted, which closes that
      * channel and ends the connect, and the connection itself goes on (see {@link #connected}). LINGERING: its last
-     * answer is out and what the client still sends is drained ({@link LingeringClose}).
+     * answer is out and what the client still sends is drained ({@link LingeringClose}). TRANSFERRING: a request's body
+     * moves (see {@link #transferring}); besides its deadline, it ends once no byte moved for its stall limit.
      */
-    enum State { AWAITING_REQUEST, BUSY, CONNECTING, LINGERING }
+    enum State { AWAITING_REQUEST, BUSY, TRANSFERRING, CONNECTING, LINGERING }
 
     private static final class Entry {
         final SocketChannel socket;
@@ -40,6 +42,8 @@ final class ConnectionRegistry implements AutoCloseable {
         boolean removed;
         /** Guarded by this entry: the socket was shut down from outside (once is enough). */
         boolean ended;
+        /** Guarded by this entry: whether a TRANSFERRING body still moves. */
+        final StallWatch stall = new StallWatch();
 
         Entry(SocketChannel socket, Thread thread) {
             this.socket = socket;
@@ -79,8 +83,39 @@ final class ConnectionRegistry implements AutoCloseable {
         Entry e = live.get(id);
         if (e != null) {
             synchronized (e) { // against the reaper's CONNECTING check: no interrupt once the state has moved on
+                e.stall.stop();
                 e.deadlineNanos = System.nanoTime() + Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
                 e.state = state;
+            }
+        }
+    }
+
+    /**
+     * A request's body moves from now: it must be through within {@code budget}, and the connection ends (logged) as
+     * soon as no byte moved for {@code stall} ({@link StallWatch}). The caller leaves with {@link #transferred} before
+     * its socket may be closed: a look reads the socket's descriptor.
+     */
+    void transferring(int id, Duration budget, Duration stall) {
+        Entry e = live.get(id);
+        if (e != null) {
+            synchronized (e) {
+                long now = System.nanoTime();
+                e.deadlineNanos = now + Math.min(budget.toNanos(), Long.MAX_VALUE / 4);
+                e.stall.start(now, stall);
+                e.state = State.TRANSFERRING;
+            }
+        }
+    }
+
+    /** The body is through (or failed): BUSY again, with the same deadline; no more looks at its socket. */
+    void transferred(int id) {
+        Entry e = live.get(id);
+        if (e != null) {
+            synchronized (e) {
+                e.stall.stop();
+                if (e.state == State.TRANSFERRING) {
+                    e.state = State.BUSY;
+                }
             }
         }
     }
@@ -122,6 +157,9 @@ final class ConnectionRegistry implements AutoCloseable {
             long now = System.nanoTime();
             for (Map.Entry<Integer, Entry> m : live.entrySet()) {
                 Entry e = m.getValue();
+                if (e.state == State.TRANSFERRING && stalled(m.getKey(), e, now)) {
+                    continue;
+                }
                 if (e.state != null && now - e.deadlineNanos > 0 && e.socket.isOpen()) {
                     synchronized (e) {
                         if (e.state == State.CONNECTING && now - e.deadlineNanos > 0) {
@@ -149,6 +187,26 @@ final class ConnectionRegistry implements AutoCloseable {
             } catch (InterruptedException ex) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Looks at a moving body's socket when a look is due; ends the connection (and says so) when nothing moved for its
+     * stall limit. Under the entry's lock, in TRANSFERRING: its thread has not closed the socket yet.
+     */
+    private static boolean stalled(int id, Entry e, long now) {
+        synchronized (e) {
+            if (e.state != State.TRANSFERRING || e.removed || e.ended || !e.stall.watching() || now - e.stall.nextLookNanos() < 0) {
+                return false;
+            }
+            if (!e.stall.stalled(now, StallWatch.count(e.socket))) {
+                return false;
+            }
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(e.stall.limitNanos());
+            LOG.info("conn " + id + ": closed: no byte of its transfer moved for its idle timeout (" + seconds + "s)");
+            end(e);
+            e.thread.interrupt();
+            return true;
         }
     }
 

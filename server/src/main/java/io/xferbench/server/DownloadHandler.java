@@ -30,11 +30,14 @@ final class DownloadHandler implements AutoCloseable {
     private final DataDirectory data;
     private final ServerConfig config;
     private final PerConnection<FileSender> senders;
+    private final BodyDeadline body;
 
-    DownloadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers) {
+    /** @param body the connection's deadline while a body moves; its caller ends it when the request is over */
+    DownloadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers, BodyDeadline body) {
         this.data = data;
         this.config = config;
         this.senders = new PerConnection<>(buffers);
+        this.body = body;
     }
 
     /**
@@ -69,6 +72,8 @@ final class DownloadHandler implements AutoCloseable {
             int residencyBefore = inline ? CacheControl.prepare(file.path(), request.flags()) : -1;
             InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.name());
             ResponseCork.hold(config, socket);
+            // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
+            body.moves(file.size());
             AnswerHead.write(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
@@ -84,6 +89,7 @@ final class DownloadHandler implements AutoCloseable {
                 BodyCutShort.log(config.ioModel(), peer, request, method.id(), e);
                 return false;
             }
+            body.moved();
             long nanos = System.nanoTime() - start;
             Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, inline ? CacheControl.residency(file.path()) : -1)));
             ResponseCork.release(config, socket);

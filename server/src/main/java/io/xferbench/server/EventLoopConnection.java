@@ -736,6 +736,20 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         deadline.arm(budget, what);
     }
 
+    /**
+     * A body of {@code bytes} moves from now: it must be through within idle timeout + bytes / --min-rate, and the
+     * connection closes as soon as no byte moved for the idle timeout ({@link EventLoopDeadline#watchBody}).
+     */
+    void bodyMoves(long bytes) {
+        arm(config.transferBudget(bytes), "transfer deadline");
+        deadline.watchBody(config.idleTimeout());
+    }
+
+    /** The body is through: what follows (a trailer, the pool's last write and rename) moves nothing on the socket. */
+    void bodyMoved() {
+        deadline.bodyMoved();
+    }
+
     static ByteBuf frame(ByteBuffer frame) {
         return Unpooled.wrappedBuffer(frame);
     }

@@ -104,7 +104,7 @@ final class EventLoopHttp {
 
     /** The headers, then the body ({@link EventLoopConnection#writeBody}); a failure past the headers can only close the connection. */
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
-        conn.arm(conn.config().transferBudget(file.size()), "transfer deadline");
+        conn.bodyMoves(file.size());
         conn.cork(true);
         try {
             conn.writeHead(headers, file.size());
@@ -115,6 +115,7 @@ final class EventLoopHttp {
         }
         conn.writeBody(file).addListener(f -> {
             EventLoopConnection.closeQuietly(file);
+            conn.bodyMoved();
             if (!f.isSuccess()) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
                 conn.bodyFailed(f.cause(), file.size());

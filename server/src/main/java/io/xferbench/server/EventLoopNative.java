@@ -198,6 +198,8 @@ final class EventLoopNative {
         ChannelFuture body;
         try {
             InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, name);
+            // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
+            conn.bodyMoves(file.size());
             conn.cork(true);
             conn.writeHead(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
                     opened.residencyBefore()))), file.size());
@@ -211,6 +213,7 @@ final class EventLoopNative {
         }
         body.addListener(f -> {
             EventLoopConnection.closeQuietly(file);
+            conn.bodyMoved();
             if (!f.isSuccess()) {
                 conn.bodyFailed(f.cause(), file.size());
                 return;
@@ -290,6 +293,8 @@ final class EventLoopNative {
             }
             upload = new EventLoopUpload(request, placement);
             conn.watchForReset();
+            // A client that stops sending is closed after the idle timeout, not after its size's whole budget.
+            conn.bodyMoves(request.size());
             conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.uploadReady(request.size())));
             feedBody();
         }, this::failed);
@@ -380,6 +385,9 @@ final class EventLoopNative {
         pending.discardSomeReadBytes();
         chunk.flip();
         boolean last = n == u.remaining();
+        if (last) {
+            conn.bodyMoved();
+        }
         u.handOver(n);
         conn.paceReading();
         conn.offload(() -> {

@@ -157,7 +157,7 @@ final class HttpSession {
             } catch (UnsupportedTransferException e) {
                 return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
             }
-            registry.enter(id, ConnectionRegistry.State.BUSY, config.transferBudget(file.size()));
+            new BodyDeadline(registry, id, config).moves(file.size());
             InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.path().substring(1));
             ResponseCork.hold(config, socket);
             AnswerHead.write(socket, headers.duplicate());
@@ -177,6 +177,7 @@ final class HttpSession {
             ResponseCork.release(config, socket);
             return true;
         } finally {
+            registry.transferred(id);
             measurements.finished(id);
         }
     }

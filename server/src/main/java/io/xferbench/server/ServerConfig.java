@@ -8,8 +8,10 @@ import java.time.Duration;
  * @param token          when non-empty, every request must carry it (compared in constant time)
  * @param maxGenerated   largest generated test file a client may ask for
  * @param maxUpload      largest upload accepted
- * @param idleTimeout    a connection may wait this long for (or inside) a request header
- * @param minRate        a transfer of n bytes must finish within idleTimeout + n / minRate (bytes per second)
+ * @param idleTimeout    a connection may wait this long for (or inside) a request header, and a transfer's body may
+ *                       stand still this long
+ * @param minRate        a transfer of n bytes must finish within idleTimeout + n / minRate (bytes per second), n the
+ *                       body's own length (a named file's, not the request's size)
  * @param shutdownGrace  on SIGTERM, in-flight transfers get this long to finish
  * @param maxBufferMemory transfer buffers all connections may hold at once; a request that would pass it is BUSY
  * @param ioModel        how connections get threads: an id of {@code ServerModels} ({@code platform}, {@code virtual})
@@ -57,6 +59,10 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
 
     public ServerConfig withIdleTimeout(Duration timeout) {
         return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+    }
+
+    public ServerConfig withMinRate(long bytesPerSecond) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, bytesPerSecond, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
     }
 
     public ServerConfig withMaxUpload(long max) {

@@ -59,7 +59,8 @@ public final class ServerMain implements Callable<Integer> {
     @Option(names = "--max-upload", defaultValue = "64GiB", converter = Converters.Size.class, description = "Largest upload accepted (default: ${DEFAULT-VALUE}).")
     long maxUpload;
 
-    @Option(names = "--min-rate", defaultValue = "1MiB", converter = Converters.Size.class, description = "Slowest transfer rate per second tolerated before a stalled connection is dropped (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--min-rate", defaultValue = "1MiB", converter = Converters.Size.class, description = "Slowest transfer rate per second tolerated: a body of n bytes (a named file's own length) is "
+            + "dropped unless through within --idle-timeout + n / this rate (default: ${DEFAULT-VALUE}).")
     long minRate;
 
     @Option(names = "--shutdown-grace", defaultValue = "10", converter = Converters.NonNegativeInt.class, description = "Seconds in-flight transfers get to finish on SIGTERM (default: ${DEFAULT-VALUE}).")
@@ -99,7 +100,8 @@ public final class ServerMain implements Callable<Integer> {
             + "off by default.")
     boolean corkResponses;
 
-    @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests; a transfer "
+            + "no byte of which moves for this long is dropped too (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
 
     @Option(names = "--proxy-to", converter = UpstreamAddress.Converter.class, description = "Run as a proxy relaying every "

@@ -43,14 +43,17 @@ final class UploadHandler implements AutoCloseable {
     private final DataDirectory data;
     private final ServerConfig config;
     private final PerConnection<FileReceiver> receivers;
+    private final BodyDeadline body;
     private ByteBuffer checksumBuffer;
     /** The current upload's ready frame, held back to go out with the answer (the body was already here). */
     private ByteBuffer pendingReady;
 
-    UploadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers) {
+    /** @param body the connection's deadline while a body moves; its caller ends it when the request is over */
+    UploadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers, BodyDeadline body) {
         this.data = data;
         this.config = config;
         this.receivers = new PerConnection<>(buffers);
+        this.body = body;
     }
 
     /** @return whether the connection is still in a state to read the next request */
@@ -93,15 +96,21 @@ final class UploadHandler implements AutoCloseable {
                 }
                 long start = System.nanoTime();
                 long crc;
+                // A client that stops sending is cut after the idle timeout, not after its size's whole budget.
+                body.moves(request.size());
                 try {
                     crc = receiver.receive(socket, ahead, placement.file(), placement.tmp(), request.size());
                 } catch (IOException | RuntimeException e) {
+                    // The drain below has its own bound.
+                    body.moved();
                     // Gone (and its space released) before the client hears why.
                     placement.close();
                     receivers.discard(method.id(), options);
                     failedInBody(socket, method, request, e);
                     return false;
                 }
+                // What follows (a checksum re-read, the rename) moves no byte on the socket.
+                body.moved();
                 long serverNanos = System.nanoTime() - start;
                 try {
                     InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, request.name());
