@@ -56,8 +56,10 @@ final class EventLoopDeadline {
     void watchBody(Duration limit) {
         long now = System.nanoTime();
         stall.start(now, limit);
-        long look = stall.nextLookNanos();
-        if (check == null || look - checkAt < 0) {
+        // A check due within the limit (the idle deadline's, as a rule) takes the first look, however late: a stall is
+        // only ever told a whole limit after a look saw the count, and the transfer's start costs no timer-queue insert.
+        if (check == null || checkAt - (now + stall.limitNanos()) > 0) {
+            long look = stall.nextLookNanos();
             schedule(look, look - now);
         }
     }

@@ -55,7 +55,7 @@ final class StallWatch {
 
     /**
      * A look at {@code now} found {@code count}: whether nothing moved for the limit. Never earlier than a full limit
-     * after the last byte seen moving, and at most two look intervals later.
+     * after the last byte seen moving, and, once looks are regular, at most two look intervals later.
      */
     boolean stalled(long now, long count) {
         nextLookNanos = now + lookInterval();
