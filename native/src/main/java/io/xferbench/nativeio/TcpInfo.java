@@ -28,15 +28,7 @@ public final class TcpInfo {
      * nor needs data drained first.
      */
     public static boolean closed(int fd) throws NativeException {
-        NativeSupport.check();
-        byte[] info = new byte[STRUCT_BYTES];
-        int[] length = {info.length};
-        try {
-            Libc.getsockopt(fd, Libc.IPPROTO_TCP, TCP_INFO, info, length);
-        } catch (LastErrorException e) {
-            throw NativeException.of("getsockopt(TCP_INFO)", e);
-        }
-        return Byte.toUnsignedInt(info[0]) == TCP_CLOSE;
+        return Byte.toUnsignedInt(info(fd, 1, "state").get(0)) == TCP_CLOSE;
     }
 
     /** Segments with data this socket has received so far. */
