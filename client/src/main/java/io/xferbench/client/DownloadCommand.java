@@ -86,7 +86,7 @@ final class DownloadCommand implements Callable<Integer> {
                         () -> server.open(),
                         (c, index) -> Outcome.of(c.download(timed)),
                         connections -> Windows.server(connections.get(0), driver.rounds().countSyscalls()),
-                        (c, index) -> c.prepare(request)), catalog.unavailableReason(method)));
+                        (c, index, observeOnly) -> c.prepare(observeOnly ? request.withoutCacheFlags() : request)), catalog.unavailableReason(method)));
             }
         }
         progress.finish();

@@ -57,7 +57,11 @@ final class TransferDriver {
      */
     @FunctionalInterface
     interface Preparer<C> {
-        Prepared prepare(C connection, int index) throws IOException;
+        /**
+         * Puts the file into the row's cache state; with {@code observeOnly} leaves it as it is and only reads its
+         * residency (after the last round: reading how a transfer left the cache must not change it).
+         */
+        Prepared prepare(C connection, int index, boolean observeOnly) throws IOException;
     }
 
     /** The far side's measurement window: MEASURE_BEGIN, then MEASURE_END's report. */
@@ -152,10 +156,10 @@ final class TransferDriver {
                 connections.add(job.connector().open());
             }
             // Set-up (a file generated on first use, say) before anything is measured.
-            prepareAll(pool, connections, job);
+            prepareAll(pool, connections, job, false);
             for (int w = 0; w < rounds.warmup(); w++) {
                 progress.round(true, w + 1, rounds.warmup());
-                prepareAll(pool, connections, job);
+                prepareAll(pool, connections, job, false);
                 progress.transferring(() -> bodyBytes(connections));
                 String failure = firstFailure(round(pool, connections, job));
                 progress.roundDone();
@@ -200,7 +204,7 @@ final class TransferDriver {
                 try (ProcessMeasurement clientWindow = ProcessMeasurement.begin(false)) {
                     for (int r = 0; r < rounds.repeat(); r++) {
                         progress.round(false, r + 1, rounds.repeat());
-                        Prepared[] prepared = prepareAll(pool, connections, job);
+                        Prepared[] prepared = prepareAll(pool, connections, job, false);
                         if (r > 0) {
                             residencyAfter(byRound.get(r - 1), prepared);
                         }
@@ -225,8 +229,8 @@ final class TransferDriver {
                 }
             }
         }
-        // Outside the window: how the last round left the file.
-        residencyAfter(byRound.get(byRound.size() - 1), prepareAll(pool, connections, job));
+        // Outside the window: how the last round left the file, read without changing it.
+        residencyAfter(byRound.get(byRound.size() - 1), prepareAll(pool, connections, job, true));
         List<Round> measured = new ArrayList<>();
         for (int r = 0; r < byRound.size(); r++) {
             measured.add(new Round(nanos.get(r), byRound.get(r).stream().flatMap(List::stream).toList()));
@@ -242,8 +246,8 @@ final class TransferDriver {
     }
 
     /** The job's untimed preparation on every connection at once; null when it has none. */
-    private static <C extends AutoCloseable> Prepared[] prepareAll(ExecutorService pool, List<C> connections, Job<C> job)
-            throws IOException {
+    private static <C extends AutoCloseable> Prepared[] prepareAll(ExecutorService pool, List<C> connections, Job<C> job,
+                                                                   boolean observeOnly) throws IOException {
         if (job.preparer() == null) {
             return null;
         }
@@ -251,7 +255,7 @@ final class TransferDriver {
         for (int i = 0; i < connections.size(); i++) {
             C c = connections.get(i);
             int index = i;
-            futures.add(pool.submit(() -> job.preparer().prepare(c, index)));
+            futures.add(pool.submit(() -> job.preparer().prepare(c, index, observeOnly)));
         }
         Prepared[] out = new Prepared[futures.size()];
         for (int i = 0; i < out.length; i++) {

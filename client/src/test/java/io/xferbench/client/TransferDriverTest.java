@@ -8,6 +8,7 @@ import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -184,13 +185,15 @@ class TransferDriverTest {
         FarSide far = new FarSide();
         AtomicInteger prepares = new AtomicInteger();
         AtomicBoolean preparing = new AtomicBoolean();
+        List<Boolean> observed = java.util.Collections.synchronizedList(new ArrayList<>());
         TransferDriver.Job<FakeConnection> plain = far.job(Direction.DOWNLOAD, 1 << 20, 1,
                 (c, i) -> {
                     assertThat(preparing.get()).as("no transfer while preparing").isFalse();
                     return new Outcome(1 << 20, 1_000_000, null, -1, -1, 500_000, -1, -1);
                 });
         TransferDriver.Job<FakeConnection> job = new TransferDriver.Job<>(plain.row(), 1, plain.connector(), plain.transfer(),
-                plain.window(), (c, i) -> {
+                plain.window(), (c, i, observeOnly) -> {
+                    observed.add(observeOnly);
                     preparing.set(true);
                     try {
                         Thread.sleep(1000); // a slow eviction: must not show in the rounds' time
@@ -205,6 +208,8 @@ class TransferDriverTest {
         assertThat(r.error()).isNull();
         // set-up (0), before round 0 (1), before round 1 (2), after the window (3)
         assertThat(prepares.get()).isEqualTo(4);
+        // The last only reads how the last round left the file: it must not evict or warm it again.
+        assertThat(observed).containsExactly(false, false, false, true);
         assertThat(r.throughput().seconds()).as("two rounds of instant transfers; each prepare took 1 s").isLessThan(1.0);
         // before: as the round's PREPARE left it (899, 898); after: as the next PREPARE found it (102, 103).
         assertThat(r.residencyPermille()).isEqualTo(new MethodResult.Residency(898, 102));
