@@ -2,8 +2,8 @@ package io.xferbench.nativeio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.xferbench.nativeio.testing.NativeAssumptions;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,7 +19,8 @@ class WriteBackTest {
 
     @Test
     void aStoreToAPageWrittenBackMovesTheIdentityWhereAStoreToADirtyPageDoesNot() throws Exception {
-        assumeFalse(Files.getFileStore(dir).type().equals("tmpfs"), "tmpfs does not write-protect shared pages");
+        NativeAssumptions.assumeAvailable("write-protecting writeback", !Files.getFileStore(dir).type().equals("tmpfs"),
+                "tmpfs does not write-protect shared pages");
         Path f = dir.resolve("f");
         Files.write(f, new byte[8192]);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {

@@ -1,7 +1,5 @@
 package io.xferbench.core.testing;
 
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,10 +16,12 @@ public final class MappedStores {
      * be fine-grained after a statx (multigrain timestamps, Linux 6.13+), or a store within the recorded tick is missed.
      */
     public static void assumeStoresAfterWritebackMoveCtime(Path dir) throws IOException {
-        assumeFalse(Files.getFileStore(dir).type().equals("tmpfs"), "tmpfs does not write-protect shared pages");
+        MethodAssumptions.assumeAvailable("write-protecting writeback", !Files.getFileStore(dir).type().equals("tmpfs"),
+                "tmpfs does not write-protect shared pages");
         String[] v = System.getProperty("os.version").split("[.-]");
         int major = Integer.parseInt(v[0]);
         int minor = Integer.parseInt(v[1]);
-        assumeTrue(major > 6 || (major == 6 && minor >= 13), "no multigrain timestamps before Linux 6.13");
+        MethodAssumptions.assumeAvailable("multigrain timestamps", major > 6 || (major == 6 && minor >= 13),
+                "no multigrain timestamps before Linux 6.13");
     }
 }
