@@ -98,6 +98,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private boolean inFlight;
     /** Auto-read is on (see {@link #paceReading}). */
     private boolean reading = true;
+    /** Whether this transport needs {@link #watchForReset} (one timer task and getsockopt every 200 ms). */
+    private final boolean watchResets;
     /** A check for a reset is scheduled ({@link #watchForReset}). */
     private boolean watchingForReset;
     /** The request in flight is a transfer other measurement windows are told of. */
@@ -131,6 +133,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.loopSendfile = transport.loopSendfile;
         this.config = parts.config();
         this.cork = config.corkResponses() ? transport.cork : null;
+        this.watchResets = !transport.reportsResets();
         this.data = parts.data();
         this.measurements = parts.measurements();
         this.files = files;
@@ -220,11 +223,11 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * reset while reads were paused for the pool's write was not reported by Netty 4.2.18, neither then (with reads
      * paused it either has no read in flight, or drains the last bytes on POLLRDHUP and stops once the socket is empty,
      * before the read that would fail with ECONNRESET) nor after reading resumed; the upload's temp file, descriptors
-     * and connection slot were held to its transfer deadline. Epoll reports the reset itself ({@link #exceptionCaught}).
-     * One getsockopt per check.
+     * and connection slot were held to its transfer deadline. Epoll reports the reset itself ({@link #exceptionCaught}),
+     * so its connections do not look. One getsockopt per check.
      */
     void watchForReset() {
-        if (watchingForReset) {
+        if (watchingForReset || !watchResets) {
             return;
         }
         watchingForReset = true;

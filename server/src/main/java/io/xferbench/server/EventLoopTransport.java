@@ -89,6 +89,14 @@ enum EventLoopTransport {
     /** The transport's TCP_CORK option, set while a download's answer is written ({@code --cork-responses}). */
     final ChannelOption<Boolean> cork;
 
+    /**
+     * The transport reports a client's reset itself, paused reads or not (epoll); io_uring in Netty 4.2.18 does not,
+     * so its connections look for one ({@code EventLoopConnection.watchForReset}).
+     */
+    boolean reportsResets() {
+        return this == EPOLL;
+    }
+
     EventLoopTransport(String model, Class<? extends ServerChannel> serverChannel, int copiedBodyLimit, boolean headWithMore,
                        boolean loopSendfile, LookupPlacement lookupPlacement, ChannelOption<Boolean> cork) {
         this.model = model;

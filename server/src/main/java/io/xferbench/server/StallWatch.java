@@ -4,6 +4,7 @@ import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
+import io.xferbench.nativeio.UnreadBytes;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 
@@ -13,12 +14,18 @@ import java.time.Duration;
  * timer a few times per limit, never by the transfer: most methods move bytes inside the kernel (sendfile, splice,
  * io_uring), where no counter of ours sees them. A look is one getsockopt(2) per quarter of the limit per connection
  * moving a body, none for a body shorter than that. A count that cannot be read is never a stall; the transfer's
- * deadline (idle timeout + size / --min-rate) still bounds it.
+ * deadline (idle timeout + size / --min-rate) still bounds it. Nor is a standstill while received bytes wait to be
+ * read ({@link UnreadBytes}, one ioctl beside each look's getsockopt): then the server is behind (an upload's
+ * chunk waiting for a busy file pool), not the client. A download the server itself stops feeding (a disk stalled for
+ * the whole idle timeout) still counts as a stall: the socket alone cannot tell it from a client that stopped reading
+ * with its window already empty.
  *
  * <p>Not thread-safe: the registry's entry guards it, an event loop's deadline is confined to its loop.
  */
 final class StallWatch {
     static final long UNREADABLE = -1;
+    /** The count stood still while received bytes waited for the server: not the client's stall. */
+    static final long SERVER_BEHIND = -2;
     private static final boolean READABLE = NativeSupport.available() && Fds.unavailableReason() == null;
 
     /** 0: not watching. */
@@ -59,7 +66,7 @@ final class StallWatch {
      */
     boolean stalled(long now, long count) {
         nextLookNanos = now + lookInterval();
-        if (count == UNREADABLE || count != moved) {
+        if (count < 0 || count != moved) {
             moved = count;
             movedSeenNanos = now;
             return false;
@@ -77,7 +84,8 @@ final class StallWatch {
             return UNREADABLE;
         }
         try {
-            return TcpInfo.bytesMoved(fd);
+            long count = TcpInfo.bytesMoved(fd);
+            return UnreadBytes.of(fd) > 0 ? SERVER_BEHIND : count;
         } catch (NativeException e) {
             return UNREADABLE;
         }

@@ -32,6 +32,20 @@ class StallWatchTest {
     }
 
     @Test
+    void aStandstillWhileTheServerIsBehindIsNoStallAndRestartsTheLimit() {
+        StallWatch w = new StallWatch();
+        w.start(0, Duration.ofNanos(LIMIT));
+        assertThat(w.stalled(250, 10)).isFalse();
+        for (long t = 500; t <= 3 * LIMIT; t += 250) {
+            assertThat(w.stalled(t, StallWatch.SERVER_BEHIND)).as("bytes wait for the server at %d", t).isFalse();
+        }
+        // The server caught up and the client sends nothing more: a whole limit from then, not from the last move.
+        assertThat(w.stalled(3_250, 10)).isFalse();
+        assertThat(w.stalled(4_000, 10)).isFalse();
+        assertThat(w.stalled(4_250, 10)).isTrue();
+    }
+
+    @Test
     void stoppedIsNotWatching() {
         StallWatch w = new StallWatch();
         assertThat(w.watching()).isFalse();

@@ -2,6 +2,7 @@ package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
 import java.io.IOException;
@@ -26,14 +27,19 @@ class LoadStoppedBySignalTest {
     @TempDir
     Path dataDir;
 
+    /** coreutils' env, which resets a signal to its default with --default-signal since 8.31. */
+    private static final String ENV_DEFAULT_SIGINT = "env";
+
     @ParameterizedTest
     @CsvSource({"TERM, 143, upload", "TERM, 143, mix", "INT, 130, upload"})
     void aStoppedRunDeletesItsFilesAndExitsWithTheSignalsStatus(String signal, int status, String op) throws Exception {
+        MethodAssumptions.assumeAvailable("env --default-signal", envResetsSignals(),
+                "this env cannot reset SIGINT for the client (coreutils 8.31+ can)");
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             // env resets SIGINT to its default: a JVM started with it ignored (a background job, a CI runner) would
             // otherwise hand that on to the client, which then would not stop on the SIGINT this test sends.
-            Process load = new ProcessBuilder("env", "--default-signal=INT", java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
+            Process load = new ProcessBuilder(ENV_DEFAULT_SIGINT, "--default-signal=INT", java, "-cp", System.getProperty("java.class.path"), "io.xferbench.client.ClientMain",
                     "load", "--port", Integer.toString(server.port()), "--warmup", "0s", "--duration", "60s", "--concurrency", "4",
                     "--threads", "1", "--op", op, "--file-size", "64KiB")
                     .redirectErrorStream(true).start();
@@ -80,6 +86,14 @@ class LoadStoppedBySignalTest {
             }
         } catch (IOException ignored) {
             // The child is gone: what it said so far is all there is.
+        }
+    }
+
+    private static boolean envResetsSignals() throws InterruptedException {
+        try {
+            return new ProcessBuilder(ENV_DEFAULT_SIGINT, "--default-signal=INT", "true").start().waitFor() == 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 }
