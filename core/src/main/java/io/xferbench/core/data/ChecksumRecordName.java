@@ -12,7 +12,7 @@ import java.util.HexFormat;
  * {@code ..START-HASH.crc32c}: the name's start cut to fit, and 128 bits of the SHA-256 of the whole name, so names
  * that share a start get records of their own. No served name starts with '.', so no plain record starts with "..":
  * the two forms never meet. Should two hashes ever meet, the record still never vouches for the other file's bytes: its
- * content names the identity of the bytes it was computed from (DataDirectory), so the other file is hashed instead.
+ * content names the identity of the bytes it was computed from ({@link ChecksumRecordLine}), so the other file is hashed instead.
  */
 final class ChecksumRecordName {
     private static final String SUFFIX = ".crc32c";
