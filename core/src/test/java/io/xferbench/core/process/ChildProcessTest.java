@@ -1,0 +1,101 @@
+package io.xferbench.core.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.xferbench.core.process.ChildCommand.DeathSignal;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class ChildProcessTest {
+
+    /** A parent for the kill test: starts a sleeping child dying with it, prints the child's pid, then waits. */
+    public static void main(String[] args) throws Exception {
+        ChildProcess child = ChildProcess.start("sleeper",
+                ChildCommand.dyingWithParent(DeathSignal.KILL).of(List.of("sleep", "60")));
+        System.out.println("child " + child.pid());
+        System.out.flush();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(60));
+    }
+
+    @Test
+    void readsTheChildsLinesThenItsEnd() throws Exception {
+        try (ChildProcess child = ChildProcess.start("echo", List.of("sh", "-c", "echo one; echo two"))) {
+            assertThat(child.readLine()).isEqualTo("one");
+            assertThat(child.readLine(Duration.ofSeconds(30))).isEqualTo("two");
+            assertThat(child.readLine()).isNull();
+            assertThat(child.readLine(Duration.ofSeconds(30))).as("the end, again").isNull();
+            assertThat(child.waitFor()).isZero();
+        }
+    }
+
+    @Test
+    void writesLinesToTheChildsStdin() throws Exception {
+        try (ChildProcess child = ChildProcess.start("cat", List.of("cat"))) {
+            child.writeLine("again");
+            assertThat(child.readLine()).isEqualTo("again");
+            child.closeInput();
+            assertThat(child.readLine()).isNull();
+        }
+    }
+
+    @Test
+    void aChildSilentForTheTimeoutIsATimeoutNotAnEnd() throws Exception {
+        try (ChildProcess child = ChildProcess.start("cat", List.of("cat"))) {
+            assertThatThrownBy(() -> child.readLine(Duration.ofMillis(50))).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("cat");
+            assertThat(child.isAlive()).isTrue();
+        }
+    }
+
+    /** 2 MB of output, none of it read yet: a child whose stdout nobody drained would block on the 64 KiB pipe. */
+    @Test
+    void theChildsOutputIsDrainedWhileNobodyReadsIt() throws Exception {
+        try (ChildProcess child = ChildProcess.start("writer",
+                List.of("sh", "-c", "head -c 2000000 /dev/zero | tr '\\0' x | fold -w 99; echo done"))) {
+            assertThat(child.waitFor(Duration.ofSeconds(60))).as("the writer exited without being read").isTrue();
+            assertThat(child.readLine()).hasSize(99);
+        }
+    }
+
+    @Test
+    void discardedOutputIsDroppedUpToTheEnd() throws Exception {
+        try (ChildProcess child = ChildProcess.start("writer", List.of("sh", "-c", "echo first; seq 1000"))) {
+            assertThat(child.readLine()).isEqualTo("first");
+            child.discardOutput();
+            assertThat(child.waitFor(Duration.ofSeconds(60))).isTrue();
+            assertThat(child.readLine()).isNull();
+        }
+    }
+
+    @Test
+    void aChildDiesWithItsKilledParent() throws Exception {
+        MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
+        ChildProcess parent = ChildProcess.start("parent", List.of(ChildCommand.javaExecutable(),
+                "-cp", System.getProperty("java.class.path"), ChildProcessTest.class.getName()));
+        ProcessHandle child = null;
+        try {
+            String line = parent.readLine(Duration.ofSeconds(60));
+            assertThat(line).startsWith("child ");
+            child = ProcessHandle.of(Long.parseLong(line.substring(6))).orElseThrow();
+            parent.kill();
+            try {
+                child.onExit().get(10, TimeUnit.SECONDS);
+            } catch (TimeoutException stillThere) {
+                // asserted below
+            }
+            assertThat(child.isAlive()).as("the child 10 s after its parent's SIGKILL").isFalse();
+        } finally {
+            parent.close();
+            if (child != null) {
+                child.destroyForcibly();
+            }
+        }
+    }
+}
