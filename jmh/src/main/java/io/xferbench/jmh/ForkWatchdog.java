@@ -7,7 +7,7 @@ import java.util.Optional;
  * Ends a JMH fork whose host JVM is gone. JMH's fork notices a dead host only when it next reports to it, which
  * can be many seconds later, and meanwhile keeps its helper processes and files; a host stopped by SIGTERM (a
  * script's Ctrl-C or kill) would leave them. Polling the parent every 2 s and exiting runs the fork's
- * shutdown hooks ({@code ChildJvm}, the syscall profiler), so nothing outlives the run. The host is the nearest
+ * shutdown hooks ({@code HelperJvm}, the syscall profiler), so nothing outlives the run. The host is the nearest
  * ancestor that is a {@code java} process, not simply the parent: a fork started through a wrapper that does not exec
  * ({@code -jvm} naming a script, {@code perf stat --}, {@code taskset}) has the wrapper as its parent, and a wrapper
  * can outlive the host.

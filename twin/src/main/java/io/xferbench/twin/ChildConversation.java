@@ -1,13 +1,9 @@
 package io.xferbench.twin;
 
-import java.io.BufferedReader;
+import io.xferbench.core.process.ChildProcess;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A long-lived child JVM of the harness driven line by line: commands on its stdin, one answer line each on its
@@ -15,31 +11,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChildConversation implements AutoCloseable {
     private final String name;
-    private final Process process;
-    private final BufferedReader out;
-    private final Writer in;
+    private final ChildProcess child;
 
-    private ChildConversation(String name, Process process) {
+    private ChildConversation(String name, ChildProcess child) {
         this.name = name;
-        this.process = process;
-        this.out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
-        this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
+        this.child = child;
     }
 
     /** Starts {@code command}; {@code name} says who answered wrongly in errors. */
     static ChildConversation start(String name, List<String> command) throws IOException {
-        return new ChildConversation(name, new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        return new ChildConversation(name, ChildProcess.start(name, command));
     }
 
     /** Sends one command line. */
     void say(String command) throws IOException {
-        in.write(command + "\n");
-        in.flush();
+        child.writeLine(command);
     }
 
     /** The next line, which must start with {@code prefix}. */
     String expect(String prefix) throws IOException {
-        String line = out.readLine();
+        String line = child.readLine();
         if (line == null || !line.startsWith(prefix)) {
             throw new IOException(name + ": expected '" + prefix + "...', got: " + line);
         }
@@ -48,20 +39,20 @@ final class ChildConversation implements AutoCloseable {
 
     /** Kills the child at once (it failed to start as expected). */
     void kill() {
-        process.destroyForcibly();
+        child.kill();
     }
 
     /** Asks the child to quit (stdin's end does too, should the write fail) and waits for it; a hung one is killed. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        try (out; in) {
-            in.write("quit\n");
-            in.flush();
+    public void close() throws InterruptedException {
+        try {
+            child.writeLine("quit");
         } catch (IOException ignored) {
             // it exited already
         } finally {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            child.closeInput();
+            if (!child.waitFor(Duration.ofSeconds(30))) {
+                child.kill();
             }
         }
     }

@@ -1,40 +1,42 @@
 package io.xferbench.twin;
 
 import io.xferbench.core.Sizes;
-import java.io.BufferedReader;
+import io.xferbench.core.process.ChildCommand;
+import io.xferbench.core.process.ChildProcess;
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The {@link TwinDrain} child process every sender sends to, and its results in order. Its stdout is read on a
- * thread of its own so the drain never blocks on a full pipe while a sender is being waited for.
+ * thread of its own ({@link ChildProcess}) so the drain never blocks on a full pipe while a sender is being waited for.
  */
 final class DrainProcess implements AutoCloseable {
-    private final Process process;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private final ChildProcess child;
     private final int port;
 
-    private DrainProcess(Process process) throws IOException, InterruptedException {
-        this.process = process;
-        startReader();
-        String first = lines.poll(60, TimeUnit.SECONDS);
+    private DrainProcess(ChildProcess child) throws IOException, TimeoutException {
+        this.child = child;
+        String first = child.readLine(Duration.ofSeconds(60));
         if (first == null || !first.startsWith("twin-drain listening on ")) {
             throw new IOException("drain did not start: " + first);
         }
         this.port = Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
     }
 
-    static DrainProcess start(ChildJvm jvm) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(jvm.command(TwinDrain.class)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    static DrainProcess start(ChildCommand jvm) throws IOException, InterruptedException {
+        ChildProcess child = ChildProcess.start("TwinDrain", jvm.java(JvmFlags.required(), TwinDrain.class.getName(), List.of()));
         try {
-            return new DrainProcess(p);
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            stop(p);
+            return new DrainProcess(child);
+        } catch (TimeoutException e) {
+            child.terminate(STOP_GRACE);
+            throw new IOException("drain did not start: " + e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            child.terminate(STOP_GRACE);
             throw e;
         }
     }
@@ -44,10 +46,15 @@ final class DrainProcess implements AutoCloseable {
     }
 
     /** The MiB/s of the next connection the drain finished (accept to last byte); fails on a short or long body. */
-    double nextMibPerSecond(long length) throws IOException, InterruptedException {
-        String line = lines.poll(600, TimeUnit.SECONDS);
-        if (line == null) {
+    double nextMibPerSecond(long length) throws IOException {
+        String line;
+        try {
+            line = child.readLine(Duration.ofSeconds(600));
+        } catch (TimeoutException e) {
             throw new IOException("no result from the drain in 600 s");
+        }
+        if (line == null) {
+            throw new IOException("the drain exited");
         }
         Map<String, String> f = ResultFields.of(line);
         if (f.containsKey("error") || !f.containsKey("bytes")) {
@@ -59,28 +66,8 @@ final class DrainProcess implements AutoCloseable {
         return Double.parseDouble(f.get("bytes")) / Sizes.MiB / Double.parseDouble(f.get("seconds"));
     }
 
-    private void startReader() {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    lines.add(line);
-                }
-            } catch (IOException ignored) {
-                // the drain was stopped
-            }
-        }, "drain-reader");
-        t.setDaemon(true);
-        t.start();
-    }
-
     @Override
     public void close() throws InterruptedException {
-        stop(process);
-    }
-
-    private static void stop(Process p) throws InterruptedException {
-        p.destroy();
-        p.waitFor(10, TimeUnit.SECONDS);
+        child.terminate(STOP_GRACE);
     }
 }

@@ -6,6 +6,7 @@ import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.SourceFile;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.method.UnsupportedTransferException;
+import io.xferbench.core.process.ChildCommand;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -26,12 +27,12 @@ final class InterleavedRounds {
 
     private final TwinOptions options;
     private final Path file;
-    private final ChildJvm jvm;
+    private final ChildCommand jvm;
     private final DrainProcess drain;
     private final CTwin cTwin;
     private final ResidencyGuard cache;
 
-    InterleavedRounds(TwinOptions options, Path file, ChildJvm jvm, DrainProcess drain, CTwin cTwin, ResidencyGuard cache) {
+    InterleavedRounds(TwinOptions options, Path file, ChildCommand jvm, DrainProcess drain, CTwin cTwin, ResidencyGuard cache) {
         this.options = options;
         this.file = file;
         this.jvm = jvm;

@@ -1,7 +1,10 @@
 package io.xferbench.twin;
 
+import io.xferbench.core.process.ChildCommand;
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,9 +24,10 @@ final class JavaReceiverProcess implements ReceiverSide, AutoCloseable {
     }
 
     /** Starts the receiver and waits until it listens. */
-    static JavaReceiverProcess start(ChildJvm jvm, String method, Path target, int buffer, int uringDepth) throws IOException {
+    static JavaReceiverProcess start(ChildCommand jvm, String method, Path target, int buffer, int uringDepth) throws IOException {
         ChildConversation child = ChildConversation.start("TwinReceive",
-                jvm.command(TwinReceive.class, arguments(method, target, buffer, uringDepth)));
+                jvm.java(JvmFlags.required(), TwinReceive.class.getName(),
+                        List.of(arguments(method, target, buffer, uringDepth))));
         try {
             child.expect("twin-receive listening on ");
         } catch (IOException e) {

@@ -1,7 +1,10 @@
 package io.xferbench.twin;
 
+import io.xferbench.core.process.ChildCommand;
+import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,10 +26,11 @@ final class JavaSenderProcess implements AutoCloseable {
     }
 
     /** Starts the sender; it begins its {@code warmup} sends to the drain at once. */
-    static JavaSenderProcess start(ChildJvm jvm, String method, Path file, int port, int buffer, long length, int warmup,
+    static JavaSenderProcess start(ChildCommand jvm, String method, Path file, int port, int buffer, long length, int warmup,
                                    int uringDepth) throws IOException {
         return new JavaSenderProcess(ChildConversation.start("TwinSend",
-                jvm.command(TwinSend.class, arguments(method, file, port, buffer, length, warmup, uringDepth))));
+                jvm.java(JvmFlags.required(), TwinSend.class.getName(),
+                        List.of(arguments(method, file, port, buffer, length, warmup, uringDepth)))));
     }
 
     void awaitWarmupSend() throws IOException {

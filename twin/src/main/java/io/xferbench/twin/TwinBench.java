@@ -3,6 +3,7 @@ package io.xferbench.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.process.ChildCommand;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.nativeio.PageCache;
@@ -26,6 +27,12 @@ import java.util.List;
  * </pre>
  */
 public final class TwinBench {
+    /**
+     * The harness's child JVMs (drain, Java sender and receiver) get TERM when it dies, even by SIGKILL: no drain left
+     * in accept (the C receiver sets its own, xfer_uring_twin.c).
+     */
+    static final ChildCommand CHILD_JVMS = ChildCommand.dyingWithParent(ChildCommand.DeathSignal.TERM);
+
     private TwinBench() {
     }
 
@@ -48,17 +55,16 @@ public final class TwinBench {
 
         String loadBefore = LoadAverage.now();
         long startResident = PageCache.residency(file).permille();
-        ChildJvm jvm = new ChildJvm();
         ResidencyGuard cache = new ResidencyGuard(file);
         List<TwinRow> rows = options.direction() == Direction.UPLOAD
-                ? uploads(options, file, jvm, cache)
-                : downloads(options, file, jvm, cache);
+                ? uploads(options, file, CHILD_JVMS, cache)
+                : downloads(options, file, CHILD_JVMS, cache);
         new RunHeader(options, file, startResident, cache.minResidentPermille(), cache.rewarms(), loadBefore, LoadAverage.now())
                 .print(System.out);
         TwinTable.print(System.out, rows, options.direction());
     }
 
-    private static List<TwinRow> downloads(TwinOptions options, Path file, ChildJvm jvm, ResidencyGuard cache)
+    private static List<TwinRow> downloads(TwinOptions options, Path file, ChildCommand jvm, ResidencyGuard cache)
             throws IOException, InterruptedException {
         CTwin cTwin = new CTwin(options.twin(), options.uringTwin(), options.buffer(), options.uringDepth(), file);
         List<TwinRow> rows = new ArrayList<>();
@@ -71,7 +77,7 @@ public final class TwinBench {
         return rows;
     }
 
-    private static List<TwinRow> uploads(TwinOptions options, Path file, ChildJvm jvm, ResidencyGuard cache)
+    private static List<TwinRow> uploads(TwinOptions options, Path file, ChildCommand jvm, ResidencyGuard cache)
             throws IOException, InterruptedException {
         List<TwinRow> rows = new ArrayList<>();
         try (UploadTarget target = new UploadTarget(options.dataDir())) {

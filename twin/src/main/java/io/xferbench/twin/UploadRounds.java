@@ -2,6 +2,7 @@ package io.xferbench.twin;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.ReceiverMethod;
+import io.xferbench.core.process.ChildCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,14 +27,14 @@ import java.util.zip.CRC32C;
 final class UploadRounds {
     private final TwinOptions options;
     private final Path file;
-    private final ChildJvm jvm;
+    private final ChildCommand jvm;
     private final SendfileFeeder feeder;
     private final UploadTarget target;
     private final ResidencyGuard cache;
     private final long length;
     private final String sourceCrc;
 
-    UploadRounds(TwinOptions options, Path file, ChildJvm jvm, UploadTarget target, ResidencyGuard cache) throws IOException {
+    UploadRounds(TwinOptions options, Path file, ChildCommand jvm, UploadTarget target, ResidencyGuard cache) throws IOException {
         this.options = options;
         this.file = file;
         this.jvm = jvm;

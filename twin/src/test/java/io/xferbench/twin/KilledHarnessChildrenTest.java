@@ -16,13 +16,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A twin harness SIGKILLed mid-run (scripts/twin, found by SIGKILLing it 12 s into a run) takes its child JVMs with it.
- * The old {@link ChildJvm} started them bare: the {@link TwinDrain} stayed in accept under pid 1 for good.
+ * The old launcher started them bare: the {@link TwinDrain} stayed in accept under pid 1 for good.
  */
 class KilledHarnessChildrenTest {
 
     /** The harness: starts a drain as TwinBench does, prints its children's pids, then waits to be killed. */
     public static void main(String[] args) throws Exception {
-        DrainProcess drain = DrainProcess.start(new ChildJvm());
+        DrainProcess drain = DrainProcess.start(TwinBench.CHILD_JVMS);
         ProcessHandle.current().children().forEach(c -> System.out.println("child " + c.pid()));
         System.out.println("drain on port " + drain.port());
         System.out.flush();

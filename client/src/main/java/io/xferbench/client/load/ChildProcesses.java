@@ -1,10 +1,8 @@
 package io.xferbench.client.load;
 
 import io.xferbench.client.process.GracefulStop;
+import io.xferbench.core.process.ChildCommand;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,20 +13,8 @@ final class ChildProcesses {
     private ChildProcesses() {
     }
 
-    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
-
-    /**
-     * The command, run so that it gets SIGTERM if the bench dies (even by SIGKILL): util-linux's setpriv sets the
-     * parent-death signal. Without setpriv a killed bench leaves its servers running (said once on stderr).
-     */
-    static List<String> dyingWithParent(List<String> command) {
-        if (!Files.isExecutable(SETPRIV)) {
-            return command;
-        }
-        List<String> wrapped = new ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "TERM", "--"));
-        wrapped.addAll(command);
-        return wrapped;
-    }
+    /** SIGTERM if the bench dies (even by SIGKILL), so a server's own shutdown hooks run. */
+    static final ChildCommand DYING_WITH_BENCH = ChildCommand.dyingWithParent(ChildCommand.DeathSignal.TERM);
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 

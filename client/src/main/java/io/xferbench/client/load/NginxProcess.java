@@ -92,7 +92,7 @@ final class NginxProcess implements LoadTarget {
             int port = freePort();
             Files.writeString(dir.resolve("nginx.conf"), config(dir, root, placement.address(), port, design, connections),
                     StandardCharsets.UTF_8);
-            Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(
+            Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.DYING_WITH_BENCH.of(placement.command(
                     List.of(nginx.toString(), "-p", dir.toString(), "-c", dir.resolve("nginx.conf").toString()))))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()));
             InetSocketAddress address = new InetSocketAddress(placement.address(), port);

@@ -1,6 +1,7 @@
 package io.xferbench.client.load;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.core.process.ChildCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -46,12 +47,11 @@ final class XferServerProcess implements LoadTarget {
      */
     static XferServerProcess start(Path serverJar, Path dataDir, int maxConnections, String method, String ioModel,
                                    ServerPlacement placement, List<String> options) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
+        List<String> command = new ArrayList<>(List.of(ChildCommand.javaExecutable(), "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
                 "--bind", placement.address(), "--port", "0", "--max-connections", Integer.toString(maxConnections),
                 "--io-model", ioModel));
         command.addAll(options);
-        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.dyingWithParent(placement.command(command)))
+        Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.DYING_WITH_BENCH.of(placement.command(command)))
                 .redirectErrorStream(true));
         CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {

@@ -1,14 +1,12 @@
 package io.xferbench.client.netpath;
 
 import io.xferbench.client.process.GracefulStop;
+import io.xferbench.core.process.ChildCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +22,8 @@ import java.util.regex.Pattern;
  */
 final class NamespacedProcesses implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
-    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+    /** SIGKILL when this process dies: a killed run must not leave a server holding its namespace. */
+    private static final ChildCommand DYING_WITH_RUN = ChildCommand.dyingWithParent(ChildCommand.DeathSignal.KILL);
     private static final long START_SECONDS = 60;
     private static final int EARLY_LINES = 40;
 
@@ -32,7 +31,7 @@ final class NamespacedProcesses implements AutoCloseable {
 
     /** Starts an xferbench server (or proxy) and returns the port it reports; its later output goes to stderr. */
     int startServer(List<String> command, String what) throws IOException {
-        Process p = start(new ProcessBuilder(dyingWithParent(command)).redirectErrorStream(true));
+        Process p = start(new ProcessBuilder(DYING_WITH_RUN.of(command)).redirectErrorStream(true));
         CompletableFuture<Integer> port = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("xferbench-" + what + "-log").start(() -> {
             Deque<String> early = new ArrayDeque<>();
@@ -70,7 +69,7 @@ final class NamespacedProcesses implements AutoCloseable {
 
     /** Runs a command with this process's stdin, stdout and stderr and returns its exit status. */
     int runToEnd(List<String> command) throws IOException, InterruptedException {
-        Process p = start(new ProcessBuilder(dyingWithParent(command)).inheritIO());
+        Process p = start(new ProcessBuilder(DYING_WITH_RUN.of(command)).inheritIO());
         int status = p.waitFor();
         started.remove(p);
         return status;
@@ -87,15 +86,5 @@ final class NamespacedProcesses implements AutoCloseable {
         while (!started.isEmpty()) {
             GracefulStop.stop(started.pop());
         }
-    }
-
-    /** SIGKILL when this process dies: a killed run must not leave a server holding its namespace. */
-    private static List<String> dyingWithParent(List<String> command) {
-        if (!Files.isExecutable(SETPRIV)) {
-            return command;
-        }
-        List<String> wrapped = new ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
-        wrapped.addAll(command);
-        return wrapped;
     }
 }

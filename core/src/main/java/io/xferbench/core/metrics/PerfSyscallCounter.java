@@ -1,6 +1,7 @@
 package io.xferbench.core.metrics;
 
 import io.xferbench.core.method.Availability;
+import io.xferbench.core.process.ChildCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,7 +34,6 @@ public final class PerfSyscallCounter implements AutoCloseable {
 
     private static final long ACK_TIMEOUT_MS = 10_000;
     private static final int ATTACH_ATTEMPTS = 10;
-    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
     private static volatile Availability availability;
 
     private final Process perf;
@@ -150,16 +150,13 @@ public final class PerfSyscallCounter implements AutoCloseable {
      * do not grow with the threads of the processes (per thread, 500 server threads × 50 syscall events exhaust them).
      */
     public static PerfSyscallCounter attachCgroup(String cgroup, List<String> syscalls) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        // perf -a has no target to outlive: it would count until killed, so it dies with this JVM (util-linux setpriv).
-        if (Files.isExecutable(SETPRIV)) {
-            cmd.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
-        }
-        cmd.addAll(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1", "-a"));
+        List<String> cmd = new ArrayList<>(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1", "-a"));
         for (String event : events(syscalls)) {
             cmd.addAll(List.of("-e", event, "-G", cgroup));
         }
-        return new PerfSyscallCounter(new ProcessBuilder(cmd).start());
+        // perf -a has no target to outlive: it would count until killed, so it dies with this JVM.
+        return new PerfSyscallCounter(new ProcessBuilder(
+                ChildCommand.dyingWithParent(ChildCommand.DeathSignal.KILL).of(cmd)).start());
     }
 
     private static List<String> events(List<String> syscalls) throws IOException {

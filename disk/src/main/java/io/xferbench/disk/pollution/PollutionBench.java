@@ -3,6 +3,7 @@ package io.xferbench.disk.pollution;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.process.ChildProcess;
 import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
@@ -97,7 +98,7 @@ public final class PollutionBench {
             cpus.pinThisJvm();
             cleanup.add(cpus::restore);
             log.println("bench-pollution: CPUs " + cpus.describe());
-            ChildJvm server = ChildJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
+            ChildProcess server = CgroupJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
                     List.of("--data-dir", dir.toString(), "--port", "0"));
             cleanup.add(server::close);
             InetSocketAddress address = listening(server);
@@ -122,22 +123,14 @@ public final class PollutionBench {
         }
     }
 
-    /** Waits for the server's "listening on HOST:PORT" line, then keeps draining its stdout so it never blocks. */
-    private static InetSocketAddress listening(ChildJvm server) throws IOException {
+    /** Waits for the server's "listening on HOST:PORT" line; its later output is dropped (still read: it never blocks). */
+    private static InetSocketAddress listening(ChildProcess server) throws IOException {
         String line;
         StringBuilder early = new StringBuilder();
         while ((line = server.readLine()) != null) {
             Matcher m = LISTENING.matcher(line);
             if (m.find()) {
-                Thread.ofPlatform().daemon().name("server-stdout").start(() -> {
-                    try {
-                        while (server.readLine() != null) {
-                            // discarded: the server's progress lines are not part of the report
-                        }
-                    } catch (IOException ignored) {
-                        // the server was stopped
-                    }
-                });
+                server.discardOutput(); // the server's progress lines are not part of the report
                 return new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2)));
             }
             early.append(line).append('\n');

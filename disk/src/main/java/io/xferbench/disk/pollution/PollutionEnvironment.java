@@ -28,7 +28,7 @@ final class PollutionEnvironment {
                 + "(mincore) before each mode, so their page cache is charged to the group");
         e.put("hotSet", o.hotFiles + " files x " + Sizes.format(o.hotFileSize) + " = "
                 + Sizes.format(o.hotFiles * o.hotFileSize));
-        e.put("server", "xferbench server (ServerMain) in a child JVM " + ChildJvm.FLAGS + " inside the cgroup, "
+        e.put("server", "xferbench server (ServerMain) in a child JVM " + CgroupJvm.FLAGS + " inside the cgroup, "
                 + "HTTP GET ?method=" + serverMethod);
         e.put("clients", o.connections + " kept-alive HTTP/1.1 connections outside the cgroup, " + o.hotRate
                 + " requests/s in all (each hot file re-read every " + String.format(java.util.Locale.ROOT, "%.1f",

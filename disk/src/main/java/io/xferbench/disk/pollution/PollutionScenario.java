@@ -1,6 +1,7 @@
 package io.xferbench.disk.pollution;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.process.ChildProcess;
 import io.xferbench.disk.BlockDevice;
 import io.xferbench.disk.MemoryCgroup;
 import io.xferbench.nativeio.PageCache;
@@ -8,12 +9,10 @@ import io.xferbench.nativeio.PageCache;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -81,7 +80,7 @@ final class PollutionScenario {
         BlockDevice.Counters dev0 = device.counters();
         ReadResult read;
         List<Sample> during = new ArrayList<>();
-        try (ChildJvm reader = ChildJvm.start(group, cpus.readerPrefix(), BigReader.class.getName(),
+        try (ChildProcess reader = CgroupJvm.start(group, cpus.readerPrefix(), BigReader.class.getName(),
                 List.of(mode.id, bigFile.toString(), Long.toString(o.bigSize), Integer.toString(o.blockSize)))) {
             String first = reader.readLine();
             if (first != null && first.startsWith("unsupported ")) {
@@ -169,7 +168,7 @@ final class PollutionScenario {
      * during window holds --min-window-requests hot requests or --max-passes were read. Every pass's digest is
      * checked; the result sums them.
      */
-    private ReadResult readWhileSampling(ChildJvm reader, BigReadMode mode, List<Sample> during)
+    private ReadResult readWhileSampling(ChildProcess reader, BigReadMode mode, List<Sample> during)
             throws IOException, InterruptedException {
         ReadResult read = ReadResult.NONE;
         while (true) {
@@ -185,25 +184,16 @@ final class PollutionScenario {
     }
 
     /** The reader's next line, sampling every period until it comes. */
-    private String nextLine(ChildJvm reader, BigReadMode mode, List<Sample> during)
+    private String nextLine(ChildProcess reader, BigReadMode mode, List<Sample> during)
             throws IOException, InterruptedException {
-        CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
-            try {
-                return reader.readLine();
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
         while (true) {
             String line = null;
             boolean came = false;
             try {
-                line = next.get(HotSetSampler.PERIOD_NANOS, TimeUnit.NANOSECONDS);
+                line = reader.readLine(Duration.ofNanos(HotSetSampler.PERIOD_NANOS));
                 came = true;
             } catch (TimeoutException e) {
                 // still reading
-            } catch (ExecutionException e) {
-                throw new IOException("reading the big reader's output", e.getCause());
             }
             during.add(sampler.now());
             if (came) {

@@ -13,17 +13,17 @@ public final class DrainProcess implements AutoCloseable {
     /** A receiver that makes no progress for this long is dead or wedged; the op fails instead of hanging. */
     private static final long STALL_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    private final ChildJvm child;
+    private final HelperJvm child;
     private final SharedCounters shared;
 
-    private DrainProcess(ChildJvm child) {
+    private DrainProcess(HelperJvm child) {
         this.child = child;
         this.shared = child.shared();
     }
 
     /** Starts a drain for bodies of {@code size} bytes and returns once connected (blocking socket, TCP_NODELAY). */
     public static DrainProcess start(long size) throws IOException {
-        return new DrainProcess(ChildJvm.start("drain", DrainServer.class, Long.toString(size)));
+        return new DrainProcess(HelperJvm.start("drain", DrainServer.class, Long.toString(size)));
     }
 
     /** The connected socket the benchmark sends on. */

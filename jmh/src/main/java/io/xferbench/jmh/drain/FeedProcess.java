@@ -9,15 +9,15 @@ import java.nio.file.Path;
  * on the socket delivers one copy of the file per {@link #request}.
  */
 public final class FeedProcess implements AutoCloseable {
-    private final ChildJvm child;
+    private final HelperJvm child;
 
-    private FeedProcess(ChildJvm child) {
+    private FeedProcess(HelperJvm child) {
         this.child = child;
     }
 
     /** Starts a feeder of {@code file} and returns once connected (blocking socket, TCP_NODELAY). */
     public static FeedProcess start(Path file) throws IOException {
-        return new FeedProcess(ChildJvm.start("feed", FeedServer.class, file.toString()));
+        return new FeedProcess(HelperJvm.start("feed", FeedServer.class, file.toString()));
     }
 
     /** The connected socket the file arrives on, repeated. */

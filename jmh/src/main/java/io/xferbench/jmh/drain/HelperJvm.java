@@ -1,5 +1,6 @@
 package io.xferbench.jmh.drain;
 
+import io.xferbench.core.process.ChildCommand;
 import io.xferbench.nativeio.JvmFlags;
 import io.xferbench.nativeio.OwnedDirectories;
 import io.xferbench.nativeio.ProcessOwner;
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * JDK and class path, given a {@link SharedCounters} file it publishes its port and progress in, and connected to
  * over loopback once it listens. Owns the process, its temp directory (counters + log) and the connection.
  */
-final class ChildJvm implements AutoCloseable {
+final class HelperJvm implements AutoCloseable {
     private static final long START_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final String name;
@@ -30,7 +31,7 @@ final class ChildJvm implements AutoCloseable {
     /** A fork ended by a signal or by System.exit skips close(): the process and its directory go here instead. */
     private final Thread onExit;
 
-    private ChildJvm(String name, Process process, Path dir, SharedCounters shared, SocketChannel socket) {
+    private HelperJvm(String name, Process process, Path dir, SharedCounters shared, SocketChannel socket) {
         this.name = name;
         this.process = process;
         this.dir = dir;
@@ -47,20 +48,19 @@ final class ChildJvm implements AutoCloseable {
      * Runs {@code mainClass <counters-file> args... <this pid>} and returns once connected to the port it publishes
      * (blocking socket, TCP_NODELAY). {@code name} names the temp directory, the log and the errors.
      */
-    static ChildJvm start(String name, Class<?> mainClass, String... args) throws IOException {
+    static HelperJvm start(String name, Class<?> mainClass, String... args) throws IOException {
         Path parent = sharedMemoryDir();
         removeStale(parent, name);
         Path dir = Files.createTempDirectory(parent, prefix(name) + ProcessOwner.current() + "-");
         Path counters = dir.resolve("counters");
         Files.write(counters, new byte[SharedCounters.SIZE]);
         SharedCounters shared = SharedCounters.map(counters);
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> helperArgs = new ArrayList<>(List.of(counters.toString()));
+        helperArgs.addAll(List.of(args));
+        helperArgs.add(Long.toString(ProcessHandle.current().pid()));
         // Small and quick to start; the helpers loop on one socket with one buffer and need no tuning.
-        cmd.addAll(List.of("-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", JvmFlags.NATIVE_ACCESS));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName(), counters.toString()));
-        cmd.addAll(List.of(args));
-        cmd.add(Long.toString(ProcessHandle.current().pid()));
+        List<String> cmd = ChildCommand.plain().java(List.of("-Xms64m", "-Xmx64m", "-XX:+UseSerialGC", JvmFlags.NATIVE_ACCESS),
+                mainClass.getName(), helperArgs);
         Process process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
@@ -77,7 +77,7 @@ final class ChildJvm implements AutoCloseable {
             }
             SocketChannel socket = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), (int) port));
             socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            return new ChildJvm(name, process, dir, shared, socket);
+            return new HelperJvm(name, process, dir, shared, socket);
         } catch (InterruptedException e) {
             process.destroyForcibly();
             deleteQuietly(dir);

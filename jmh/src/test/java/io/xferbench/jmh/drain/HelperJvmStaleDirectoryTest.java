@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a SIGKILLed fork's helper left in /dev/shm goes with the next helper's start; a live fork's stays. */
-class ChildJvmStaleDirectoryTest {
+class HelperJvmStaleDirectoryTest {
 
     @TempDir
     Path shm;
@@ -18,13 +18,13 @@ class ChildJvmStaleDirectoryTest {
     void removesTheDirectoriesOfDeadOwnersOfTheSameHelperOnly() throws Exception {
         long pid = ProcessHandle.current().pid();
         // This pid with another start time: a fork killed outright, its pid since reused.
-        Path dead = Files.createDirectory(shm.resolve(ChildJvm.prefix("drain") + pid + ".1-123"));
+        Path dead = Files.createDirectory(shm.resolve(HelperJvm.prefix("drain") + pid + ".1-123"));
         Files.write(dead.resolve("counters"), new byte[64]);
         Files.writeString(dead.resolve("drain.log"), "Runtime.exit(130)");
-        Path live = Files.createDirectory(shm.resolve(ChildJvm.prefix("drain") + ProcessOwner.current() + "-456"));
-        Path otherHelper = Files.createDirectory(shm.resolve(ChildJvm.prefix("feed") + pid + ".1-789"));
+        Path live = Files.createDirectory(shm.resolve(HelperJvm.prefix("drain") + ProcessOwner.current() + "-456"));
+        Path otherHelper = Files.createDirectory(shm.resolve(HelperJvm.prefix("feed") + pid + ".1-789"));
 
-        assertThat(ChildJvm.removeStale(shm, "drain")).containsExactly(dead);
+        assertThat(HelperJvm.removeStale(shm, "drain")).containsExactly(dead);
 
         assertThat(dead).doesNotExist();
         assertThat(live).isDirectory();
