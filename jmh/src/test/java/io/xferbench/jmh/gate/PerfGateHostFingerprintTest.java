@@ -47,6 +47,24 @@ class PerfGateHostFingerprintTest {
     }
 
     @Test
+    void oneGenericModelNameOverTwoCpuGenerationsIsTwoHosts() throws Exception {
+        Path meminfo = file("meminfo", "MemTotal:       24683772 kB\n");
+        Path older = file("older", "processor\t: 0\ncpu family\t: 6\nmodel\t\t: 106\nmodel name\t: " + XEON
+                + "\nstepping\t: 6\nflags\t\t: fpu avx2 hypervisor\n");
+        Path newer = file("newer", "processor\t: 0\ncpu family\t: 6\nmodel\t\t: 143\nmodel name\t: " + XEON
+                + "\nstepping\t: 8\nflags\t\t: hypervisor fpu avx2 avx512f\n");
+        HostFingerprint a = HostFingerprint.read(older, meminfo, tmp.resolve("absent"), 2);
+        HostFingerprint b = HostFingerprint.read(newer, meminfo, tmp.resolve("absent"), 2);
+        assertThat(a.cpuModel()).isEqualTo(b.cpuModel());
+        assertThat(a.cpuSignature()).startsWith("family 6 model 106 stepping 6, flags ");
+        assertThat(b.differencesFrom(a, "here")).singleElement().asString().startsWith("CPU signature family 6 model 143");
+        // The flags' order in cpuinfo is not part of the signature.
+        Path reordered = file("reordered", "processor\t: 0\ncpu family\t: 6\nmodel\t\t: 106\nmodel name\t: " + XEON
+                + "\nstepping\t: 6\nflags\t\t: hypervisor avx2 fpu\n");
+        assertThat(HostFingerprint.read(reordered, meminfo, tmp.resolve("absent"), 2)).isEqualTo(a);
+    }
+
+    @Test
     void unreadableFilesGiveUnknownsNotErrors() {
         Path none = tmp.resolve("none");
         assertThat(HostFingerprint.read(none, none, none, 1)).isEqualTo(new HostFingerprint("unknown", 1, 0, "none"));
