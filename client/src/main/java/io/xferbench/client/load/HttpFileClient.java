@@ -63,7 +63,15 @@ final class HttpFileClient implements AutoCloseable {
             }
             boolean answering = false;
             while (true) {
-                int n = channel.read(in.clear());
+                int n;
+                try {
+                    n = channel.read(in.clear());
+                } catch (IOException reset) {
+                    if (!parser.closed()) {
+                        throw reset;
+                    }
+                    n = -1; // reset rather than shut down after a whole, good Connection: close answer
+                }
                 if (n < 0) {
                     if (parser.closed()) {
                         break;

@@ -158,7 +158,15 @@ final class LoadWorker implements Runnable {
     }
 
     private void read(Conn c, SelectionKey key) throws IOException, LoadProtocolException {
-        int n = c.channel.read(readBuffer.clear());
+        int n;
+        try {
+            n = c.channel.read(readBuffer.clear());
+        } catch (IOException reset) {
+            if (!(c.busy && c.parser.closed())) {
+                throw reset;
+            }
+            n = -1; // a server that resets rather than shuts down after its whole, good Connection: close answer
+        }
         if (n < 0) {
             if (c.busy && c.parser.closed()) { // a Connection: close answer ends with the connection
                 long now = System.nanoTime();

@@ -39,6 +39,11 @@ class HttpFramingLoadTest {
         private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 
         Server(String head, String after) throws IOException {
+            this(head, after, false);
+        }
+
+        /** With {@code reset}, each connection ends with a RST (SO_LINGER 0) instead of a FIN. */
+        Server(String head, String after, boolean reset) throws IOException {
             Thread.ofVirtual().start(() -> {
                 while (true) {
                     Socket s;
@@ -47,7 +52,7 @@ class HttpFramingLoadTest {
                     } catch (IOException closed) {
                         return; // the test is over
                     }
-                    Thread.ofVirtual().start(() -> answer(s, head, after));
+                    Thread.ofVirtual().start(() -> answer(s, head, after, reset));
                 }
             });
         }
@@ -69,7 +74,7 @@ class HttpFramingLoadTest {
         }
     }
 
-    private static void answer(Socket s, String head, String after) {
+    private static void answer(Socket s, String head, String after, boolean reset) {
         try (s; InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
             int matched = 0;
             while (matched < 4) { // the request's head, up to its blank line
@@ -88,6 +93,9 @@ class HttpFramingLoadTest {
                 out.write(after.getBytes(StandardCharsets.US_ASCII)); // a write of its own: maybe a read of its own
                 out.flush();
             }
+            if (reset) {
+                s.setSoLinger(true, 0); // the answer stays readable in the client's queue; the read after it fails
+            }
         } catch (IOException e) {
             // The client closed first: its verdict is what the test checks.
         }
@@ -99,6 +107,20 @@ class HttpFramingLoadTest {
         assertThat(r.errors()).isEmpty();
         assertThat(r.requests()).isEqualTo(REQUESTS);
         assertThat(r.verified()).isTrue();
+    }
+
+    @Test
+    void aGoodAnswerEndingWithAResetIsVerifiedToo() throws Exception {
+        try (Server server = new Server("HTTP/1.1 200 OK\r\nContent-Length: " + FILE + "\r\nConnection: close\r\n", "", true)) {
+            LoadResult r = LoadEngine.run(new LoadPlan(server.address(), 2, 1, REQUESTS, null, Duration.ZERO, 0,
+                    Duration.ofSeconds(20)), new HttpGetExchange("localhost", "/f", false, FILE, CRC));
+            assertThat(r.errors()).isEmpty();
+            assertThat(r.verified()).isTrue();
+            try (HttpFileClient client = new HttpFileClient(server.address())) {
+                HttpGetExchange get = new HttpGetExchange("localhost", "/f", false, FILE, CRC);
+                assertThat(client.send(get.request(), get.newParser())).isEqualTo(ExchangeOutcome.verified(FILE));
+            }
+        }
     }
 
     @Test
