@@ -2,7 +2,14 @@ package io.xferbench.nativeio;
 
 import com.sun.jna.LastErrorException;
 import java.io.FileDescriptor;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.SocketAddress;
+import java.net.StandardProtocolFamily;
+import java.nio.channels.spi.SelectorProvider;
 import java.lang.reflect.Method;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -115,6 +122,23 @@ public final class Fds {
                 // Nothing was handed out.
             }
             throw new IllegalStateException("cannot make a file channel of fd " + fd, e);
+        }
+    }
+
+    /**
+     * A blocking JDK channel that owns {@code fd}, a connected TCP socket to {@code remote}: closing the channel closes
+     * {@code fd}. A socket left non-blocking (O_NONBLOCK) works too: the JDK's blocking writes wait by poll(2) on it.
+     */
+    public static SocketChannel socketChannel(int fd, InetSocketAddress remote) {
+        check();
+        try {
+            Constructor<?> c = Class.forName("sun.nio.ch.SocketChannelImpl").getDeclaredConstructor(SelectorProvider.class,
+                    ProtocolFamily.class, FileDescriptor.class, SocketAddress.class);
+            c.setAccessible(true);
+            ProtocolFamily family = remote.getAddress() instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
+            return (SocketChannel) c.newInstance(SelectorProvider.provider(), family, descriptor(fd), remote);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot make a socket channel of fd " + fd + ": " + e, e);
         }
     }
 

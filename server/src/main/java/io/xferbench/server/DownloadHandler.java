@@ -50,6 +50,10 @@ final class DownloadHandler implements AutoCloseable {
             return refuse(socket, Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
                     + String.join(", ", DownloadMethods.ids()) + ")");
         }
+        String loopOnly = LoopMethodRefusal.onThreads(method, config.ioModel());
+        if (loopOnly != null) {
+            return refuse(socket, Status.UNAVAILABLE, loopOnly);
+        }
         Availability availability = method.availability();
         if (!availability.isAvailable()) {
             return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());

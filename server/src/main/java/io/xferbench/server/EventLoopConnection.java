@@ -3,12 +3,9 @@ package io.xferbench.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelException;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.unix.UnixChannel;
@@ -22,7 +19,6 @@ import io.xferbench.core.uring.UringEntryOps;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.AccessDeniedException;
@@ -43,9 +39,8 @@ import java.util.logging.Logger;
  *
  * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
  * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
- * pool; the loop only moves bytes: frames, a download's body ({@link #writeBody}: a {@link DefaultFileRegion}, sendfile
- * on epoll; on io_uring a small body read into a buffer, a larger one spliced), and an upload's body from the socket
- * into chunks the pool writes. The open-on-loop models are the
+ * pool; the loop only moves bytes: frames, a download's body when the method asked is the loop's own ({@link EventLoopBody};
+ * a blocking method's body goes from the pool), and an upload's body from the socket into chunks the pool writes. The open-on-loop models are the
  * exception: a download's, HEAD's and STAT's open, fstat and checksum-record lookup run on the loop, as nginx opens
  * files on its loop; a file with no record and a generated file still to write go to the pool
  * ({@link #quickOrOnFiles}). So is {@code netty-io-uring}, whose loop submits those opens and stats to its ring
@@ -74,15 +69,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final boolean openOnLoop;
     /** This loop's ring lookups where lookups run on the ring ({@link LookupPlacement#RING}); null otherwise. */
     private final UringEntryOps ring;
-    /** Bodies up to this size are read into a buffer and written, larger ones go as a file region (the transport's). */
-    private final int copiedBodyLimit;
-    /** A head followed by a file region goes with MSG_MORE ({@link EventLoopTransport#headWithMore}). */
-    private final boolean headWithMore;
-    /**
-     * Bodies up to {@link #copiedBodyLimit} go by sendfile from the loop after a MSG_MORE head ({@link LoopSendfile}):
-     * the transport asks for it and this connection's socket was made non-blocking for it.
-     */
-    private boolean loopSendfile;
+    /** How a download's head and body leave, by the method asked ({@link EventLoopBody}). */
+    private final EventLoopBody body;
     /** TCP_CORK of this transport, or null when answers are not corked. */
     private final ChannelOption<Boolean> cork;
 
@@ -128,12 +116,10 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.model = model;
         this.openOnLoop = lookups == LookupPlacement.LOOP;
         this.ring = ring;
-        this.copiedBodyLimit = transport.copiedBodyLimit;
-        this.headWithMore = transport.headWithMore;
-        this.loopSendfile = transport.loopSendfile;
         this.config = parts.config();
         this.cork = config.corkResponses() ? transport.cork : null;
         this.watchResets = !transport.reportsResets();
+        this.body = new EventLoopBody(this, transport, cork != null, parts.buffers());
         this.data = parts.data();
         this.measurements = parts.measurements();
         this.files = files;
@@ -157,7 +143,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         peer = WindowOverlap.address(context.channel().remoteAddress());
-        loopSendfile = loopSendfile && cork == null && LoopSendfile.prepare(context.channel());
+        body.prepare();
         // Over the limit: answered BUSY on the first read, so the request is consumed and the close sends FIN, not
         // a RST that could destroy the answer before the client reads it.
         refused = !admitted;
@@ -178,6 +164,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         deadline.cancel();
         transferDone();
         nativeSide.closed();
+        body.closed();
         connections.closed(context.channel(), admitted);
     }
 
@@ -356,13 +343,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * Netty's or ours (a RuntimeException, an Error, often wrapped) as it carries a socket's, so it is told apart here
      * ({@link ServerFault}) and reported as an internal error, with its stack trace.
      */
-    void bodyFailed(Throwable cause, long bodySize) {
+    void bodyFailed(Throwable cause, String sentAs) {
         Throwable fault = ServerFault.of(cause);
         if (fault != null) {
             internalError(fault, cause);
             return;
         }
-        BodyCutShort.log(model, peer, current, bodySentAs(bodySize), cause);
+        BodyCutShort.log(model, peer, current, sentAs, cause);
         ctx.close();
     }
 
@@ -623,79 +610,14 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** What {@code X-Xferbench-Method} says of a body of {@code size} bytes: how {@link #writeBody} sends it. */
-    String bodySentAs(long size) {
-        if (copiedBodyLimit > 0 && size <= copiedBodyLimit) {
-            return loopSendfile ? "loop-sendfile" : "netty-buffer";
-        }
-        return "netty-file-region";
+    /** How a download's head and body leave this connection, by the method asked. */
+    EventLoopBody body() {
+        return body;
     }
 
-    /**
-     * Writes (without flushing) a download answer's head, before {@link #writeBody} of {@code bodySize} bytes: with
-     * MSG_MORE straight to the socket when the body follows as a region and the answer is not corked (a cork holds
-     * it already), so head and body leave together ({@link EventLoopAnswerHead}); else through the pipeline.
-     */
-    void writeHead(ByteBuf head, long bodySize) {
+    /** Part of the request's answer may be out from now: no error answer may follow it. */
+    void answerStarts() {
         answerStarted = true;
-        boolean region = bodySize > copiedBodyLimit;
-        if (cork == null && bodySize > 0 && (region ? headWithMore : loopSendfile)) {
-            EventLoopAnswerHead.write(ctx, head);
-        } else {
-            ctx.write(head);
-        }
-    }
-
-    /**
-     * Writes and flushes the file's bytes (with whatever was written before, such as the header): up to the
-     * transport's {@link EventLoopTransport#copiedBodyLimit} sent by sendfile from the loop when the head went before it
-     * and nothing waits in the channel ({@link LoopSendfile}), and what the socket did not take (or all of it, without
-     * that) read here into a buffer, so header and body are one write; larger as one region (which closes the file
-     * once written). A 0-byte body is just the flush. Reading here reads the page cache on the loop, as sendfile(2)
-     * does on epoll's loop.
-     */
-    ChannelFuture writeBody(OpenedFile file) {
-        if (InternalFaultProbe.hook != null) {
-            try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, file.path().getFileName().toString());
-            } catch (Throwable injected) {
-                return ctx.newFailedFuture(injected);
-            }
-        }
-        long size = file.size();
-        if (size == 0) {
-            return ctx.writeAndFlush(Unpooled.EMPTY_BUFFER);
-        }
-        if (size > copiedBodyLimit) {
-            return ctx.writeAndFlush(new DefaultFileRegion(file.channel(), 0, size));
-        }
-        long sent = 0;
-        ChannelOutboundBuffer waiting = ctx.channel().unsafe().outboundBuffer();
-        if (loopSendfile && waiting != null && waiting.totalPendingWriteBytes() == 0) {
-            try {
-                sent = LoopSendfile.send(ctx.channel(), file);
-            } catch (NativeException e) {
-                return ctx.newFailedFuture(e);
-            }
-            if (sent == size) {
-                return ctx.newSucceededFuture();
-            }
-        }
-        ByteBuf body = ctx.alloc().directBuffer((int) (size - sent));
-        try {
-            long position = sent;
-            while (body.isWritable()) {
-                int n = body.writeBytes(file.channel(), position, body.writableBytes());
-                if (n < 0) {
-                    throw new EOFException(file.path() + " shrank to " + position + " bytes while being sent (" + size + " expected)");
-                }
-                position += n;
-            }
-        } catch (IOException e) {
-            body.release();
-            return ctx.newFailedFuture(e);
-        }
-        return ctx.writeAndFlush(body);
     }
 
     // ---- answers and the connection's states

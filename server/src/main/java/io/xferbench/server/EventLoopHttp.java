@@ -2,6 +2,10 @@ package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
 import io.xferbench.core.data.OpenedFile;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.registry.DownloadMethods;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +22,8 @@ import java.util.logging.Logger;
  */
 final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
+    /** The event-loop models' own default, as they answered before a GET could name a method here. */
+    static final String DEFAULT_METHOD = "netty-auto";
 
     private final EventLoopConnection conn;
 
@@ -68,6 +74,7 @@ final class EventLoopHttp {
             conn.transferStarts();
         }
         String path = request.path();
+        SenderMethod method = DownloadMethods.byId(request.query().getOrDefault("method", DEFAULT_METHOD)).orElseThrow();
         conn.openFile(path.substring(1), file -> {
             if (!conn.ctx().channel().isActive()) {
                 EventLoopConnection.closeQuietly(file);
@@ -76,7 +83,7 @@ final class EventLoopHttp {
             ByteBuf headers;
             try {
                 InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, path.substring(1));
-                headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.bodySentAs(file.size()), keepAlive));
+                headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.body().sentAs(method, file.size()), keepAlive));
             } catch (RuntimeException | Error e) {
                 EventLoopConnection.closeQuietly(file);
                 throw e;
@@ -86,7 +93,7 @@ final class EventLoopHttp {
                 answer(headers, keepAlive);
                 return;
             }
-            send(headers, file, keepAlive);
+            send(headers, file, keepAlive, method);
         }, e -> {
             if (!(e instanceof IOException)) {
                 // A RuntimeException or Error of the server's own: logged with the request named, answered 500.
@@ -102,27 +109,37 @@ final class EventLoopHttp {
         });
     }
 
-    /** The headers, then the body ({@link EventLoopConnection#writeBody}); a failure past the headers can only close the connection. */
-    private void send(ByteBuf headers, OpenedFile file, boolean keepAlive) {
+    /**
+     * The headers, then the body by the method asked ({@link EventLoopBody}); a method that cannot send it here is
+     * answered 503 with the reason; a failure past the headers can only close the connection.
+     */
+    private void send(ByteBuf headers, OpenedFile file, boolean keepAlive, SenderMethod method) {
         conn.bodyMoves(file.size());
         conn.cork(true);
-        try {
-            conn.writeHead(headers, file.size());
-            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, file.path().getFileName().toString());
-        } catch (RuntimeException | Error e) {
-            EventLoopConnection.closeQuietly(file);
-            throw e;
-        }
-        conn.writeBody(file).addListener(f -> {
-            EventLoopConnection.closeQuietly(file);
-            conn.bodyMoved();
-            if (!f.isSuccess()) {
-                // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
-                conn.bodyFailed(f.cause(), file.size());
-                return;
+        String sentAs = conn.body().sentAs(method, file.size());
+        conn.body().send(method, new TransferOptions(0, false), headers, file, new EventLoopBody.Outcome() {
+            @Override
+            public void sent(long nanos) {
+                conn.bodyMoved();
+                conn.cork(false);
+                done(keepAlive);
             }
-            conn.cork(false);
-            done(keepAlive);
+
+            @Override
+            public void refused(Status status, String message) {
+                conn.bodyMoved();
+                conn.cork(false);
+                ByteBuffer answer = status == Status.UNAVAILABLE ? HttpResponses.error(503, message, keepAlive, false, "")
+                        : HttpResponses.failure(status, message, keepAlive, false);
+                answer(EventLoopConnection.frame(answer), keepAlive);
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                // Past the headers a failure cannot be told: a short body and a close are what HTTP has.
+                conn.bodyMoved();
+                conn.bodyFailed(cause, sentAs);
+            }
         });
     }
 

@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFuture;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.DownloadHeader;
@@ -16,6 +15,8 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Trailer;
 import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.protocol.Wire;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
 import java.io.IOException;
@@ -147,11 +148,13 @@ final class EventLoopNative {
     }
 
     private void download(Request request) {
-        if (DownloadMethods.byId(request.method()).isEmpty()) {
+        SenderMethod method = DownloadMethods.byId(request.method()).orElse(null);
+        if (method == null) {
             answer(Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
                     + String.join(", ", DownloadMethods.ids()) + ")");
             return;
         }
+        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
         conn.transferStarts();
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
         boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
@@ -165,7 +168,7 @@ final class EventLoopNative {
             }
             conn.openForDownload(generated ? DataDirectory.generatedName(request.size()) : request.name(),
                     generated ? request.size() : -1, () -> openIfRecorded(request), () -> open(request),
-                    file -> send(new Opened(file, -1), false), this::failed);
+                    file -> send(new Opened(file, -1), false, method, options), this::failed);
             return;
         }
         conn.offload(() -> {
@@ -176,7 +179,7 @@ final class EventLoopNative {
                 file.close();
                 throw e;
             }
-        }, opened -> send(opened, inline), this::failed);
+        }, opened -> send(opened, inline, method, options), this::failed);
     }
 
     private record Opened(OpenedFile file, int residencyBefore) implements AutoCloseable {
@@ -186,43 +189,52 @@ final class EventLoopNative {
         }
     }
 
-    /** Header, body ({@link EventLoopConnection#writeBody}), trailer; a failure mid-body can only close the connection. */
-    private void send(Opened opened, boolean inline) {
+    /**
+     * Header, body by the method asked ({@link EventLoopBody}), trailer; a method that cannot send it here is refused
+     * before the header, and a failure mid-body can only close the connection.
+     */
+    private void send(Opened opened, boolean inline, SenderMethod method, TransferOptions options) {
         OpenedFile file = opened.file();
         if (!conn.ctx().channel().isActive()) {
             EventLoopConnection.closeQuietly(file);
             return;
         }
-        String name = file.path().getFileName().toString();
-        long start;
-        ChannelFuture body;
+        ByteBuf head;
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, name);
+            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, file.path().getFileName().toString());
             // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
             conn.bodyMoves(file.size());
             conn.cork(true);
-            conn.writeHead(EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
-                    opened.residencyBefore()))), file.size());
-            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, name);
-            start = System.nanoTime();
-            body = conn.writeBody(file);
+            head = EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
+                    opened.residencyBefore())));
         } catch (RuntimeException | Error e) {
             // Not handed to a write: the file is ours to close before the failure is answered.
             EventLoopConnection.closeQuietly(file);
             throw e;
         }
-        body.addListener(f -> {
-            EventLoopConnection.closeQuietly(file);
-            conn.bodyMoved();
-            if (!f.isSuccess()) {
-                conn.bodyFailed(f.cause(), file.size());
-                return;
+        String sentAs = conn.body().sentAs(method, file.size());
+        conn.body().send(method, options, head, file, new EventLoopBody.Outcome() {
+            @Override
+            public void sent(long nanos) {
+                conn.bodyMoved();
+                if (inline) {
+                    conn.offload(() -> CacheControl.residency(file.path()), residency -> trailer(nanos, residency), EventLoopNative.this::failed);
+                } else {
+                    trailer(nanos, -1);
+                }
             }
-            long nanos = System.nanoTime() - start;
-            if (inline) {
-                conn.offload(() -> CacheControl.residency(file.path()), residency -> trailer(nanos, residency), this::failed);
-            } else {
-                trailer(nanos, -1);
+
+            @Override
+            public void refused(Status status, String message) {
+                conn.bodyMoved();
+                conn.cork(false);
+                answer(status, message);
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                conn.bodyMoved();
+                conn.bodyFailed(cause, sentAs);
             }
         });
     }

@@ -108,6 +108,10 @@ final class HttpSession {
             return request.keepAlive();
         }
         SenderMethod method = DownloadMethods.byId(HttpResponses.methodId(request)).orElseThrow();
+        String loopOnly = LoopMethodRefusal.onThreads(method, config.ioModel());
+        if (loopOnly != null) {
+            return respond(503, loopOnly, request.keepAlive(), head);
+        }
         Availability availability = method.availability();
         if (!availability.isAvailable()) {
             return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);

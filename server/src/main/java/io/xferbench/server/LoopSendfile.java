@@ -2,7 +2,7 @@ package io.xferbench.server;
 
 import io.netty.channel.Channel;
 import io.netty.channel.unix.UnixChannel;
-import io.xferbench.core.data.OpenedFile;
+import io.xferbench.core.method.SourceFile;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
@@ -46,7 +46,7 @@ final class LoopSendfile {
      * Sends the file from its start while the socket takes it. Returns the bytes sent: all of them, or fewer when the
      * socket filled or the file ended early (the caller sends the rest, and sees a short file there).
      */
-    static long send(Channel channel, OpenedFile file) throws NativeException {
+    static long send(Channel channel, SourceFile file) throws NativeException {
         int socketFd = ((UnixChannel) channel).fd().intValue();
         int fileFd = Fds.of(file.channel());
         long position = 0;

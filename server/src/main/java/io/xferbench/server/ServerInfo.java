@@ -28,8 +28,11 @@ final class ServerInfo {
     /** {@code local}: the server's address on the connection asking, whose link INFO describes. */
     static ServerDescription describe(ServerConfig config, InetAddress local) {
         List<MethodDescription> methods = new ArrayList<>();
+        boolean onLoops = java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> config.ioModel().startsWith(t.model));
         for (SenderMethod m : DownloadMethods.all()) {
-            methods.add(entry("download", m.id(), m.summary(), m.availability()));
+            // An event loop's own method, on this server's model: refused on a threaded one.
+            String loopOnly = onLoops ? null : LoopMethodRefusal.onThreads(m, config.ioModel());
+            methods.add(entry("download", m.id(), m.summary(), loopOnly == null ? m.availability() : Availability.unavailable(loopOnly)));
         }
         for (ReceiverMethod m : UploadMethods.all()) {
             MethodDescription e = entry("upload", m.id(), m.summary(), m.availability());
@@ -44,7 +47,6 @@ final class ServerInfo {
         environment.put("ioModel", config.ioModel());
         // Whether download answers are corked here: asked for, and set through Netty's option on the event loops or the
         // shim's setsockopt on the thread models.
-        boolean onLoops = java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> config.ioModel().startsWith(t.model));
         environment.put("corkResponses", onLoops ? config.corkResponses() : ResponseCork.corks(config));
         if (config.ioModel().equals(ServerModels.VIRTUAL)) {
             environment.put("virtualThreadPollers", PlatformPollers.inEffect());

@@ -11,4 +11,12 @@ public interface SenderMethod extends TransferMethod {
     }
 
     FileSender newSender(TransferOptions options) throws IOException;
+
+    /**
+     * How this method sends from a Netty event loop, or null for a method that sends on a blocking socket (on a thread
+     * of the threaded models, on the file pool of the event-loop models).
+     */
+    default LoopSender loopSender() {
+        return null;
+    }
 }

@@ -1,6 +1,10 @@
 package io.xferbench.core.registry;
 
 import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.loop.AutoLoopSender;
+import io.xferbench.core.method.loop.BufferLoopSender;
+import io.xferbench.core.method.loop.FileRegionLoopSender;
+import io.xferbench.core.method.loop.SendfileLoopSender;
 import io.xferbench.core.method.send.DirectChannelSender;
 import io.xferbench.core.method.send.DirectIoSender;
 import io.xferbench.core.method.send.EpollSendfileSender;
@@ -36,7 +40,11 @@ public final class DownloadMethods {
             IoUringSpliceLinkedSender.METHOD,
             DirectIoSender.METHOD,
             JdkDirectIoSender.METHOD,
-            IoUringDirectSender.METHOD), SenderMethod.class);
+            IoUringDirectSender.METHOD,
+            AutoLoopSender.METHOD,
+            SendfileLoopSender.METHOD,
+            BufferLoopSender.METHOD,
+            FileRegionLoopSender.METHOD), SenderMethod.class);
 
     /** By id, for the per-request lookup (a stream over the list per download showed in a pooled server's profile). */
     private static final Map<String, SenderMethod> BY_ID = ALL.stream()
@@ -51,6 +59,11 @@ public final class DownloadMethods {
 
     public static Optional<SenderMethod> byId(String id) {
         return id == null ? Optional.empty() : Optional.ofNullable(BY_ID.get(id));
+    }
+
+    /** The methods that send on a blocking socket: every one but the event-loop models' own ({@link SenderMethod#loopSender}). */
+    public static List<SenderMethod> blocking() {
+        return ALL.stream().filter(m -> m.loopSender() == null).toList();
     }
 
     public static List<String> ids() {

@@ -1,0 +1,122 @@
+package io.xferbench.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.xferbench.core.metrics.PerfSyscallCounter;
+import io.xferbench.core.metrics.SyscallCounts;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.protocol.RemoteException;
+import io.xferbench.core.protocol.Request;
+import io.xferbench.core.protocol.Status;
+import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.testing.MethodAssumptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every model asked for every download method either serves it, verified, or refuses it UNAVAILABLE with a reason;
+ * never another method in its place. The kernel's syscall counts prove a few characteristic ones ran as asked.
+ */
+@Timeout(180)
+class ModelRunsMethodAskedTest {
+    private static final long SIZE = 100_000;
+    /** What a method that ran must have made (its defining syscall), and what it must not (a substitute's). */
+    private static final Map<String, List<String>> PROOF = Map.of(
+            "transfer-to", List.of("sendfile64", "pread64"),
+            "mmap", List.of("mmap", "sendfile64"),
+            "netty-buffer", List.of("pread64", "sendfile64"),
+            "loop-sendfile", List.of("sendfile64", "pread64"));
+
+    @TempDir
+    Path dataDir;
+
+    static List<String> everyModel() {
+        return IoModelTest.everyModel().toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyModel")
+    void everyMethodIsServedAsAskedOrRefusedWithAReason(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        boolean onLoop = model.startsWith("netty-");
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+            server.data().generated(SIZE);
+            for (SenderMethod method : DownloadMethods.all()) {
+                String outcome = ask(server, method.id());
+                if (outcome == null) {
+                    continue; // served, verified
+                }
+                assertThat(outcome).as(model + " " + method.id() + " refused with a reason").matches("UNAVAILABLE: " + method.id() + ": .{10,}");
+                if (!method.availability().isAvailable()) {
+                    continue;
+                }
+                // What must run wherever the machine has it: blocking methods everywhere, the loop's own on the loops.
+                if (method.loopSender() != null) {
+                    assertThat(onLoop).as(model + " refused its own loop method " + method.id() + ": " + outcome).isFalse();
+                } else if (List.of("stream", "channel-direct", "transfer-to", "sendfile", "mmap").contains(method.id())) {
+                    fail(model + " refused " + method.id() + ": " + outcome);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyModel")
+    void characteristicMethodsMakeTheirOwnSyscalls(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        MethodAssumptions.assumeAvailable("perf syscall counting", PerfSyscallCounter.availability());
+        boolean onLoop = model.startsWith("netty-");
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+            server.data().generated(SIZE);
+            for (Map.Entry<String, List<String>> proof : PROOF.entrySet()) {
+                SenderMethod method = DownloadMethods.byId(proof.getKey()).orElseThrow();
+                if (method.loopSender() != null && !onLoop) {
+                    continue;
+                }
+                SyscallCounts counts = counted(server, method.id());
+                String made = proof.getValue().get(0);
+                String substitute = proof.getValue().get(1);
+                assertThat(counts.of(made)).as(model + " " + method.id() + ": " + made + " " + counts.bySyscall()).isPositive();
+                assertThat(counts.of(substitute)).as(model + " " + method.id() + ": no " + substitute + " " + counts.bySyscall()).isZero();
+            }
+        }
+    }
+
+    /** Null when the download was served and verified, else "STATUS: reason". */
+    private static String ask(XferServer server, String method) throws Exception {
+        try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            try {
+                assertThat(c.download(Request.download(method, SIZE, Flags.VERIFY_CRC32C, 0)).verified()).as(method).isTrue();
+                return null;
+            } catch (RemoteException e) {
+                assertThat(e.status()).as(method + ": " + e.reason()).isEqualTo(Status.UNAVAILABLE);
+                // The connection goes on after a refusal.
+                assertThat(c.download(Request.download("transfer-to".equals(method) ? "stream" : "transfer-to", SIZE,
+                        Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+                return e.status() + ": " + e.reason();
+            }
+        }
+    }
+
+    /** One download by {@code method}, warmed before, counted by the kernel. */
+    private static SyscallCounts counted(XferServer server, String method) throws Exception {
+        try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+            assertThat(c.download(Request.download(method, SIZE, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+            try (PerfSyscallCounter perf = PerfSyscallCounter.attach(ProcessHandle.current().pid())) {
+                perf.awaitAttached();
+                perf.enable();
+                assertThat(c.download(Request.download(method, SIZE, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+                perf.disable();
+                return perf.stop();
+            }
+        }
+    }
+}
