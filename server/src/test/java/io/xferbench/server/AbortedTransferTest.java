@@ -42,7 +42,7 @@ class AbortedTransferTest {
 
     @Test
     void abortedDownloadsLeakNothing() throws Exception {
-        List<SenderMethod> methods = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).toList();
+        List<SenderMethod> methods = DownloadMethods.blocking().stream().filter(m -> m.availability().isAvailable()).toList();
         List<ReceiverMethod> receivers = UploadMethods.all().stream().filter(m -> m.availability().isAvailable()).toList();
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir))) {
             // Warm every method once so lazily created, long-lived things (event loops, JNA, classes) exist in the baseline.

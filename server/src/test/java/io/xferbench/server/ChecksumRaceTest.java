@@ -66,7 +66,10 @@ class ChecksumRaceTest {
             Files.write(p, b);
             contents.add(bodies.existing(p.getFileName().toString()));
         }
-        List<String> senders = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable()).map(SenderMethod::id).toList();
+        // Of the event loops' own methods, their default (the others refuse bodies past 128 KiB, which these sizes pass).
+        List<String> senders = DownloadMethods.all().stream().filter(m -> m.availability().isAvailable())
+                .filter(m -> m.loopSender() == null || (model.startsWith("netty-") && m.id().equals("netty-auto")))
+                .map(SenderMethod::id).toList();
         List<String> receivers = UploadMethods.all().stream().filter(m -> m.availability().isAvailable()).map(ReceiverMethod::id).toList();
         ConcurrentLinkedQueue<String> mismatches = new ConcurrentLinkedQueue<>();
         AtomicInteger verified = new AtomicInteger();

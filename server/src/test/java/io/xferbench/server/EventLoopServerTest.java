@@ -72,7 +72,7 @@ class EventLoopServerTest {
     }
 
     private static Request generated(long size) {
-        return Request.download("transfer-to", size, Flags.VERIFY_CRC32C, 0);
+        return Request.download("netty-auto", size, Flags.VERIFY_CRC32C, 0);
     }
 
     private static void assertStatus(StatDeleteTest.ThrowingRunnable r, Status status) {
@@ -94,7 +94,7 @@ class EventLoopServerTest {
             }
             TestFile named = server.data().generated(12_345);
             String name = named.path().getFileName().toString();
-            DownloadResult byName = c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0));
+            DownloadResult byName = c.download(new Request(Op.DOWNLOAD, "netty-auto", name, "", 0, 0, Flags.VERIFY_CRC32C, 0));
             assertThat(byName.verified()).isTrue();
             assertThat(byName.bytes()).isEqualTo(12_345);
         }
@@ -115,7 +115,7 @@ class EventLoopServerTest {
             TestFile f = server.data().generated(size); // written, with its record, before any request
             String name = f.path().getFileName().toString();
             assertThat(c.download(generated(size)).verified()).isTrue();
-            assertThat(c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
+            assertThat(c.download(new Request(Op.DOWNLOAD, "netty-auto", name, "", 0, 0, Flags.VERIFY_CRC32C, 0)).verified()).isTrue();
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
             java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + server.port() + "/" + name);
             java.net.http.HttpResponse<byte[]> get = http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
@@ -153,10 +153,10 @@ class EventLoopServerTest {
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             TestFile f = server.data().generated(4_096);
             String name = f.path().getFileName().toString();
-            assertStatus(() -> c.download(new Request(Op.DOWNLOAD, "transfer-to", "missing.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)),
+            assertStatus(() -> c.download(new Request(Op.DOWNLOAD, "netty-auto", "missing.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)),
                     Status.NOT_FOUND);
             assertStatus(() -> c.download(Request.download("no-such-method", 10, Flags.VERIFY_CRC32C, 0)), Status.BAD_REQUEST);
-            assertStatus(() -> c.download(Request.download("transfer-to", 65L << 30, 0, 0)), Status.TOO_LARGE);
+            assertStatus(() -> c.download(Request.download("netty-auto", 65L << 30, 0, 0)), Status.TOO_LARGE);
             assertThat(new String(c.control(Op.INFO), StandardCharsets.UTF_8)).contains("\"ioModel\":\"" + model + "\"")
                     // Every model is listed, with whether it can run here.
                     .contains("\"direction\":\"io-model\",\"id\":\"netty-io-uring\"", "\"direction\":\"io-model\",\"id\":\"platform\"");
@@ -190,7 +190,7 @@ class EventLoopServerTest {
                 assertThat(r.verified()).as("upload of " + size).isTrue();
                 assertThat(r.checksumReread()).as("checksummed as the bytes passed").isFalse();
                 assertThat(UploadIntegrationTest.crc32c(dataDir.resolve(name))).isEqualTo(body.crc32c());
-                DownloadResult d = c.download(new Request(Op.DOWNLOAD, "transfer-to", name, "", 0, 0, Flags.VERIFY_CRC32C, 0));
+                DownloadResult d = c.download(new Request(Op.DOWNLOAD, "netty-auto", name, "", 0, 0, Flags.VERIFY_CRC32C, 0));
                 assertThat(d.verified()).isTrue();
                 assertThat(d.expectedCrc32c()).isEqualTo(body.crc32c());
             }
@@ -228,7 +228,7 @@ class EventLoopServerTest {
             assertThat(tempFiles()).isEmpty();
             // Still in step: the next request on the same connection is served, and the upload's recorded CRC32C
             // matches its bytes.
-            s.write(RequestCodec.encode(new Request(Op.DOWNLOAD, "transfer-to", "whole-a.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)));
+            s.write(RequestCodec.encode(new Request(Op.DOWNLOAD, "netty-auto", "whole-a.bin", "", 0, 0, Flags.VERIFY_CRC32C, 0)));
             assertThat(ResponseCodec.readDownloadHeader(s).crc32c()).isEqualTo(WholeBodyUploads.crc32c(uploads.a()));
         }
     }
@@ -255,7 +255,7 @@ class EventLoopServerTest {
     void prepareAndTheMeasurementWindowAnswerAsOnTheThreadedModels() throws Exception {
         try (XferServer server = XferServer.start(config());
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
-            Prepared p = c.prepare(Request.download("transfer-to", 100_000, Flags.CACHE_WARM, 0));
+            Prepared p = c.prepare(Request.download("netty-auto", 100_000, Flags.CACHE_WARM, 0));
             assertThat(p.residencyPermille()).as("warmed").isGreaterThanOrEqualTo(950);
             assertThat(new String(c.control(Op.MEASURE_BEGIN), StandardCharsets.UTF_8)).isEqualTo("{}");
             assertThat(server.openMeasurementWindows()).isEqualTo(1);
@@ -422,7 +422,7 @@ class EventLoopServerTest {
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
             s.socket().setReceiveBufferSize(64 * 1024);
             server.data().generated(size);
-            s.write(RequestCodec.encode(Request.download("transfer-to", size, 0, 0)));
+            s.write(RequestCodec.encode(Request.download("netty-auto", size, 0, 0)));
             Thread.sleep(4_000); // stalled past the budget, with the socket buffers full
             long received = 0;
             ByteBuffer sink = ByteBuffer.allocate(1 << 20);

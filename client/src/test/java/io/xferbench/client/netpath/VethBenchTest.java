@@ -47,7 +47,7 @@ class VethBenchTest {
     @Test
     void everyMethodMovesVerifiedBytesOverTheVethPairAndNothingIsLeftBehind() throws Exception {
         assertEveryRowVerified(run("download", "--method", "all", "--size", "0,1MiB+1"),
-                "download", DownloadMethods.all());
+                "download", DownloadMethods.blocking());
         assertEveryRowVerified(run("upload", "--data-dir", dir.resolve("bodies").toString(), "--method", "all", "--size", "0,1MiB+1"),
                 "upload", UploadMethods.all());
         assertEveryRowVerified(run("proxy", "--method", "all", "--scenario", "bulk", "--size", "1MiB+1"),

@@ -18,7 +18,7 @@ public final class AutoLoopSender implements LoopSender {
     public static final SenderMethod METHOD = new LoopSenderMethod("netty-auto",
             "event loop, by size: netty-file-region past the transport's small-body limit (epoll: every body), else "
                     + "loop-sendfile (netty-io-uring), or netty-buffer without the native shim",
-            new AutoLoopSender());
+            new AutoLoopSender(), "sendfile64");
 
     private final LoopSender region = FileRegionLoopSender.METHOD.loopSender();
     private final LoopSender sendfile = SendfileLoopSender.METHOD.loopSender();

@@ -18,7 +18,7 @@ import io.xferbench.core.method.SourceFile;
 public final class FileRegionLoopSender implements LoopSender {
     public static final SenderMethod METHOD = new LoopSenderMethod("netty-file-region",
             "event loop: Netty DefaultFileRegion, sendfile64(2) on netty-epoll; on netty-io-uring pipe2(2) + ring SPLICE pairs on io-wq workers",
-            new FileRegionLoopSender());
+            new FileRegionLoopSender(), "sendfile64");
 
     @Override
     public String sentAs(LoopSocket socket, long size) {
