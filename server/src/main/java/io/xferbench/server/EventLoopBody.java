@@ -189,6 +189,7 @@ final class EventLoopBody implements LoopSocket {
         try {
             Frames.writeFully(socket, head);
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY, source.path().getFileName().toString());
+            InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, source.path().getFileName().toString());
             long start = System.nanoTime();
             sender.send(source, 0, source.size(), socket);
             return new PoolResult(null, null, System.nanoTime() - start, null);
