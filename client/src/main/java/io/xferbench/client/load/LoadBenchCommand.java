@@ -42,6 +42,11 @@ public final class LoadBenchCommand implements Callable<Integer> {
      */
     static final String DEFAULT_METHOD = "sendfile";
     static final String FALLBACK_METHOD = "transfer-to";
+    /**
+     * The event-loop models' default: their loop picks by size (a file region, or on io_uring sendfile from the loop for
+     * a small body), as they answered every download before a method asked of them ran.
+     */
+    static final String LOOP_DEFAULT_METHOD = "netty-auto";
 
     static final String DATA_DIR_PREFIX = "xferbench-load-data-";
 
@@ -51,8 +56,9 @@ public final class LoadBenchCommand implements Callable<Integer> {
     @Option(names = "--server-jar", required = true, description = "The xferbench server jar to run.")
     Path serverJar;
 
-    @Option(names = "--method", description = "The xferbench server's transfer method (default: " + DEFAULT_METHOD
-            + ", one sendfile64(2) per body as the event-loop models send it; " + FALLBACK_METHOD + " where the native shim cannot run).")
+    @Option(names = "--method", description = "The xferbench server's transfer method (default: on the threaded models " + DEFAULT_METHOD
+            + ", one sendfile64(2) per body, " + FALLBACK_METHOD + " where the native shim cannot run; on the event-loop models "
+            + LOOP_DEFAULT_METHOD + ", their loop's own pick by size).")
     String method;
 
     @Option(names = "--io-models", split = ",", defaultValue = "platform,virtual,virtual+pool:8,netty-epoll,netty-io-uring,"
@@ -176,9 +182,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
         if (!Files.isRegularFile(serverJar)) {
             throw new ParameterException(spec.commandLine(), "no server jar at " + serverJar + " (build it: ./mvnw package -DskipTests)");
         }
-        if (method == null) {
-            method = defaultMethod();
-        }
+        // Unasked, each model runs its own default: the threaded ones DEFAULT_METHOD, the event loops LOOP_DEFAULT_METHOD.
+        String asked = method;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         int maxConnections = concurrency.stream().mapToInt(Integer::intValue).max().orElse(1) + 64;
@@ -201,7 +206,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         try {
             NginxProcess.makeServable(dataDir);
             for (String model : ioModels) {
-                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, method, model, placement, serverOptions());
+                XferServerProcess xfer = XferServerProcess.start(serverJar, dataDir, maxConnections, methodFor(asked, model), model, placement, serverOptions());
                 targets.add(xfer);
                 // The first download makes the server generate the file (and its checksum record) nginx serves too.
                 LoadEngine.run(plan(xfer.address(), 1, 1, Duration.ZERO, 1, duration), xfer.downloads(fileSize, crc).get("native"));
@@ -231,7 +236,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));
-        settings.put("xferbenchMethod", method);
+        settings.put("xferbenchMethod", method != null ? method : defaultMethod() + " (event loops: " + LOOP_DEFAULT_METHOD + ")");
         settings.put("xferbenchIoModels", ioModels);
         settings.put("threads", loops);
         settings.put(requests > 0 ? "requests" : "duration", requests > 0 ? requests + " (wrk: " + duration.toMillis() + " ms)"
@@ -483,6 +488,14 @@ public final class LoadBenchCommand implements Callable<Integer> {
         System.err.printf(Locale.ROOT, "xferbench: %s %s, %s, %d connections, %s%s ...%n", target.server(), target.model(),
                 client, connections, requests > 0 && !client.startsWith("wrk") ? requests + " requests"
                         : warm.plus(duration).toMillis() + " ms", repeat > 1 ? ", round " + (round + 1) + " of " + repeat : "");
+    }
+
+    /** The method a model's server is asked for: the one given, else the model's default. */
+    static String methodFor(String asked, String model) {
+        if (asked != null) {
+            return asked;
+        }
+        return model.startsWith("netty-") ? LOOP_DEFAULT_METHOD : defaultMethod();
     }
 
     private static String defaultMethod() {
