@@ -3,6 +3,11 @@ package io.xferbench.disk;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.table.CsvTable;
+import io.xferbench.core.table.MarkdownTable;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -16,10 +21,13 @@ import java.util.Map;
  * Markdown start with the environment ({@link DiskEnvironment}), one line per entry.
  */
 final class DiskTable {
-    private static final String[] HEAD = {"tool", "engine", "pattern", "block", "qd", "direct", "cache", "span",
-            "cgroup", "MiB/s", "IOPS", "p50 us", "p99 us", "csw/GiB", "cpu s/GiB", "sys/op", "dev reads", "dev MiB",
-            "dev us/read",
-            "verified", "warm-up", "java/fio", "skipped"};
+    /** The first three columns and the last are text, the rest figures. */
+    private static final List<Column> COLUMNS = List.of(Column.left("tool"), Column.left("engine"), Column.left("pattern"),
+            Column.right("block"), Column.right("qd"), Column.right("direct"), Column.right("cache"), Column.right("span"),
+            Column.right("cgroup"), Column.right("MiB/s"), Column.right("IOPS"), Column.right("p50 us"),
+            Column.right("p99 us"), Column.right("csw/GiB"), Column.right("cpu s/GiB"), Column.right("sys/op"),
+            Column.right("dev reads"), Column.right("dev MiB"), Column.right("dev us/read"), Column.right("verified"),
+            Column.right("warm-up"), Column.right("java/fio"), Column.left("skipped"));
 
     private DiskTable() {
     }
@@ -32,16 +40,17 @@ final class DiskTable {
                 doc.put("rows", rows);
                 yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
             }
-            case "csv" -> csv(rows);
-            case "markdown" -> lines(environment, "- ") + (environment.isEmpty() ? "" : "\n") + markdown(rows);
-            default -> lines(environment, "# ") + table(rows);
+            case "csv" -> CsvTable.render(table(environment, rows));
+            case "markdown" -> MarkdownTable.render(table(environment, rows));
+            default -> TextTable.aligned(table(environment, rows));
         };
     }
 
-    private static String lines(Map<String, String> environment, String prefix) {
-        StringBuilder sb = new StringBuilder();
-        environment.forEach((k, v) -> sb.append(prefix).append(k).append(": ").append(v).append('\n'));
-        return sb.toString();
+    private static Table table(Map<String, String> environment, List<DiskRow> rows) {
+        Table t = Table.of(COLUMNS);
+        environment.forEach((k, v) -> t.preamble(k + ": " + v));
+        rows.forEach(r -> t.row(cells(r)));
+        return t;
     }
 
     /** First and last index of the measured columns: a skipped row shows "-" there, never a measured-looking 0. */
@@ -94,54 +103,5 @@ final class DiskTable {
 
     private static String dec(double v) {
         return String.format(Locale.ROOT, "%.3f", v);
-    }
-
-    private static String table(List<DiskRow> rows) {
-        int[] w = new int[HEAD.length];
-        for (int i = 0; i < HEAD.length; i++) {
-            w[i] = HEAD[i].length();
-        }
-        for (DiskRow r : rows) {
-            String[] c = cells(r);
-            for (int i = 0; i < c.length; i++) {
-                w[i] = Math.max(w[i], c[i].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        line(sb, HEAD, w);
-        for (DiskRow r : rows) {
-            line(sb, cells(r), w);
-        }
-        return sb.toString();
-    }
-
-    private static void line(StringBuilder sb, String[] c, int[] w) {
-        for (int i = 0; i < c.length; i++) {
-            sb.append(String.format(Locale.ROOT, i < 3 || i == c.length - 1 ? "%-" + w[i] + "s" : "%" + w[i] + "s",
-                    c[i]));
-            sb.append(i == c.length - 1 ? "" : "  ");
-        }
-        sb.append('\n');
-    }
-
-    private static String csv(List<DiskRow> rows) {
-        StringBuilder sb = new StringBuilder(String.join(",", HEAD)).append('\n');
-        for (DiskRow r : rows) {
-            String[] c = cells(r);
-            for (int i = 0; i < c.length; i++) {
-                sb.append(i == 0 ? "" : ",").append(c[i].contains(",") ? '"' + c[i].replace("\"", "\"\"") + '"' : c[i]);
-            }
-            sb.append('\n');
-        }
-        return sb.toString();
-    }
-
-    private static String markdown(List<DiskRow> rows) {
-        StringBuilder sb = new StringBuilder("| ").append(String.join(" | ", HEAD)).append(" |\n|");
-        sb.append("---|".repeat(HEAD.length)).append('\n');
-        for (DiskRow r : rows) {
-            sb.append("| ").append(String.join(" | ", cells(r)).replace("\n", " ")).append(" |\n");
-        }
-        return sb.toString();
     }
 }

@@ -142,6 +142,16 @@ class DiskBenchTest {
     }
 
     @Test
+    void markdownRightAlignsTheFiguresAsTheTextTableDoesAndNoTextLineEndsInBlanks() throws Exception {
+        DiskRow skipped = DiskRow.skipped("fio", "psync", "sequential", 4096, 1, true, "cold", 1 << 20, 0, "--no-fio");
+        String md = DiskTable.format(Map.of(), List.of(skipped), "markdown");
+        assertTrue(md.contains("\n|---|---|---|---:|---:|"), md);
+        assertTrue(md.contains("---:|---|\n"), md);
+        String table = DiskTable.format(Map.of(), List.of(skipped), "table");
+        assertTrue(table.lines().noneMatch(l -> l.endsWith(" ")), table);
+    }
+
+    @Test
     void patternsPickTheRows() {
         assertEquals(List.of(ReadPattern.SEQUENTIAL, ReadPattern.RANDOM), DiskBench.Options.parse().patterns);
         assertEquals(List.of(ReadPattern.RANDOM), DiskBench.Options.parse("--patterns", "random").patterns);

@@ -3,19 +3,30 @@ package io.xferbench.disk.pollution;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.table.CsvTable;
+import io.xferbench.core.table.MarkdownTable;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** The environment and rows as an aligned text table, JSON ({environment, rows}), CSV (rows only) or Markdown. */
 final class PollutionReport {
-    private static final String[] HEAD = {"mode", "big MiB/s", "passes", "verified", "hot resident % b/d/a",
-            "hot % at read end mincore/vmtouch", "hot req/s b/d/a",
-            "hot p99 ms b/d/a", "hot requests b/d/a", "recover s", "dev reads during", "dev MiB during", "dev reads after",
-            "big cached %", "cgroup", "cgroup peak", "skipped"};
+    /** The mode and the last column are text, the rest figures. */
+    private static final List<Column> COLUMNS = List.of(Column.left("mode"), Column.right("big MiB/s"),
+            Column.right("passes"), Column.right("verified"), Column.right("hot resident % b/d/a"),
+            Column.right("hot % at read end mincore/vmtouch"), Column.right("hot req/s b/d/a"),
+            Column.right("hot p99 ms b/d/a"), Column.right("hot requests b/d/a"), Column.right("recover s"),
+            Column.right("dev reads during"), Column.right("dev MiB during"), Column.right("dev reads after"),
+            Column.right("big cached %"), Column.right("cgroup"), Column.right("cgroup peak"), Column.left("skipped"));
 
     private PollutionReport() {
     }
@@ -28,19 +39,27 @@ final class PollutionReport {
                 doc.put("rows", rows);
                 yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
             }
-            case "csv" -> csv(rows);
-            case "markdown" -> markdown(environment, rows);
-            default -> table(environment, rows);
+            case "csv" -> CsvTable.render(flat(rows));
+            case "markdown" -> MarkdownTable.render(table(environment, rows));
+            default -> TextTable.aligned(table(environment, rows));
         };
+    }
+
+    private static Table table(Map<String, String> environment, List<PollutionRow> rows) {
+        Table t = Table.of(COLUMNS);
+        environment.forEach((k, v) -> t.preamble(k + ": " + v));
+        rows.forEach(r -> t.row(cells(r)));
+        thinNote(rows).ifPresent(t::note);
+        return t;
     }
 
     private static String[] cells(PollutionRow r) {
         if (r.skipped() != null) {
-            String[] c = new String[HEAD.length];
-            java.util.Arrays.fill(c, "-");
+            String[] c = new String[COLUMNS.size()];
+            Arrays.fill(c, "-");
             c[0] = r.mode();
-            c[HEAD.length - 3] = Sizes.format(r.cgroupLimit());
-            c[HEAD.length - 1] = r.skipped();
+            c[COLUMNS.size() - 3] = Sizes.format(r.cgroupLimit());
+            c[COLUMNS.size() - 1] = r.skipped();
             return c;
         }
         return new String[] {r.mode(), num(r.bigMiBPerSec()), Integer.toString(r.bigPasses()),
@@ -62,10 +81,11 @@ final class PollutionReport {
     }
 
     /** The footnote of a starred p99, where any row has one. */
-    private static String thinNote(List<PollutionRow> rows) {
+    private static Optional<String> thinNote(List<PollutionRow> rows) {
         boolean any = rows.stream().anyMatch(r -> r.skipped() == null && !r.hotP99Thin().isEmpty());
-        return any ? "* p99 of a window with fewer than " + ThinPercentile.MIN_BEYOND * 100 + " hot requests: fewer than "
-                + ThinPercentile.MIN_BEYOND + " lie beyond it, so it is little more than its slowest request\n" : "";
+        return any ? Optional.of("* p99 of a window with fewer than " + ThinPercentile.MIN_BEYOND * 100 + " hot requests: "
+                + "fewer than " + ThinPercentile.MIN_BEYOND + " lie beyond it, so it is little more than its slowest request")
+                : Optional.empty();
     }
 
     private static String triple(double before, double during, double after) {
@@ -76,68 +96,22 @@ final class PollutionReport {
         return String.format(Locale.ROOT, "%.0f", v);
     }
 
-    private static String table(Map<String, String> environment, List<PollutionRow> rows) {
-        StringBuilder sb = new StringBuilder();
-        environment.forEach((k, v) -> sb.append("# ").append(k).append(": ").append(v).append('\n'));
-        int[] w = new int[HEAD.length];
-        for (int i = 0; i < HEAD.length; i++) {
-            w[i] = HEAD[i].length();
-        }
-        for (PollutionRow r : rows) {
-            String[] c = cells(r);
-            for (int i = 0; i < c.length; i++) {
-                w[i] = Math.max(w[i], c[i].length());
-            }
-        }
-        line(sb, HEAD, w);
-        for (PollutionRow r : rows) {
-            line(sb, cells(r), w);
-        }
-        return sb.append(thinNote(rows)).toString();
-    }
-
-    private static void line(StringBuilder sb, String[] c, int[] w) {
-        StringBuilder l = new StringBuilder();
-        for (int i = 0; i < c.length; i++) {
-            boolean left = i == 0 || i == c.length - 1;
-            l.append(String.format(Locale.ROOT, left ? "%-" + w[i] + "s" : "%" + w[i] + "s", c[i])).append("  ");
-        }
-        sb.append(l.toString().stripTrailing()).append('\n');
-    }
-
     /** Flat columns, the JSON field names, one row per mode. */
-    private static String csv(List<PollutionRow> rows) {
-        StringBuilder sb = new StringBuilder();
+    private static Table flat(List<PollutionRow> rows) {
         var components = PollutionRow.class.getRecordComponents();
-        for (int i = 0; i < components.length; i++) {
-            sb.append(i == 0 ? "" : ",").append(components[i].getName());
-        }
-        sb.append('\n');
+        Table t = Table.of(Arrays.stream(components).map(c -> Column.left(c.getName())).toList());
         for (PollutionRow r : rows) {
-            for (int i = 0; i < components.length; i++) {
-                Object v;
+            List<String> cells = new ArrayList<>();
+            for (var component : components) {
                 try {
-                    v = components[i].getAccessor().invoke(r);
+                    Object v = component.getAccessor().invoke(r);
+                    cells.add(v == null ? "" : v.toString());
                 } catch (ReflectiveOperationException e) {
                     throw new IllegalStateException(e);
                 }
-                String s = v == null ? "" : v.toString();
-                sb.append(i == 0 ? "" : ",").append(s.contains(",") || s.contains("\"")
-                        ? '"' + s.replace("\"", "\"\"") + '"' : s);
             }
-            sb.append('\n');
+            t.row(cells);
         }
-        return sb.toString();
-    }
-
-    private static String markdown(Map<String, String> environment, List<PollutionRow> rows) {
-        StringBuilder sb = new StringBuilder();
-        environment.forEach((k, v) -> sb.append("- ").append(k).append(": ").append(v).append('\n'));
-        sb.append("\n| ").append(String.join(" | ", HEAD)).append(" |\n|").append("---|".repeat(HEAD.length))
-                .append('\n');
-        for (PollutionRow r : rows) {
-            sb.append("| ").append(String.join(" | ", cells(r))).append(" |\n");
-        }
-        return sb.append(thinNote(rows).isEmpty() ? "" : "\n" + thinNote(rows)).toString();
+        return t;
     }
 }
