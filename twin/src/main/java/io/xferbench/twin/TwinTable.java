@@ -1,8 +1,10 @@
 package io.xferbench.twin;
 
 import io.xferbench.core.method.Direction;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,45 +28,25 @@ final class TwinTable {
     static void print(PrintStream out, List<TwinRow> rows, Direction direction) {
         String versus = rows.stream().filter(r -> r.versus() != null).map(r -> r.versus().mode()).findFirst().orElse(null);
         String[] head = versus == null ? HEAD : withVersus(HEAD, "C " + versus + " MiB/s, same rounds", "Java/" + versus + " (pairs)");
-        List<String[]> cells = new ArrayList<>();
-        cells.add(head);
+        Table table = Table.of(Arrays.stream(head).map(Column::left).toList());
         for (TwinRow r : rows) {
             String[] row = cells(r);
-            cells.add(versus == null ? row : withVersus(row, versusCells(r)));
-        }
-        int[] width = new int[head.length];
-        for (String[] row : cells) {
-            for (int i = 0; i < row.length; i++) {
-                width[i] = Math.max(width[i], row[i].length());
-            }
-        }
-        for (int k = 0; k < cells.size(); k++) {
-            StringBuilder sb = new StringBuilder("|");
-            for (int i = 0; i < head.length; i++) {
-                sb.append(' ').append(String.format("%-" + width[i] + "s", cells.get(k)[i])).append(" |");
-            }
-            out.println(sb);
-            if (k == 0) {
-                StringBuilder sep = new StringBuilder("|");
-                for (int w : width) {
-                    sep.append("-".repeat(w + 2)).append('|');
-                }
-                out.println(sep);
-            }
+            table.row(versus == null ? row : withVersus(row, versusCells(r)));
         }
         for (TwinRow r : rows) {
             if (!r.note().isEmpty() && r.measured()) {
-                out.println("* " + r.method() + ": " + r.note() + " (both senders send the same range)");
+                table.note("* " + r.method() + ": " + r.note() + " (both senders send the same range)");
             }
         }
-        out.println("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
+        table.note("ratio = Java median / C median; pair ratios = range of Java/C within each interleaved round.");
         if (versus != null) {
-            out.println("C " + versus + ": a third send in every round of the row (Java, C twin, C " + versus + "), same length;"
+            table.note("C " + versus + ": a third send in every round of the row (Java, C twin, C " + versus + "), same length;"
                     + " Java/" + versus + " = Java median / its median (range of the per-round ratios).");
         }
         String side = direction == Direction.UPLOAD ? "receiver" : "sender";
-        out.println("CPU ms/GiB = " + side + " process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB "
+        table.note("CPU ms/GiB = " + side + " process user+sys CPU (getrusage RUSAGE_SELF, all threads) per GiB "
                 + (direction == Direction.UPLOAD ? "received" : "sent") + ", median; csw = context switches (voluntary + involuntary) per GiB.");
+        out.print(TextTable.piped(table));
     }
 
     private static String[] withVersus(String[] row, String... extra) {
