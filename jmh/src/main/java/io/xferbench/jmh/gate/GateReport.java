@@ -2,6 +2,10 @@ package io.xferbench.jmh.gate;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.xferbench.core.table.MarkdownTable;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,12 +98,15 @@ public record GateReport(List<Verdict> verdicts) {
                 continue;
             }
             b.append(e.getKey()).append('\n');
-            b.append(String.format(Locale.ROOT, "  %-32s %14s %14s %9s  %-34s %s%n", "metric", "baseline", "current", "delta", "threshold", "verdict"));
+            // Minimum widths keep every benchmark's columns in line with the others'.
+            Table t = Table.of(Column.left("metric").atLeast(32), Column.right("baseline").atLeast(13),
+                    Column.right("current").atLeast(13), Column.right("delta").atLeast(8), Column.left("threshold").atLeast(33),
+                    Column.left("verdict"));
             for (Verdict v : rows) {
-                b.append(String.format(Locale.ROOT, "  %-32s %14s %14s %9s  %-34s %s%s%n", v.metric(), num(v.baseline()), num(v.current()),
-                        pct(v.delta()), v.threshold(), v.outcome().name().toLowerCase(Locale.ROOT),
-                        v.note().isEmpty() ? "" : " (" + v.note() + ")"));
+                t.row(v.metric(), num(v.baseline()), num(v.current()), pct(v.delta()), v.threshold(),
+                        v.outcome().name().toLowerCase(Locale.ROOT) + (v.note().isEmpty() ? "" : " (" + v.note() + ")"));
             }
+            TextTable.aligned(t).lines().forEach(line -> b.append("  ").append(line).append('\n'));
         }
         return b.toString();
     }
@@ -113,15 +120,13 @@ public record GateReport(List<Verdict> verdicts) {
         if (failing.isEmpty()) {
             return b.append("No regression.\n").toString();
         }
-        b.append("| benchmark | metric | baseline | current | delta | threshold | verdict |\n");
-        b.append("|---|---|---:|---:|---:|---|---|\n");
+        Table t = Table.of(Column.left("benchmark"), Column.left("metric"), Column.right("baseline"), Column.right("current"),
+                Column.right("delta"), Column.left("threshold"), Column.left("verdict"));
         for (Verdict v : failing) {
-            b.append("| `").append(shortKey(v.key())).append("` | ").append(v.metric()).append(" | ").append(num(v.baseline()))
-                    .append(" | ").append(num(v.current())).append(" | ").append(pct(v.delta())).append(" | ")
-                    .append(v.threshold().replace("|", "\\|")).append(" | ").append(v.outcome().name().toLowerCase(Locale.ROOT))
-                    .append(" |\n");
+            t.row("`" + shortKey(v.key()) + "`", v.metric(), num(v.baseline()), num(v.current()), pct(v.delta()), v.threshold(),
+                    v.outcome().name().toLowerCase(Locale.ROOT));
         }
-        return b.toString();
+        return b.append(MarkdownTable.table(t)).toString();
     }
 
     /** Appends {@link #markdown()} ($GITHUB_STEP_SUMMARY collects what every step appends). */

@@ -6,6 +6,9 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import io.xferbench.jmh.gate.JmhResults;
 import io.xferbench.jmh.profile.SyscallResults;
 import java.io.IOException;
@@ -21,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -115,15 +119,15 @@ public final class JmhReport implements Callable<Integer> {
         boolean counted = rows.stream().anyMatch(r -> r.secondary().containsKey(SyscallResults.TOTAL));
         boolean uring = rows.stream().anyMatch(r -> r.secondary(SyscallResults.IO_URING) > 0);
 
-        List<String> header = new ArrayList<>(List.of("benchmark", "params", "ops/s ± 99.9%", "MiB/s", "syscalls/op (by name)",
-                "ctxsw/op", "syscalls/MiB"));
+        List<Column> columns = new ArrayList<>(Stream.of("benchmark", "params", "ops/s ± 99.9%", "MiB/s",
+                "syscalls/op (by name)", "ctxsw/op", "syscalls/MiB").map(Column::left).toList());
         if (uring) {
-            header.add("io_uring sqe/op");
+            columns.add(Column.left("io_uring sqe/op"));
         }
         if (!Double.isNaN(floorPerSecond)) {
-            header.add("floor/op");
+            columns.add(Column.left("floor/op"));
         }
-        List<List<String>> table = new ArrayList<>();
+        Table table = Table.of(columns);
         for (Row r : rows) {
             List<String> line = new ArrayList<>();
             line.add(r.benchmark());
@@ -139,27 +143,27 @@ public final class JmhReport implements Callable<Integer> {
             if (!Double.isNaN(floorPerSecond)) {
                 line.add(r.benchmark().equals(CONTROL) ? "-" : fmt(floorPerSecond / r.score()));
             }
-            table.add(line);
+            table.row(line);
         }
-        printTable(header, table, out);
-        out.println();
+        table.note("");
         JsonNode first = root.get(0);
-        out.printf(Locale.ROOT, "JMH %s, %s %s (%s), %d fork(s), warm-up %d × %s, measurement %d × %s; os.version %s.%n",
+        table.note(String.format(Locale.ROOT, "JMH %s, %s %s (%s), %d fork(s), warm-up %d × %s, measurement %d × %s; os.version %s.",
                 first.path("jmhVersion").asText(), first.path("vmName").asText(), first.path("vmVersion").asText(),
                 first.path("jdkVersion").asText(), first.path("forks").asInt(), first.path("warmupIterations").asInt(),
                 first.path("warmupTime").asText(), first.path("measurementIterations").asInt(), first.path("measurementTime").asText(),
-                System.getProperty("os.version"));
+                System.getProperty("os.version")));
         if (!counted) {
-            out.println("No syscall counts: run with -prof syscalls (where perf cannot count, the JMH log has one line saying why).");
+            table.note("No syscall counts: run with -prof syscalls (where perf cannot count, the JMH log has one line saying why).");
         } else {
-            out.println("Syscalls are counted by perf for the whole benchmark JVM over the measurement iterations, ÷ ops; "
+            table.note("Syscalls are counted by perf for the whole benchmark JVM over the measurement iterations, ÷ ops; "
                     + "names under " + fmt(min) + "/op or 0.5% of the row's total are summed as 'rest'.");
         }
         if (!Double.isNaN(floorPerSecond)) {
-            out.println("Harness floor (" + CONTROL + "): " + fmt(floorPerSecond) + " syscalls/s from JMH and the JVM with no work; "
+            table.note("Harness floor (" + CONTROL + "): " + fmt(floorPerSecond) + " syscalls/s from JMH and the JVM with no work; "
                     + "floor/op = that ÷ the row's ops/s, the share of each syscalls/op figure that is not the benchmark's.");
         }
-        missingMethods(rows, out);
+        missingMethods(rows).forEach(table::note);
+        out.print(TextTable.piped(table));
     }
 
     private static double mibPerSecond(Row r) {
@@ -210,15 +214,16 @@ public final class JmhReport implements Callable<Integer> {
     }
 
     /** Download methods that have no FileToSocketBenchmark row, with the reason when it is "unavailable here". */
-    private static void missingMethods(List<Row> rows, PrintStream out) {
+    private static List<String> missingMethods(List<Row> rows) {
         Set<String> ran = new LinkedHashSet<>();
         for (Row r : rows) {
             if (r.benchmark().equals(FILE_TO_SOCKET) && r.params().containsKey("method")) {
                 ran.add(r.params().get("method"));
             }
         }
+        List<String> missing = new ArrayList<>();
         if (ran.isEmpty()) {
-            return;
+            return missing;
         }
         for (SenderMethod m : DownloadMethods.all()) {
             if (ran.contains(m.id())) {
@@ -227,35 +232,9 @@ public final class JmhReport implements Callable<Integer> {
             String why = m.availability().isAvailable()
                     ? "not selected, or failed (see the JMH log)"
                     : "unavailable here: " + m.availability().unavailableReason();
-            out.println("No " + FILE_TO_SOCKET + " result for method " + m.id() + ": " + why);
+            missing.add("No " + FILE_TO_SOCKET + " result for method " + m.id() + ": " + why);
         }
-    }
-
-    static void printTable(List<String> header, List<List<String>> rows, PrintStream out) {
-        int[] width = new int[header.size()];
-        for (int i = 0; i < width.length; i++) {
-            width[i] = header.get(i).length();
-            for (List<String> row : rows) {
-                width[i] = Math.max(width[i], row.get(i).length());
-            }
-        }
-        out.println(line(header, width));
-        StringBuilder rule = new StringBuilder("|");
-        for (int w : width) {
-            rule.append("-".repeat(w + 2)).append('|');
-        }
-        out.println(rule);
-        for (List<String> row : rows) {
-            out.println(line(row, width));
-        }
-    }
-
-    private static String line(List<String> cells, int[] width) {
-        StringBuilder sb = new StringBuilder("|");
-        for (int i = 0; i < cells.size(); i++) {
-            sb.append(' ').append(cells.get(i)).append(" ".repeat(width[i] - cells.get(i).length())).append(" |");
-        }
-        return sb.toString();
+        return missing;
     }
 
     /** Three significant figures or so; "0" for what rounds to nothing; "-" for no value. */

@@ -108,4 +108,21 @@ class GateReportTest {
         String pass = new GateReport(List.of(count(UPLOAD, "syscalls.splice/op", 32, 32, Outcome.OK))).shortTable();
         assertThat(pass.lines()).hasSize(1).first().asString().startsWith("perf-gate: PASS");
     }
+
+    @Test
+    void aFigureWiderThanItsColumnMovesTheColumnNotTheColumnsAfterIt() {
+        // +25600.0% is wider than the delta column's nine places; a long metric is wider than its 32.
+        GateReport r = new GateReport(List.of(count(DOWNLOAD, "syscalls.pread64/op", 1, 257, Outcome.REGRESSED),
+                count(DOWNLOAD, "syscalls.a_metric_name_wider_than_its_column/op", 1, 1, Outcome.OK)));
+        List<String> lines = r.table().lines().toList();
+        assertThat(lines.get(1)).startsWith("  metric ");
+        for (String column : List.of("delta", "threshold", "verdict")) {
+            int end = lines.get(1).indexOf(column) + (column.equals("delta") ? column.length() : 0);
+            for (String row : lines.subList(2, 4)) {
+                String cell = column.equals("delta") ? "%" : column.equals("threshold") ? "±0.50" : row.contains("regressed") ? "regressed" : "ok";
+                int at = column.equals("delta") ? row.indexOf(cell) + 1 : row.indexOf(cell);
+                assertThat(at).as(column + " in " + row).isEqualTo(end);
+            }
+        }
+    }
 }
