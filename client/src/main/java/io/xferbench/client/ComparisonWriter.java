@@ -1,15 +1,19 @@
 package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
-import java.util.ArrayList;
+import io.xferbench.core.table.MarkdownTable;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /** Prints a {@link RunComparison} as an aligned text table or Markdown, with the rows found in one run only. */
 final class ComparisonWriter {
-    private static final List<String> COLUMNS = List.of("direction", "method", "size", "A median [min..max]", "B median [min..max]",
-            "change", "ranges");
+    private static final List<Column> COLUMNS = Stream.of("direction", "method", "size", "A median [min..max]",
+            "B median [min..max]", "change", "ranges").map(Column::left).toList();
 
     private ComparisonWriter() {
     }
@@ -17,22 +21,7 @@ final class ComparisonWriter {
     static String table(RunComparison c, String a, String b) {
         StringBuilder out = new StringBuilder("A: " + a + "\nB: " + b + "\nMiB/s (req/s for empty-body rows); change = (B - A) / A"
                 + " of the medians; 'overlap' = the min..max ranges share values, the change is within the runs' spread\n\n");
-        List<List<String>> rows = new ArrayList<>();
-        rows.add(COLUMNS);
-        rows.addAll(rows(c));
-        int[] width = new int[COLUMNS.size()];
-        for (List<String> r : rows) {
-            for (int i = 0; i < r.size(); i++) {
-                width[i] = Math.max(width[i], r.get(i).length());
-            }
-        }
-        for (List<String> r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < r.size(); i++) {
-                line.append(String.format(Locale.ROOT, "%-" + width[i] + "s", r.get(i))).append(i + 1 < r.size() ? "  " : "");
-            }
-            out.append(line.toString().stripTrailing()).append('\n');
-        }
+        out.append(TextTable.aligned(table(c)));
         only(out, "only in A: ", c.onlyA());
         only(out, "only in B: ", c.onlyB());
         notes(out, "", c, text -> text);
@@ -40,26 +29,26 @@ final class ComparisonWriter {
     }
 
     static String markdown(RunComparison c, String a, String b) {
-        StringBuilder out = new StringBuilder("# xferbench comparison\n\n- A: " + MarkdownReport.escape(a) + "\n- B: "
-                + MarkdownReport.escape(b) + "\n- MiB/s (req/s for empty-body rows); change = (B - A) / A of the medians; "
+        StringBuilder out = new StringBuilder("# xferbench comparison\n\n- A: " + MarkdownTable.escape(a) + "\n- B: "
+                + MarkdownTable.escape(b) + "\n- MiB/s (req/s for empty-body rows); change = (B - A) / A of the medians; "
                 + "*overlap*: the min..max ranges share values, the change is within the runs' spread\n\n");
-        MarkdownReport.table(out, COLUMNS, rows(c));
+        out.append(MarkdownTable.table(table(c)));
         out.append('\n');
         only(out, "- only in A: ", c.onlyA());
         only(out, "- only in B: ", c.onlyB());
-        notes(out, "- ", c, MarkdownReport::escape);
+        notes(out, "- ", c, MarkdownTable::escape);
         return out.toString();
     }
 
-    private static List<List<String>> rows(RunComparison c) {
-        List<List<String>> rows = new ArrayList<>();
+    private static Table table(RunComparison c) {
+        Table rows = Table.of(COLUMNS);
         for (RunComparison.Pair p : c.pairs()) {
             Double delta = p.deltaPercent();
             Boolean overlap = p.rangesOverlap();
-            rows.add(List.of(DirectionJson.name(p.a().row().direction()) + (p.a().row().scenario() == null ? "" : " " + p.a().row().scenario().id()),
+            rows.row(DirectionJson.name(p.a().row().direction()) + (p.a().row().scenario() == null ? "" : " " + p.a().row().scenario().id()),
                     p.a().label(), Sizes.format(p.a().row().size()), rate(p.a()), rate(p.b()),
                     delta == null ? "-" : String.format(Locale.ROOT, "%+.1f%%", delta),
-                    overlap == null ? (delta == null ? "-" : "no range") : overlap ? "overlap" : "apart"));
+                    overlap == null ? (delta == null ? "-" : "no range") : overlap ? "overlap" : "apart");
         }
         return rows;
     }

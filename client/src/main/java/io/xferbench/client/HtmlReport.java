@@ -2,8 +2,8 @@ package io.xferbench.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.xferbench.core.table.HtmlTable;
 import java.io.IOException;
-import java.util.List;
 
 /**
  * One self-contained HTML page per run: summary, result tables, every chart as inline SVG and the full environment.
@@ -36,7 +36,7 @@ final class HtmlReport {
         b.append("</ul>\n");
         for (ResultTable.Section section : ResultTable.of(report)) {
             b.append("<h2>").append(escape(section.heading())).append("</h2>\n");
-            table(b, section);
+            b.append(HtmlTable.render(section.table()));
         }
         b.append("<h2>Charts</h2>\n");
         for (ReportCharts.Named named : ReportCharts.of(report)) {
@@ -48,28 +48,7 @@ final class HtmlReport {
         return b.append("</body></html>\n").toString();
     }
 
-    private static void table(StringBuilder b, ResultTable.Section section) {
-        b.append("<table>\n<tr>");
-        section.columns().forEach(c -> b.append("<th>").append(escape(c)).append("</th>"));
-        b.append("</tr>\n");
-        for (List<String> row : section.rows()) {
-            b.append("<tr>");
-            for (int i = 0; i < row.size(); i++) {
-                String cell = row.get(i);
-                // A skipped or failed row's reason spans the number columns.
-                if (i == 2 && (cell.startsWith("skipped: ") || cell.startsWith("FAILED: "))) {
-                    b.append("<td class=\"").append(cell.startsWith("FAILED") ? "failed" : "skipped").append("\" colspan=\"")
-                            .append(row.size() - 2).append("\">").append(escape(cell)).append("</td>");
-                    break;
-                }
-                b.append("<td>").append(escape(cell)).append("</td>");
-            }
-            b.append("</tr>\n");
-        }
-        b.append("</table>\n");
-    }
-
-    static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    private static String escape(String s) {
+        return HtmlTable.escape(s);
     }
 }

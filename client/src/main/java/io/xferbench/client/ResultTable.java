@@ -1,12 +1,15 @@
 package io.xferbench.client;
 
 import io.xferbench.core.Sizes;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A report's results as plain cells, for the Markdown and HTML reports: rows that move bytes (MiB/s, per GiB) and
@@ -16,8 +19,8 @@ final class ResultTable {
     private ResultTable() {
     }
 
-    /** One table: a heading (may be empty), column names and rows of cells. */
-    record Section(String heading, List<String> columns, List<List<String>> rows) {
+    /** One table under a heading. */
+    record Section(String heading, Table table) {
     }
 
     static List<Section> of(Report report) {
@@ -38,14 +41,13 @@ final class ResultTable {
 
     private static Section bulk(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
-        List<String> columns = List.of("method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms",
-                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", side + " ctx sw/GiB", side + " threads peak", "verified", side + " syscalls/GiB by name");
-        List<List<String>> cells = new ArrayList<>();
+        Table table = Table.of(columns("MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms",
+                "client CPU s/GiB usr/sys", side + " CPU s/GiB usr/sys", side + " syscalls/GiB", side + " ctx sw/GiB",
+                side + " threads peak", side + " syscalls/GiB by name"));
         for (MethodResult r : rows) {
-            List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
-            if (!unmeasured(r, row, columns.size())) {
+            if (!unmeasured(r, table)) {
                 MethodResult.Throughput t = r.throughput();
-                row.addAll(List.of(ReportWriter.rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax()),
+                table.row(List.of(r.label(), Sizes.format(r.row().size()),ReportWriter.rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax()),
                         Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1, "%.2f"),
                         ReportWriter.latency(r, MethodResult.Latency::p99, 1, "%.2f"),
                         cpu(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB, MethodResult.Cpu::systemSecondsPerGiB),
@@ -53,21 +55,19 @@ final class ResultTable {
                         whole(r.syscallCounts().perGiB()),
                         ReportWriter.switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"), ReportWriter.threadsPeak(r), verified(r), byName(r, t.bytes() / (double) Sizes.GiB)));
             }
-            cells.add(row);
         }
-        return new Section(heading(rows.get(0), "bulk transfers"), columns, cells);
+        return new Section(heading(rows.get(0), "bulk transfers"), table);
     }
 
     private static Section exchanges(List<MethodResult> rows) {
         String side = rows.get(0).row().measuredProcess();
-        List<String> columns = List.of("method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us",
-                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", side + " ctx sw/req", side + " threads peak", "verified", side + " syscalls/req by name");
-        List<List<String>> cells = new ArrayList<>();
+        Table table = Table.of(columns("req/s median [min..max]", "reqs", "p50 us", "p99 us",
+                "client CPU us/req usr/sys", side + " CPU us/req usr/sys", side + " syscalls/req", side + " ctx sw/req",
+                side + " threads peak", side + " syscalls/req by name"));
         for (MethodResult r : rows) {
-            List<String> row = new ArrayList<>(List.of(r.label(), Sizes.format(r.row().size())));
-            if (!unmeasured(r, row, columns.size())) {
+            if (!unmeasured(r, table)) {
                 MethodResult.Throughput t = r.throughput();
-                row.addAll(List.of(t.transfersPerSec() == null ? "n/a"
+                table.row(List.of(r.label(), Sizes.format(r.row().size()), t.transfersPerSec() == null ? "n/a"
                                 : ReportWriter.rate(t, t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax()),
                         Integer.toString(t.transfers()), ReportWriter.latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
                         ReportWriter.latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
@@ -77,20 +77,30 @@ final class ResultTable {
                         ReportWriter.switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), ReportWriter.threadsPeak(r), verified(r),
                         byName(r, t.transfers())));
             }
-            cells.add(row);
         }
-        return new Section(heading(rows.get(0), "empty-body exchanges"), columns, cells);
+        return new Section(heading(rows.get(0), "empty-body exchanges"), table);
     }
 
-    /** Fills a skipped or failed row: the reason in the first number column, the rest empty. */
-    private static boolean unmeasured(MethodResult r, List<String> row, int width) {
-        String why = r.skipped() != null ? "skipped: " + r.skipped() : r.error() != null ? "FAILED: " + r.error() : null;
-        if (why == null) {
-            return false;
+    /** Method and size, the figures (right-aligned), then verified and the syscalls by name. */
+    private static List<Column> columns(String... figuresThenByName) {
+        List<Column> columns = new ArrayList<>(List.of(Column.left("method"), Column.left("size")));
+        for (int i = 0; i < figuresThenByName.length - 1; i++) {
+            columns.add(Column.right(figuresThenByName[i]));
         }
-        row.add(why);
-        while (row.size() < width) {
-            row.add("");
+        columns.add(Column.left("verified"));
+        columns.add(Column.left(figuresThenByName[figuresThenByName.length - 1]));
+        return columns;
+    }
+
+    /** Adds a skipped or failed row: the reason in place of its figures; false for a measured one. */
+    private static boolean unmeasured(MethodResult r, Table table) {
+        List<String> named = List.of(r.label(), Sizes.format(r.row().size()));
+        if (r.skipped() != null) {
+            table.spanningRow("skipped", Stream.concat(named.stream(), Stream.of("skipped: " + r.skipped())).toList());
+        } else if (r.error() != null) {
+            table.spanningRow("failed", Stream.concat(named.stream(), Stream.of("FAILED: " + r.error())).toList());
+        } else {
+            return false;
         }
         return true;
     }

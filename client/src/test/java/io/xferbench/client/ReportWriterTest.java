@@ -249,6 +249,14 @@ class ReportWriterTest {
                 .contains("<th>proxy ctx sw/req</th>").contains("<td>1.50</td>");
     }
 
+    /** The figures sit right in Markdown as in the text table; method, size, verified and the syscall names left. */
+    @Test
+    void markdownRightAlignsTheFigures() throws Exception {
+        String markdown = ReportWriter.render(new Report(Map.of(), List.of(measured(), exchanges())), "markdown");
+        assertThat(markdown.lines().filter(l -> l.startsWith("|---"))).hasSize(2)
+                .allMatch(l -> l.equals("|---|---|" + "---:|".repeat(9) + "---|---|"));
+    }
+
     /** The cell under {@code column} in the Markdown row that starts with {@code label}, from the header above it. */
     private static String cell(List<String> lines, String column, String label) {
         List<String> header = null;
