@@ -12,18 +12,26 @@ public final class Table {
     /** How a column's cells line up: text to the left, numbers to the right. */
     public enum Align { LEFT, RIGHT }
 
-    /** A column's header and alignment; {@code minWidth} keeps narrow columns in line across separate tables. */
-    public record Column(String header, Align align, int minWidth) {
+    /**
+     * A column's header and alignment; {@code minWidth} keeps narrow columns in line across separate tables;
+     * {@code apart} sets it one space further from the column before it in aligned text. A header may have lines
+     * ({@code "client usr/sys\nCPU s/GiB"}): text stacks them, the other formats join them by a space.
+     */
+    public record Column(String header, Align align, int minWidth, boolean apart) {
         public static Column left(String header) {
-            return new Column(header, Align.LEFT, 0);
+            return new Column(header, Align.LEFT, 0, false);
         }
 
         public static Column right(String header) {
-            return new Column(header, Align.RIGHT, 0);
+            return new Column(header, Align.RIGHT, 0, false);
         }
 
         public Column atLeast(int width) {
-            return new Column(header, align, width);
+            return new Column(header, align, width, apart);
+        }
+
+        public Column setApart() {
+            return new Column(header, align, minWidth, true);
         }
     }
 
@@ -95,8 +103,9 @@ public final class Table {
         return columns;
     }
 
+    /** The headers on one line each. */
     public List<String> headers() {
-        return columns.stream().map(Column::header).toList();
+        return columns.stream().map(c -> c.header().replace('\n', ' ')).toList();
     }
 
     public List<String> preamble() {

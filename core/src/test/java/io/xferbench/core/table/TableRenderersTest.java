@@ -46,6 +46,25 @@ class TableRenderersTest {
     }
 
     @Test
+    void aHeadersLinesAreStackedInTextAndJoinedElsewhere() {
+        Table t = Table.of(Column.left("method"), Column.right("client usr/sys\nCPU s/GiB")).row("mmap", "0.1/0.2");
+        assertThat(TextTable.aligned(t, 1)).isEqualTo("""
+                method client usr/sys
+                            CPU s/GiB
+                mmap          0.1/0.2
+                """);
+        assertThat(MarkdownTable.table(t)).startsWith("| method | client usr/sys CPU s/GiB |\n");
+        assertThat(CsvTable.render(t)).startsWith("method,client usr/sys CPU s/GiB\n");
+        assertThat(HtmlTable.render(t)).contains("<th>client usr/sys CPU s/GiB</th>");
+    }
+
+    @Test
+    void aColumnSetApartGetsOneMoreSpaceBeforeIt() {
+        Table t = Table.of(Column.left("a"), Column.right("b"), Column.left("c").setApart()).row("x", "1", "yes");
+        assertThat(TextTable.aligned(t, 1)).isEqualTo("a b  c\nx 1  yes\n");
+    }
+
+    @Test
     void markdownEscapesPipesAndLineBreaksFillsSpannedColumnsAndSetsNotesApart() {
         Table t = sample().row("stream", "5", "two\nlines");
         assertThat(MarkdownTable.render(t)).isEqualTo("""
