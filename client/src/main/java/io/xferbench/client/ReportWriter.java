@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.metrics.NetworkPath;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -111,54 +114,58 @@ final class ReportWriter {
 
     /** Rows that move bytes: MiB/s, latency in ms, CPU and syscalls per GiB. */
     private static void throughput(PrintWriter p, List<MethodResult> rows) {
-        int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
-                "method", "size", "MiB/s median [min..max]", "xfers", "p50 ms", "p99 ms", "client usr/sys",
-                side + " usr/sys", "syscalls/GiB", "ctx sw/GiB", "threads", "verified", side + " syscalls/GiB by name"));
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5s %8s %8s %15s %15s %12s %11s %8s  %-10s", "", "", "", "", "", "",
-                "CPU s/GiB", "CPU s/GiB", "", side, "peak", ""));
+        Table table = Table.of(columns(side, "MiB/s median [min..max]", 5, "xfers", "p50 ms", "p99 ms", "CPU s/GiB",
+                "syscalls/GiB", "ctx sw/GiB", "syscalls/GiB by name"));
         for (MethodResult r : rows) {
-            String size = Sizes.format(r.row().size());
-            if (unmeasured(p, r, size, w)) {
+            if (unmeasured(table, r)) {
                 continue;
             }
             MethodResult.Throughput t = r.throughput();
             double gib = t.bytes() / (double) Sizes.GiB;
             String rate = rate(t, t.mibPerSec(), t.mibPerSecMin(), t.mibPerSecMax());
             String syscalls = r.syscallCounts().perGiB() == null ? "n/a" : String.format(Locale.ROOT, "%.0f", r.syscallCounts().perGiB());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %5d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
-                    r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1, "%.2f"),
-                    latency(r, MethodResult.Latency::p99, 1, "%.2f"),
+            table.row(r.label(), Sizes.format(r.row().size()), rate, Integer.toString(t.transfers()),
+                    latency(r, MethodResult.Latency::p50, 1, "%.2f"), latency(r, MethodResult.Latency::p99, 1, "%.2f"),
                     cpu(r.clientCpu()), cpu(r.serverCpu()), syscalls, switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB, "%.0f"),
-                    threadsPeak(r), verified(r), MethodSyscalls.cell(r, gib, "%.0f")));
+                    threadsPeak(r), verified(r), MethodSyscalls.cell(r, gib, "%.0f"));
         }
+        p.print(TextTable.aligned(table, 1));
     }
 
     /** Empty-body request/response rows: req/s, latency in µs, CPU µs and syscalls per request. */
     private static void exchanges(PrintWriter p, List<MethodResult> rows) {
-        int w = labelWidth(rows);
         String side = side(rows);
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
-                "method", "size", "req/s median [min..max]", "reqs", "p50 us", "p99 us", "client usr/sys",
-                side + " usr/sys", "syscalls/req", "ctx sw/req", "threads", "verified", side + " syscalls/req by name"));
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7s %8s %8s %15s %15s %12s %11s %8s  %-10s", "", "", "", "", "", "",
-                "CPU us/req", "CPU us/req", "", side, "peak", ""));
+        Table table = Table.of(columns(side, "req/s median [min..max]", 7, "reqs", "p50 us", "p99 us", "CPU us/req",
+                "syscalls/req", "ctx sw/req", "syscalls/req by name"));
         for (MethodResult r : rows) {
-            String size = Sizes.format(r.row().size());
-            if (unmeasured(p, r, size, w)) {
+            if (unmeasured(table, r)) {
                 continue;
             }
             MethodResult.Throughput t = r.throughput();
             String rate = t.transfersPerSec() == null ? "n/a"
                     : rate(t, t.transfersPerSec(), t.transfersPerSecMin(), t.transfersPerSecMax());
             String syscalls = r.syscallCounts().perTransfer() == null ? "n/a" : String.format(Locale.ROOT, "%.2f", r.syscallCounts().perTransfer());
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %-24s %7d %8s %8s %15s %15s %12s %11s %8s  %-10s %s",
-                    r.label(), size, rate, t.transfers(), latency(r, MethodResult.Latency::p50, 1000, "%.1f"),
-                    latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
+            table.row(r.label(), Sizes.format(r.row().size()), rate, Integer.toString(t.transfers()),
+                    latency(r, MethodResult.Latency::p50, 1000, "%.1f"), latency(r, MethodResult.Latency::p99, 1000, "%.1f"),
                     cpuPerTransfer(r.clientCpu()), cpuPerTransfer(r.serverCpu()), syscalls,
-                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), threadsPeak(r), verified(r), MethodSyscalls.cell(r, t.transfers(), "%.2f")));
+                    switches(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerTransfer, "%.2f"), threadsPeak(r), verified(r),
+                    MethodSyscalls.cell(r, t.transfers(), "%.2f"));
         }
+        p.print(TextTable.aligned(table, 1));
+    }
+
+    /**
+     * The columns of both tables, separated by one space (two before verified); the minimum widths keep a section's
+     * columns where the others' are.
+     */
+    private static List<Column> columns(String side, String rate, int countWidth, String count, String p50, String p99,
+                                        String cpuUnit, String syscalls, String switches, String byName) {
+        return List.of(Column.left("method").atLeast(15), Column.left("size").atLeast(9), Column.left(rate).atLeast(24),
+                Column.right(count).atLeast(countWidth), Column.right(p50).atLeast(8), Column.right(p99).atLeast(8),
+                Column.right("client usr/sys\n" + cpuUnit).atLeast(15), Column.right(side + " usr/sys\n" + cpuUnit).atLeast(15),
+                Column.right(syscalls).atLeast(12), Column.right(switches + "\n" + side).atLeast(11),
+                Column.right("threads\npeak").atLeast(8), Column.left("verified").atLeast(10).setApart(), Column.left(side + " " + byName));
     }
 
     /**
@@ -166,14 +173,14 @@ final class ReportWriter {
      * it for the CRC32C (zero-copy receivers only), fsync (--fsync only). The client's latency includes all three.
      */
     private static void uploadPhases(PrintWriter p, List<MethodResult> rows) {
-        int w = labelWidth(rows);
-        p.println(String.format(Locale.ROOT, label(w) + " %-9s %16s %15s %14s", "upload phases", "size", "receive p50 ms",
-                "verify p50 ms", "fsync p50 ms"));
+        Table table = Table.of(Column.left("upload phases").atLeast(15), Column.left("size").atLeast(9),
+                Column.right("receive p50 ms").atLeast(16), Column.right("verify p50 ms").atLeast(15),
+                Column.right("fsync p50 ms").atLeast(14));
         for (MethodResult r : rows) {
             MethodResult.UploadPhases m = r.uploadPhasesMillis();
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s %16s %15s %14s", r.label(), Sizes.format(r.row().size()),
-                    millis(m.receiveP50()), verify(m.verifyP50()), millis(m.fsyncP50())));
+            table.row(r.label(), Sizes.format(r.row().size()), millis(m.receiveP50()), verify(m.verifyP50()), millis(m.fsyncP50()));
         }
+        p.print(TextTable.aligned(table, 1));
     }
 
     /** {@code median [min..max]}, or {@code median (no range)} for one figure ({@link MethodResult.Throughput#single}). */
@@ -215,23 +222,14 @@ final class ReportWriter {
         return ms == null ? "-" : String.format(Locale.ROOT, "%.2f", ms);
     }
 
-    /** The method column: 15 wide, wider when a label is longer, so no row is pushed out of line. */
-    private static int labelWidth(List<MethodResult> rows) {
-        return Math.max(15, rows.stream().mapToInt(r -> r.label().length()).max().orElse(0));
-    }
-
-    private static String label(int width) {
-        return "%-" + width + "s";
-    }
-
-    /** Prints a skipped or failed row; false for a measured one. */
-    private static boolean unmeasured(PrintWriter p, MethodResult r, String size, int w) {
+    /** Adds a skipped or failed row, its reason in place of its figures; false for a measured one. */
+    private static boolean unmeasured(Table table, MethodResult r) {
         if (r.skipped() != null) {
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s skipped: %s", r.label(), size, r.skipped()));
+            table.spanningRow("skipped", List.of(r.label(), Sizes.format(r.row().size()), "skipped: " + r.skipped()));
             return true;
         }
         if (r.error() != null) {
-            p.println(String.format(Locale.ROOT, label(w) + " %-9s FAILED: %s", r.label(), size, r.error()));
+            table.spanningRow("failed", List.of(r.label(), Sizes.format(r.row().size()), "FAILED: " + r.error()));
             return true;
         }
         return false;

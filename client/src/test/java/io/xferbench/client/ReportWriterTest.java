@@ -99,6 +99,17 @@ class ReportWriterTest {
         assertThat(String.join("\n", lines)).doesNotContain("req/s").doesNotContain("proxy");
     }
 
+    /** 50000.0/100000.0 µs of CPU per request is wider than the column's 15 places: the column widens, its header with it. */
+    @Test
+    void aCellWiderThanItsColumnWidensItAndTheHeaderStaysOverIt() {
+        List<String> lines = ReportWriter.table(new Report(Map.of(), List.of(exchanges()))).lines().toList();
+        String header = lines.stream().filter(l -> l.startsWith("method ")).findFirst().orElseThrow();
+        String row = lines.stream().filter(l -> l.startsWith("copy 1KiB")).findFirst().orElseThrow();
+        assertThat(row.indexOf("50000.0/100000.0") + "50000.0/100000.0".length())
+                .isEqualTo(header.indexOf("client usr/sys") + "client usr/sys".length());
+        assertThat(lines.subList(lines.indexOf(header), lines.size())).noneMatch(l -> l.endsWith(" "));
+    }
+
     /** A label longer than 15 characters widens the method column for every row instead of pushing its own out of line. */
     @Test
     void aLongMethodNameWidensTheColumnForEveryRow() {
