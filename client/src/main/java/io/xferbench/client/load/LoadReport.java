@@ -7,6 +7,10 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.SyscallCounts;
 import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.core.table.CsvTable;
+import io.xferbench.core.table.Table;
+import io.xferbench.core.table.Table.Column;
+import io.xferbench.core.table.TextTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -396,34 +400,24 @@ final class LoadReport {
         return cell.startsWith("skipped: ") || cell.startsWith(NO_ANSWER);
     }
 
-    /** Left-aligns the first {@code textColumns} columns, right-aligns the numbers; a skipped row's reason may overflow. */
+    /**
+     * Lines up {@code cells} (the headers first): the first {@code textColumns} columns are text, the rest figures; a
+     * row whose figures stand replaced by one cell (skipped, no answer) spans them with it.
+     */
     static String align(List<String[]> cells, int textColumns) {
-        int[] width = new int[cells.get(0).length];
-        for (String[] line : cells) {
+        List<Column> columns = new ArrayList<>();
+        for (int i = 0; i < cells.get(0).length; i++) {
+            columns.add(i < textColumns ? Column.left(cells.get(0)[i]) : Column.right(cells.get(0)[i]));
+        }
+        Table table = Table.of(columns);
+        for (String[] line : cells.subList(1, cells.size())) {
             if (line.length > textColumns + 1 && insteadOfFigures(line[textColumns])) {
-                for (int i = 0; i < textColumns; i++) {
-                    width[i] = Math.max(width[i], line[i].length());
-                }
-                continue;
-            }
-            for (int i = 0; i < line.length; i++) {
-                width[i] = Math.max(width[i], line[i].length());
+                table.spanningRow("skipped", List.of(line).subList(0, textColumns + 1));
+            } else {
+                table.row(line);
             }
         }
-        StringBuilder sb = new StringBuilder();
-        for (String[] line : cells) {
-            StringBuilder l = new StringBuilder();
-            for (int i = 0; i < line.length; i++) {
-                String pad = " ".repeat(Math.max(0, width[i] - line[i].length()));
-                boolean skippedCell = insteadOfFigures(line[i]);
-                l.append(i < textColumns || skippedCell ? line[i] + (skippedCell ? "" : pad) : pad + line[i]).append("  ");
-                if (skippedCell) {
-                    break;
-                }
-            }
-            sb.append(l.toString().stripTrailing()).append('\n');
-        }
-        return sb.toString();
+        return TextTable.aligned(table);
     }
 
     private static String legend(List<Row> rows) {
@@ -565,16 +559,11 @@ final class LoadReport {
         for (Map<String, Object> m : maps) {
             m.keySet().stream().filter(k -> !keys.contains(k) && !k.endsWith("ByCause") && !k.equals("operations")).forEach(keys::add);
         }
-        StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
+        Table table = Table.of(keys.stream().map(Column::left).toList());
         for (Map<String, Object> m : maps) {
-            sb.append(keys.stream().map(k -> m.get(k) == null ? "" : quote(String.valueOf(m.get(k))))
-                    .collect(Collectors.joining(","))).append('\n');
+            table.row(keys.stream().map(k -> m.get(k) == null ? "" : String.valueOf(m.get(k))).toList());
         }
-        return sb.toString();
-    }
-
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+        return CsvTable.render(table);
     }
 
     static String f(String pattern, double v) {
