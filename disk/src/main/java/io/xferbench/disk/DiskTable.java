@@ -1,17 +1,11 @@
 package io.xferbench.disk;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
-import io.xferbench.core.table.CsvTable;
-import io.xferbench.core.table.MarkdownTable;
 import io.xferbench.core.table.Table;
 import io.xferbench.core.table.Table.Column;
-import io.xferbench.core.table.TextTable;
 
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,22 +27,12 @@ final class DiskTable {
     }
 
     static String format(Map<String, String> environment, List<DiskRow> rows, String format) throws IOException {
-        return switch (format) {
-            case "json" -> {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("environment", environment);
-                doc.put("rows", rows);
-                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
-            }
-            case "csv" -> CsvTable.render(table(environment, rows));
-            case "markdown" -> MarkdownTable.render(table(environment, rows));
-            default -> TextTable.aligned(table(environment, rows));
-        };
+        Table table = table(rows);
+        return DiskReportFormat.render(format, environment, rows, table, table);
     }
 
-    private static Table table(Map<String, String> environment, List<DiskRow> rows) {
+    private static Table table(List<DiskRow> rows) {
         Table t = Table.of(COLUMNS);
-        environment.forEach((k, v) -> t.preamble(k + ": " + v));
         rows.forEach(r -> t.row(cells(r)));
         return t;
     }

@@ -1,18 +1,13 @@
 package io.xferbench.disk.pollution;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.Sizes;
-import io.xferbench.core.table.CsvTable;
-import io.xferbench.core.table.MarkdownTable;
 import io.xferbench.core.table.Table;
 import io.xferbench.core.table.Table.Column;
-import io.xferbench.core.table.TextTable;
+import io.xferbench.disk.DiskReportFormat;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -32,22 +27,11 @@ final class PollutionReport {
     }
 
     static String format(Map<String, String> environment, List<PollutionRow> rows, String format) throws IOException {
-        return switch (format) {
-            case "json" -> {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("environment", environment);
-                doc.put("rows", rows);
-                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
-            }
-            case "csv" -> CsvTable.render(flat(rows));
-            case "markdown" -> MarkdownTable.render(table(environment, rows));
-            default -> TextTable.aligned(table(environment, rows));
-        };
+        return DiskReportFormat.render(format, environment, rows, table(rows), flat(rows));
     }
 
-    private static Table table(Map<String, String> environment, List<PollutionRow> rows) {
+    private static Table table(List<PollutionRow> rows) {
         Table t = Table.of(COLUMNS);
-        environment.forEach((k, v) -> t.preamble(k + ": " + v));
         rows.forEach(r -> t.row(cells(r)));
         thinNote(rows).ifPresent(t::note);
         return t;
