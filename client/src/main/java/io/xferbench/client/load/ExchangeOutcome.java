@@ -8,18 +8,23 @@ package io.xferbench.client.load;
  * @param bodyBytes  body bytes received
  * @param statusOnly accepted on its status alone: an upload whose answer said nothing of the bytes stored (a PUT to a
  *                   server that sends no {@code X-Xferbench-Crc32c}), checked, if at all, by reading the file back
+ * @param methodRun  the download method the server said sent the body ({@link MethodsRun}), or null when it said none
  */
-record ExchangeOutcome(String error, long bodyBytes, boolean statusOnly) {
+record ExchangeOutcome(String error, long bodyBytes, boolean statusOnly, String methodRun) {
     static ExchangeOutcome verified(long bodyBytes) {
-        return new ExchangeOutcome(null, bodyBytes, false);
+        return new ExchangeOutcome(null, bodyBytes, false, null);
     }
 
     static ExchangeOutcome byStatusOnly(long bodyBytes) {
-        return new ExchangeOutcome(null, bodyBytes, true);
+        return new ExchangeOutcome(null, bodyBytes, true, null);
     }
 
     static ExchangeOutcome failed(String error, long bodyBytes) {
-        return new ExchangeOutcome(error, bodyBytes, false);
+        return new ExchangeOutcome(error, bodyBytes, false, null);
+    }
+
+    ExchangeOutcome withMethodRun(String method) {
+        return new ExchangeOutcome(error, bodyBytes, statusOnly, method);
     }
 
     boolean ok() {

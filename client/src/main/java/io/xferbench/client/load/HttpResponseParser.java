@@ -38,6 +38,8 @@ final class HttpResponseParser implements ResponseParser {
     private boolean awaitingClose;
     private long bodyRead;
     private Integer storedCrc;
+    /** The xferbench server's {@code X-Xferbench-Method}: how it sent the body. */
+    private String sentBy;
     private ExchangeOutcome outcome;
 
     /**
@@ -158,6 +160,7 @@ final class HttpResponseParser implements ResponseParser {
                         throw new LoadProtocolException("bad X-Xferbench-Crc32c: " + abbreviate(value));
                     }
                 }
+                case "x-xferbench-method" -> sentBy = abbreviate(value);
                 case "connection" -> close = value.toLowerCase(Locale.ROOT).contains("close")
                         || (close && !value.toLowerCase(Locale.ROOT).contains("keep-alive"));
                 default -> {
@@ -206,6 +209,13 @@ final class HttpResponseParser implements ResponseParser {
     }
 
     private void judge() {
+        verdict();
+        if (sentBy != null && !headRequest) { // a HEAD's answer names the method a GET would run: none ran
+            outcome = outcome.withMethodRun(sentBy);
+        }
+    }
+
+    private void verdict() {
         if (!expectedStatus.contains(status)) {
             outcome = ExchangeOutcome.failed("http " + status, bodyRead);
         } else if (expectedLength >= 0 && contentLength != expectedLength) {

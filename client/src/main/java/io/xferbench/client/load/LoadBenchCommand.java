@@ -453,14 +453,15 @@ public final class LoadBenchCommand implements Callable<Integer> {
                                      ServerSampler.ServerFigures figures, MeasurementReport report, CgroupSyscallWindow.Result counts,
                                      ReadBack readBack) {
         ProcessTree processes = target.processes();
+        String asked = op.equals("download") ? target.method() : null;
         if (!processes.rootAlive()) {
             System.err.printf(Locale.ROOT, "xferbench: %s %s: its server process (pid %d) exited; the row is no result%n",
                     target.server(), target.model(), processes.rootPid());
             return new LoadReport.Row(target.server(), target.model(), client, protocol, op, fileSize, connections,
-                    result.withError("server process exited"), null, null, null, readBack, null);
+                    result.withError("server process exited"), null, null, null, readBack, null).withMethod(asked);
         }
         return new LoadReport.Row(target.server(), target.model(), client, protocol, op, fileSize, connections, result, figures,
-                report, counts, readBack, null);
+                report, counts, readBack, null).withMethod(asked);
     }
 
     private static ServerWatch watch(LoadTarget target) {

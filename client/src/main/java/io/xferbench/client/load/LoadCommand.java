@@ -143,6 +143,8 @@ public final class LoadCommand implements Callable<Integer> {
         String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
         String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
         int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        // The download method asked of the server; over HTTP --path says what it asks, which is not read back out of it.
+        String asked = protocol == Protocol.NATIVE && (operation == Operation.DOWNLOAD || operation == Operation.MIX) ? method : null;
         if (protocol == Protocol.NATIVE) {
             boolean readsGenerated = exist || operation == Operation.MIX || operation == Operation.DOWNLOAD;
             FirstExchange.run(host, port, token, answerTimeout, readsGenerated ? Request.download(method, fileSize, 0, 0) : null);
@@ -181,7 +183,7 @@ public final class LoadCommand implements Callable<Integer> {
                         + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
             }
             rows.add(new LoadReport.Row(server, model, "xferbench", proto, op, fileSize, connections, r, null, watch.report(), null,
-                    readBack, null));
+                    readBack, null).withMethod(asked));
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("fileSize", Sizes.format(fileSize));

@@ -138,6 +138,7 @@ public final class LoadEngine {
         Map<String, Long> errors = new TreeMap<>();
         UnmeasuredErrors unmeasured = UnmeasuredErrors.NONE;
         Map<String, LoadResult.OpCounts> operations = new TreeMap<>();
+        MethodsRun methodsRun = MethodsRun.NONE;
         long ok = 0;
         long bytes = 0;
         long unfinished = 0;
@@ -150,6 +151,7 @@ public final class LoadEngine {
             t.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
             unmeasured = unmeasured.plus(new UnmeasuredErrors(t.warmupErrors, t.drainErrors));
             t.operations.forEach((k, v) -> operations.merge(k, v, LoadResult.OpCounts::plus));
+            methodsRun = methodsRun.plus(MethodsRun.of(t.methodsRun));
             ok += t.ok;
             bytes += t.bodyBytes;
             unfinished += t.unfinished;
@@ -167,7 +169,7 @@ public final class LoadEngine {
                 seconds, seconds > 0 ? ok / seconds : 0, seconds > 0 ? bytes / seconds / (1 << 20) : 0,
                 new LoadResult.LatencySummary(ms(latency, 50), ms(latency, 90), ms(latency, 99), ms(latency, 99.9),
                         latency.getTotalCount() == 0 ? 0 : latency.getMaxValue() / 1e6),
-                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest), operations, unmeasured);
+                completed > 0 ? cpuNanos / 1e3 / completed : 0, Math.min(1.0, busiest), operations, unmeasured, methodsRun);
     }
 
     private static double ms(Histogram h, double percentile) {

@@ -48,29 +48,41 @@ final class LoadReport {
      *                      its median window's; null for a single window that stands alone ({@code client load})
      * @param jitSettle     how long the server was loaded, unmeasured, before the row's first window until its JIT was
      *                      quiet ({@code load-bench}), or null when it was not
+     * @param method        the download method the row's downloads asked of the server, or null when they asked none
+     *                      (nginx; uploads, deletes, STAT and HEAD; an HTTP path without {@code ?method=})
      */
     record Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
                LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
                CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped, Repeats repeats,
-               JitSettle.Outcome jitSettle) {
+               JitSettle.Outcome jitSettle, String method) {
 
         /** One window's row. */
         Row(String server, String model, String client, String protocol, String operation, long fileSize, int concurrency,
             LoadResult result, ServerSampler.ServerFigures serverFigures, MeasurementReport serverReport,
             CgroupSyscallWindow.Result serverCounts, ReadBack readBack, String skipped) {
             this(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
-                    serverCounts, readBack, skipped, null, null);
+                    serverCounts, readBack, skipped, null, null, null);
         }
 
         /** This window as the one shown for all of {@code r}'s windows. */
         Row withRepeats(Repeats r) {
             return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
-                    serverCounts, readBack, skipped, r, jitSettle);
+                    serverCounts, readBack, skipped, r, jitSettle, method);
         }
 
         Row withJitSettle(JitSettle.Outcome s) {
             return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
-                    serverCounts, readBack, skipped, repeats, s);
+                    serverCounts, readBack, skipped, repeats, s, method);
+        }
+
+        Row withMethod(String asked) {
+            return new Row(server, model, client, protocol, operation, fileSize, concurrency, result, serverFigures, serverReport,
+                    serverCounts, readBack, skipped, repeats, jitSettle, asked);
+        }
+
+        /** The download method the answers said ran, every window's ({@link MethodsRun#describe}); null when unknown. */
+        String methodRun() {
+            return result == null ? null : (repeats == null ? result.methodsRun() : repeats.methodsRun()).describe();
         }
 
         /** Failed requests by cause: every window's. */
@@ -247,6 +259,8 @@ final class LoadReport {
             m.put("skipped", row.skipped());
             return m;
         }
+        m.put("method", row.method());
+        m.put("methodRun", row.methodRun());
         LoadResult r = row.result();
         if (row.noAnswer()) {
             m.put("noAnswer", "every request timed out: not a result");
@@ -341,7 +355,7 @@ final class LoadReport {
             if (instead != null) {
                 String[] line = new String[cells.get(0).length];
                 java.util.Arrays.fill(line, "");
-                System.arraycopy(new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+                System.arraycopy(new String[] {row.server(), modelCell(row), row.client(), row.protocol(), row.operation(),
                     Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), instead}, 0, line, 0, 8);
                 cells.add(line);
                 continue;
@@ -349,7 +363,7 @@ final class LoadReport {
             LoadResult r = row.result();
             Optional<Row> ref = reference(row, rows);
             Repeats rep = row.repeats();
-            cells.add(columns(ranges, vsBest, fewest.isPresent(), new String[] {row.server(), row.model(), row.client(), row.protocol(), row.operation(),
+            cells.add(columns(ranges, vsBest, fewest.isPresent(), new String[] {row.server(), modelCell(row), row.client(), row.protocol(), row.operation(),
                 Sizes.format(row.fileSize()), String.valueOf(row.concurrency()), f("%.0f", r.requestsPerSecond()),
                 rep == null ? "" : String.format(Locale.ROOT, "%.0f–%.0f of %d", rep.requestsPerSecMin(), rep.requestsPerSecMax(), rep.windows()),
                 f("%.2f", r.latency().p50()),
@@ -369,6 +383,12 @@ final class LoadReport {
                 verifiedCell(row)}));
         }
         return align(cells, 7) + legend(rows);
+    }
+
+    /** The model, and where the answers named another method than the one asked, what ran: {@code , ran X}. */
+    static String modelCell(Row row) {
+        String ran = row.methodRun();
+        return ran == null || ran.equals(row.method()) ? row.model() : row.model() + ", ran " + ran;
     }
 
     /**
@@ -429,6 +449,11 @@ final class LoadReport {
                 + "CPU share (near 100% the client may be the limit).\n");
         sb.append("proto: native is xferbench's binary protocol (a header and a trailer frame per response), http is HTTP/1.1 "
                 + "keep-alive (GET, HEAD, PUT, DELETE).\n");
+        if (rows.stream().anyMatch(r -> !modelCell(r).equals(r.model()))) {
+            sb.append("model, ran X: the download method the server said ran, where it is not the one asked (HTTP: its X-Xferbench-Method, "
+                    + "several when they differed between answers; native: the one asked, which the server runs or refuses, but "
+                    + "netty-auto's pick by size is not named there).\n");
+        }
         if (rows.stream().anyMatch(r -> r.server().equals("xferbench") && !r.operation().equals("download"))) {
             sb.append("xferbench uploads and deletes: native protocol only (its HTTP side serves GET and HEAD).\n");
         }

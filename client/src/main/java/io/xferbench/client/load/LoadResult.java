@@ -16,18 +16,20 @@ import java.util.TreeMap;
  * @param operations                per operation ({@code download}, {@code upload}, {@code exist}, {@code delete}): its
  *                                  verified requests and its errors by cause; empty when not known (wrk)
  * @param unmeasured                the requests that failed outside the window (warm-up, drain), by cause
+ * @param methodsRun                the download methods the window's answers said ran; none when not known (wrk, nginx)
  */
 public record LoadResult(int connections, int threads, double targetRatePerSecond, long requests,
                          Map<String, Long> errors, long unfinished, double seconds, double requestsPerSecond,
                          double mibPerSecond, LatencySummary latency, double clientCpuMicrosPerRequest,
-                         double clientBusiestLoopShare, Map<String, OpCounts> operations, UnmeasuredErrors unmeasured) {
+                         double clientBusiestLoopShare, Map<String, OpCounts> operations, UnmeasuredErrors unmeasured,
+                         MethodsRun methodsRun) {
 
     /** A run that saw nothing outside its window (wrk: it reports the window only). */
     public LoadResult(int connections, int threads, double targetRatePerSecond, long requests, Map<String, Long> errors,
                       long unfinished, double seconds, double requestsPerSecond, double mibPerSecond, LatencySummary latency,
                       double clientCpuMicrosPerRequest, double clientBusiestLoopShare, Map<String, OpCounts> operations) {
         this(connections, threads, targetRatePerSecond, requests, errors, unfinished, seconds, requestsPerSecond, mibPerSecond,
-                latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, UnmeasuredErrors.NONE);
+                latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, UnmeasuredErrors.NONE, MethodsRun.NONE);
     }
 
     public long errorCount() {
@@ -39,7 +41,7 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
         Map<String, Long> more = new java.util.LinkedHashMap<>(errors);
         more.merge(cause, 1L, Long::sum);
         return new LoadResult(connections, threads, targetRatePerSecond, requests, more, unfinished, seconds,
-                requestsPerSecond, mibPerSecond, latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, unmeasured);
+                requestsPerSecond, mibPerSecond, latency, clientCpuMicrosPerRequest, clientBusiestLoopShare, operations, unmeasured, methodsRun);
     }
 
     /** Requests made and verified, and none failed: in the window, nor while warming up or draining. */

@@ -13,6 +13,11 @@ interface LoadTarget extends AutoCloseable {
     /** Its design as run, e.g. {@code platform} (thread per connection) or {@code sendfile} (event loop). */
     String model();
 
+    /** The download method its downloads ask for, or null when the server takes none (nginx). */
+    default String method() {
+        return null;
+    }
+
     InetSocketAddress address();
 
     ProcessTree processes();

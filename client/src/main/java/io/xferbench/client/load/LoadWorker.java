@@ -376,6 +376,7 @@ final class LoadWorker implements Runnable {
         final TreeMap<String, Long> warmupErrors = new TreeMap<>();
         final TreeMap<String, Long> drainErrors = new TreeMap<>();
         final TreeMap<String, LoadResult.OpCounts> operations = new TreeMap<>();
+        final TreeMap<String, Long> methodsRun = new TreeMap<>();
         long ok;
         long bodyBytes;
         long unfinished;
@@ -387,6 +388,9 @@ final class LoadWorker implements Runnable {
             latencyNanos.recordValue(Math.max(0, latency));
             lastCompletionNanos = Math.max(lastCompletionNanos, completedNanos);
             operations.merge(op, LoadResult.OpCounts.of(outcome.error()), LoadResult.OpCounts::plus);
+            if (outcome.methodRun() != null) {
+                methodsRun.merge(outcome.methodRun(), 1L, Long::sum);
+            }
             if (outcome.ok()) {
                 ok++;
                 bodyBytes += outcome.bodyBytes();

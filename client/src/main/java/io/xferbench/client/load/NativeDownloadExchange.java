@@ -1,5 +1,6 @@
 package io.xferbench.client.load;
 
+import io.xferbench.core.method.loop.AutoLoopSender;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
@@ -10,12 +11,23 @@ final class NativeDownloadExchange implements Exchange {
     private final ByteBuffer request;
     private final long size;
     private final int expectedCrc;
+    private final String methodRun;
 
     NativeDownloadExchange(String method, long size, int bufferSize, String token, int expectedCrc) {
         this.request = RequestCodec.encode(Request.download(method, size, Flags.VERIFY_CRC32C, bufferSize).withToken(token))
                 .asReadOnlyBuffer();
         this.size = size;
         this.expectedCrc = expectedCrc;
+        this.methodRun = methodRun(method);
+    }
+
+    /**
+     * What ran for an answered request: the method asked, which the xferbench server runs or refuses; but its
+     * header has no field for the pick of the event loops' {@code netty-auto} (by size, and by what the loop's transport
+     * can do), so that one is said as unknown rather than guessed.
+     */
+    static String methodRun(String asked) {
+        return asked.equals(AutoLoopSender.METHOD.id()) ? asked + " (picked by size)" : asked;
     }
 
     @Override
@@ -25,6 +37,6 @@ final class NativeDownloadExchange implements Exchange {
 
     @Override
     public ResponseParser newParser() {
-        return new NativeDownloadParser(size, expectedCrc);
+        return new NativeDownloadParser(size, expectedCrc, methodRun);
     }
 }

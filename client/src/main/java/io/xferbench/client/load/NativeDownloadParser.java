@@ -19,6 +19,7 @@ final class NativeDownloadParser implements ResponseParser {
 
     private final long expectedLength;
     private final int expectedCrc;
+    private final String methodRun;
     private final FrameReader frame = new FrameReader();
     private final BodyChecksum crc = new BodyChecksum();
     private State state = State.HEADER;
@@ -27,9 +28,11 @@ final class NativeDownloadParser implements ResponseParser {
     private long bodyRead;
     private ExchangeOutcome outcome;
 
-    NativeDownloadParser(long expectedLength, int expectedCrc) {
+    /** @param methodRun what sends the body when the server answers OK (its header names no method) */
+    NativeDownloadParser(long expectedLength, int expectedCrc, String methodRun) {
         this.expectedLength = expectedLength;
         this.expectedCrc = expectedCrc;
+        this.methodRun = methodRun;
     }
 
     @Override
@@ -64,10 +67,10 @@ final class NativeDownloadParser implements ResponseParser {
                         return false;
                     }
                     if (frame.status() != Status.OK) {
-                        return finish(ExchangeOutcome.failed("trailer " + frame.status().name(), bodyRead));
+                        return finish(ExchangeOutcome.failed("trailer " + frame.status().name(), bodyRead).withMethodRun(methodRun));
                     }
                     frame.payload(TRAILER_PAYLOAD, "trailer");
-                    return finish(verdict());
+                    return finish(verdict().withMethodRun(methodRun));
                 }
                 default -> throw new IllegalStateException(state.name());
             }

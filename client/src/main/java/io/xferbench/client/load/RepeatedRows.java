@@ -93,10 +93,12 @@ final class RepeatedRows {
         Map<String, Long> errors = new TreeMap<>();
         UnmeasuredErrors unmeasured = UnmeasuredErrors.NONE;
         ReadBack readBack = null;
+        MethodsRun methodsRun = MethodsRun.NONE;
         boolean verified = true;
         for (LoadReport.Row w : windows) {
             w.result().errors().forEach((k, v) -> errors.merge(k, v, Long::sum));
             unmeasured = unmeasured.plus(w.result().unmeasured());
+            methodsRun = methodsRun.plus(w.result().methodsRun());
             if (w.readBack() != null) {
                 readBack = readBack == null ? w.readBack() : readBack.plus(w.readBack());
             }
@@ -114,7 +116,7 @@ final class RepeatedRows {
             }
             ratio = ratios.isEmpty() ? null : Repeats.Spread.of(ratios);
         }
-        LoadReport.Row folded = shown.withRepeats(new Repeats(rates, errors, unmeasured, readBack, verified, ratio, null, null));
+        LoadReport.Row folded = shown.withRepeats(new Repeats(rates, errors, unmeasured, readBack, verified, ratio, null, null, methodsRun));
         JitSettle.Outcome settle = windows.get(0).jitSettle(); // the settle ran before the row's first window
         return settle == null ? folded : folded.withJitSettle(settle);
     }

@@ -19,9 +19,11 @@ import java.util.Map;
  *                              (not an xferbench server's row)
  * @param vsFewest              the per-round ratios to the same server, model, client, protocol and operation at the
  *                              fewest connections measured, or null (this row is at the fewest, or only one concurrency)
+ * @param methodsRun            the download methods every window's answers said ran
  */
 record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, UnmeasuredErrors unmeasured, ReadBack readBack,
-               boolean verified, Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
+               boolean verified, Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest,
+               MethodsRun methodsRun) {
     Repeats {
         requestsPerSecByRound = List.copyOf(requestsPerSecByRound);
         errors = Map.copyOf(errors);
@@ -30,15 +32,16 @@ record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, Unm
     /** Windows that failed nothing outside themselves. */
     Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
             Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
-        this(requestsPerSecByRound, errors, UnmeasuredErrors.NONE, readBack, verified, ratioToBest, medianToBestMedian, vsFewest);
+        this(requestsPerSecByRound, errors, UnmeasuredErrors.NONE, readBack, verified, ratioToBest, medianToBestMedian, vsFewest,
+                MethodsRun.NONE);
     }
 
     Repeats withMedianToBestMedian(Double ratio) {
-        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, ratio, vsFewest);
+        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, ratio, vsFewest, methodsRun);
     }
 
     Repeats withVsFewest(VsFewest v) {
-        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, medianToBestMedian, v);
+        return new Repeats(requestsPerSecByRound, errors, unmeasured, readBack, verified, ratioToBest, medianToBestMedian, v, methodsRun);
     }
 
     int windows() {

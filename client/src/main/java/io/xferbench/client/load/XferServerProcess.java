@@ -94,6 +94,11 @@ final class XferServerProcess implements LoadTarget {
     }
 
     @Override
+    public String method() {
+        return method;
+    }
+
+    @Override
     public InetSocketAddress address() {
         return address;
     }

@@ -56,12 +56,38 @@ class LoadBenchCommandTest {
                     assertThat(row.path("serverCarrierThreads").asInt()).as(row.toString()).isPositive();
                 }
             }
+            assertMethodRun(row);
         }
         assertThat(designs).contains("xferbench platform sendfile xferbench native", "xferbench virtual sendfile xferbench native",
                 "xferbench virtual+pool:8 sendfile xferbench native",
                 "xferbench platform sendfile xferbench http", "nginx sendfile xferbench http", "nginx aio-threads xferbench http");
         assertThat(exit).isZero();
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList()).isEmpty();
+    }
+
+    /**
+     * What ran, next to what was asked: a threaded model the method asked, an event loop over HTTP the one its netty-auto
+     * picked (X-Xferbench-Method), over native netty-auto as unknown; where no answer names one (nginx, wrk), null.
+     */
+    private static void assertMethodRun(JsonNode row) {
+        JsonNode ran = row.path("methodRun");
+        boolean asksADownload = row.path("server").asText().equals("xferbench") && row.path("operation").asText().equals("download");
+        if (!asksADownload) {
+            assertThat(row.path("method").isNull()).as(row.toString()).isTrue();
+            assertThat(ran.isNull()).as(row.toString()).isTrue();
+            return;
+        }
+        String asked = row.path("method").asText();
+        assertThat(row.path("model").asText()).as(row.toString()).endsWith(" " + asked);
+        if (row.path("client").asText().equals("wrk")) {
+            assertThat(ran.isNull()).as(row.toString()).isTrue();
+        } else if (!asked.equals("netty-auto")) {
+            assertThat(ran.asText()).as(row.toString()).isEqualTo(asked);
+        } else if (row.path("protocol").asText().equals("http")) {
+            assertThat(ran.asText()).as(row.toString()).isIn("loop-sendfile", "netty-buffer", "netty-file-region");
+        } else {
+            assertThat(ran.asText()).as(row.toString()).isEqualTo("netty-auto (picked by size)");
+        }
     }
 
     @Test
