@@ -4,7 +4,7 @@ import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
-import io.xferbench.nativeio.UnreadBytes;
+import io.xferbench.nativeio.SocketQueues;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 
@@ -14,17 +14,18 @@ import java.time.Duration;
  * timer a few times per limit, never by the transfer: most methods move bytes inside the kernel (sendfile, splice,
  * io_uring), where no counter of ours sees them. A look is one getsockopt(2) per quarter of the limit per connection
  * moving a body, none for a body shorter than that. A count that cannot be read is never a stall; the transfer's
- * deadline (idle timeout + size / --min-rate) still bounds it. Nor is a standstill while received bytes wait to be
- * read ({@link UnreadBytes}, one ioctl beside each look's getsockopt): then the server is behind (an upload's
- * chunk waiting for a busy file pool), not the client. A download the server itself stops feeding (a disk stalled for
- * the whole idle timeout) still counts as a stall: the socket alone cannot tell it from a client that stopped reading
- * with its window already empty.
+ * deadline (idle timeout + size / --min-rate) still bounds it. Nor is a standstill while received bytes wait for the
+ * server and nothing the server sent waits for the client ({@link SocketQueues}, two ioctls beside each look's
+ * getsockopt): then the server is behind (an upload's chunk queued for a busy file pool), not the client. A client
+ * that pipelines a request and stops reading leaves the server's bytes unacknowledged, so its stall is still its own;
+ * a download the server stops feeding while nothing is queued either way (a disk stalled for the whole idle timeout)
+ * counts as a stall too: the socket alone cannot tell it from a client gone quiet with its window empty.
  *
  * <p>Not thread-safe: the registry's entry guards it, an event loop's deadline is confined to its loop.
  */
 final class StallWatch {
     static final long UNREADABLE = -1;
-    /** The count stood still while received bytes waited for the server: not the client's stall. */
+    /** Received bytes waited for the server while none it sent waited for the client: not the client's stall. */
     static final long SERVER_BEHIND = -2;
     private static final boolean READABLE = NativeSupport.available() && Fds.unavailableReason() == null;
 
@@ -85,7 +86,7 @@ final class StallWatch {
         }
         try {
             long count = TcpInfo.bytesMoved(fd);
-            return UnreadBytes.of(fd) > 0 ? SERVER_BEHIND : count;
+            return SocketQueues.unread(fd) > 0 && SocketQueues.unacknowledged(fd) == 0 ? SERVER_BEHIND : count;
         } catch (NativeException e) {
             return UNREADABLE;
         }

@@ -178,6 +178,35 @@ class TransferProgressDeadlineTest {
         }
     }
 
+    /**
+     * A client that pipelines its next request and then reads nothing: its request waits in the server's receive queue,
+     * which alone would look like a server behind on its reading, but the body the server sent waits unacknowledged
+     * for the client, so the stall is the client's and the connection closes after the idle timeout, long before its
+     * transfer deadline (idle timeout + 32 MiB at 1 MiB/s).
+     */
+    @ParameterizedTest
+    @MethodSource("models")
+    void aClientThatPipelinesAndStopsReadingIsStillAStall(String model) throws Exception {
+        IoModelTest.assumeModelRuns(model);
+        writeFile("named.bin", 32 << 20);
+        try (CapturedLog threaded = CapturedLog.of(ConnectionRegistry.class.getName());
+             CapturedLog loops = CapturedLog.of(EventLoopDeadline.class.getName());
+             XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withIdleTimeout(IDLE)
+                     .withMinRate(1 << 20));
+             SocketChannel c = connect(server.port())) {
+            Frames.writeFully(c, RequestCodec.encode(Request.download("transfer-to", 0, 0, 0).withName("named.bin")));
+            ResponseCodec.readDownloadHeader(c);
+            // Sent once the body is under way, so a threaded server, busy sending, leaves it in its receive queue.
+            Frames.writeFully(c, RequestCodec.encode(Request.onFile(Op.STAT, "named.bin")));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (messages(threaded, loops, "moved").isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            assertThat(messages(threaded, loops, "moved")).as(model + ": closed as a stall").hasSize(1);
+            assertThat(messages(threaded, loops, "deadline")).as(model + ": not at the transfer deadline").isEmpty();
+        }
+    }
+
     private SocketChannel connect(int port) throws IOException {
         SocketChannel c = SocketChannel.open();
         c.setOption(StandardSocketOptions.SO_RCVBUF, RECEIVE_BUFFER);

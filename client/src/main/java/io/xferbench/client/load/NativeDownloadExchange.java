@@ -24,10 +24,10 @@ final class NativeDownloadExchange implements Exchange {
     /**
      * What ran for an answered request: the method asked, which the xferbench server runs or refuses; but its
      * header has no field for the pick of the event loops' {@code netty-auto} (by size, and by what the loop's transport
-     * can do), so that one is said as unknown rather than guessed.
+     * can do), so that one is unknown (null) rather than guessed.
      */
     static String methodRun(String asked) {
-        return asked.equals(AutoLoopSender.METHOD.id()) ? asked + " (picked by size)" : asked;
+        return asked.equals(AutoLoopSender.METHOD.id()) ? null : asked;
     }
 
     @Override

@@ -137,8 +137,13 @@ public final class ChildProcess implements AutoCloseable {
     /** SIGTERM, so the child's own shutdown hooks run; SIGKILL if it has not exited within {@code grace}. */
     public void terminate(Duration grace) throws InterruptedException {
         process.destroy();
-        if (!waitFor(grace)) {
-            process.destroyForcibly();
+        boolean exited = false;
+        try {
+            exited = waitFor(grace);
+        } finally {
+            if (!exited) {
+                process.destroyForcibly(); // also when the wait was interrupted: the child must not outlive us
+            }
         }
     }
 

@@ -75,6 +75,21 @@ class ChildProcessTest {
     }
 
     @Test
+    void anInterruptedTerminateStillKillsAChildThatIgnoresTerm() throws Exception {
+        ChildProcess child = ChildProcess.start("stubborn", List.of("sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"));
+        try {
+            assertThat(child.readLine(java.time.Duration.ofSeconds(10))).isEqualTo("ready");
+            Thread.currentThread().interrupt(); // as a caller's own interrupt arrives mid-terminate
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> child.terminate(java.time.Duration.ofSeconds(30)))
+                    .isInstanceOf(InterruptedException.class);
+            assertThat(child.waitFor(java.time.Duration.ofSeconds(10))).as("killed, not left running").isTrue();
+        } finally {
+            Thread.interrupted();
+            child.close();
+        }
+    }
+
+    @Test
     void aChildDiesWithItsKilledParent() throws Exception {
         MethodAssumptions.assumeAvailable("setpriv", Files.isExecutable(Path.of("/usr/bin/setpriv")), "no /usr/bin/setpriv");
         ChildProcess parent = ChildProcess.start("parent", List.of(ChildCommand.javaExecutable(),

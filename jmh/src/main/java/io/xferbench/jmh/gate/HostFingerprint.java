@@ -87,7 +87,9 @@ public record HostFingerprint(String cpuModel, String cpuSignature, int cores, i
         if (!Objects.equals(cpuModel, baseline.cpuModel)) {
             out.add("CPU " + cpuModel + " " + where + ", " + baseline.cpuModel + " in the baseline");
         }
-        if (!Objects.equals(cpuSignature, baseline.cpuSignature)) {
+        // A signature not recorded (a baseline older than it, a cpuinfo without a family) is not compared: the model
+        // name still is.
+        if (known(cpuSignature) && known(baseline.cpuSignature) && !cpuSignature.equals(baseline.cpuSignature)) {
             out.add("CPU signature " + cpuSignature + " " + where + ", " + baseline.cpuSignature + " in the baseline");
         }
         if (cores != baseline.cores) {
@@ -100,6 +102,10 @@ public record HostFingerprint(String cpuModel, String cpuSignature, int cores, i
             out.add("virtualisation " + virtualisation + " " + where + ", " + baseline.virtualisation + " in the baseline");
         }
         return out;
+    }
+
+    private static boolean known(String signature) {
+        return signature != null && !signature.equals(UNKNOWN);
     }
 
     private static Optional<String> field(List<String> lines, String name) {
