@@ -128,16 +128,22 @@ public final class Fds {
     /**
      * A blocking JDK channel that owns {@code fd}, a connected TCP socket to {@code remote}: closing the channel closes
      * {@code fd}. A socket left non-blocking (O_NONBLOCK) works too: the JDK's blocking writes wait by poll(2) on it.
+     * If no channel can be made, {@code fd} is closed: the caller handed it over.
      */
     public static SocketChannel socketChannel(int fd, InetSocketAddress remote) {
-        check();
         try {
+            check();
             Constructor<?> c = Class.forName("sun.nio.ch.SocketChannelImpl").getDeclaredConstructor(SelectorProvider.class,
                     ProtocolFamily.class, FileDescriptor.class, SocketAddress.class);
             c.setAccessible(true);
             ProtocolFamily family = remote.getAddress() instanceof Inet4Address ? StandardProtocolFamily.INET : StandardProtocolFamily.INET6;
             return (SocketChannel) c.newInstance(SelectorProvider.provider(), family, descriptor(fd), remote);
         } catch (ReflectiveOperationException | RuntimeException e) {
+            try {
+                Libc.close(fd);
+            } catch (LastErrorException ignored) {
+                // Nothing was handed out.
+            }
             throw new IllegalStateException("cannot make a socket channel of fd " + fd + ": " + e, e);
         }
     }
