@@ -29,6 +29,13 @@ import java.nio.channels.SocketChannel;
  * connection's socket through a blocking JDK channel over a duplicate of its descriptor, as a thread of the threaded
  * models does. Netty writes nothing meanwhile (the connection serves one request at a time). What a method cannot do
  * here is refused UNAVAILABLE before anything is written, never sent another way.
+ *
+ * <p>That channel is made on the first pool send and kept for the connection's life, so a kept-alive connection's
+ * requests pay the dup once and its senders' adopted channels stay theirs, as on the threaded models. When the
+ * connection closes, the socket is shut down both ways through it (as {@link ConnectionRegistry} ends a threaded
+ * connection), which wakes a send blocked in any way (a JDK write, sendfile or splice on the shim, a ring's send); the
+ * channel and the senders are closed only once no send uses them: a sender on the shim calls the dup's fd number,
+ * which a close would free for the next accept.
  */
 final class EventLoopBody implements LoopSocket {
     private final EventLoopConnection conn;
@@ -38,8 +45,12 @@ final class EventLoopBody implements LoopSocket {
     private final PerConnection<FileSender> senders;
     /** Null until loop sendfile is first wanted, then whether the socket is ready for it ({@link LoopSendfile#prepare}). */
     private Boolean sendfileReady;
-    /** The pool's channel over the socket while it sends: closed with the connection, which wakes a blocked write. */
-    private volatile SocketChannel poolSocket;
+    /** The pool's channel over a dup of the socket, from its first send to the connection's end; loop only. */
+    private SocketChannel poolSocket;
+    /** A pool send is in flight: it closes {@link #poolSocket} and the senders if the connection closed meanwhile. Loop only. */
+    private boolean poolSending;
+    /** The connection closed ({@link #closed}). Loop only. */
+    private boolean connectionClosed;
 
     /** How the answer ended; each runs on the loop, the file closed already. */
     interface Outcome {
@@ -133,11 +144,11 @@ final class EventLoopBody implements LoopSocket {
     }
 
     private void onPool(SenderMethod method, TransferOptions options, ByteBuf head, OpenedFile file, SourceFile source, Outcome outcome) {
-        String why = poolUnavailable(method);
-        SocketChannel socket = null;
-        if (why == null) {
+        // Closed, the channel's descriptor number may be another connection's already.
+        String why = connectionClosed ? "the connection closed" : poolUnavailable(method);
+        if (why == null && poolSocket == null) {
             try {
-                socket = Fds.socketChannel(Fds.dup(((UnixChannel) ctx().channel()).fd().intValue()),
+                poolSocket = Fds.socketChannel(Fds.dup(((UnixChannel) ctx().channel()).fd().intValue()),
                         (InetSocketAddress) ctx().channel().remoteAddress());
             } catch (NativeException | RuntimeException e) {
                 why = "no blocking channel over this connection's socket: " + e.getMessage();
@@ -149,19 +160,20 @@ final class EventLoopBody implements LoopSocket {
             outcome.refused(Status.UNAVAILABLE, method.id() + ": " + why);
             return;
         }
-        SocketChannel channel = socket;
-        poolSocket = channel;
+        SocketChannel channel = poolSocket;
         conn.answerStarts();
         ByteBuffer headBytes = ByteBuffer.allocate(head.readableBytes());
         head.readBytes(headBytes);
         head.release();
         headBytes.flip();
-        conn.offload(() -> {
-            try (channel; file) {
+        poolSending = true;
+        // A task of its own: a body's send must not wait behind, nor hold up, other connections' file work.
+        conn.offloadAlone(() -> {
+            try (file) {
                 return sendOnPool(method, options, headBytes, source, channel);
             }
         }, result -> {
-            poolSocket = null;
+            poolSendEnded();
             if (result.refusal() != null) {
                 outcome.refused(result.status(), result.refusal());
             } else if (result.cut() != null) {
@@ -170,9 +182,22 @@ final class EventLoopBody implements LoopSocket {
                 outcome.sent(result.nanos());
             }
         }, e -> {
-            poolSocket = null;
+            poolSendEnded();
             outcome.failed(e);
+        }, () -> {
+            // The loop is gone, so nothing else will: the send's own thread releases what it used.
+            EventLoopConnection.closeQuietly(file);
+            EventLoopConnection.closeQuietly(senders);
+            EventLoopConnection.closeQuietly(channel);
         });
+    }
+
+    /** The pool's send is over: if the connection closed meanwhile, what it used goes now. */
+    private void poolSendEnded() {
+        poolSending = false;
+        if (connectionClosed) {
+            releasePool();
+        }
     }
 
     private PoolResult sendOnPool(SenderMethod method, TransferOptions options, ByteBuffer head, SourceFile source,
@@ -212,13 +237,45 @@ final class EventLoopBody implements LoopSocket {
         return Fds.unavailableReason();
     }
 
-    /** The connection closed: a send on the pool is woken (its blocked write fails) and the pool's senders go. */
+    /**
+     * The connection closed: the socket is shut down both ways (Netty's close of its own descriptor leaves it open
+     * while the dup lives), which ends a pool send however it blocks; the pool's channel and senders go now, or when
+     * that send ends.
+     */
     void closed() {
-        SocketChannel socket = poolSocket;
-        if (socket != null) {
-            EventLoopConnection.closeQuietly(socket);
+        connectionClosed = true;
+        if (poolSocket != null) {
+            shutDown(poolSocket);
         }
-        conn.closeOnPool(senders);
+        if (!poolSending) {
+            releasePool();
+        }
+    }
+
+    /** Output first, so the peer sees a clean end of stream before the send's thread wakes (as ConnectionRegistry.end). */
+    private static void shutDown(SocketChannel socket) {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException | RuntimeException ignored) {
+            // Already shut down, or the peer reset it.
+        }
+        try {
+            socket.shutdownInput();
+        } catch (IOException | RuntimeException ignored) {
+            // Already shut down, or the peer reset it.
+        }
+    }
+
+    /** Closes the senders, then the pool's channel, on the pool; only once no send uses them. */
+    private void releasePool() {
+        SocketChannel socket = poolSocket;
+        poolSocket = null;
+        conn.closeOnPool(() -> {
+            EventLoopConnection.closeQuietly(senders);
+            if (socket != null) {
+                EventLoopConnection.closeQuietly(socket);
+            }
+        });
     }
 
     // ---- LoopSocket

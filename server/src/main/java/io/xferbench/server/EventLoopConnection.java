@@ -476,6 +476,37 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         batches.submit(work, guarded(then), guarded(failure), ctx::close);
     }
 
+    /**
+     * Runs {@code work} on the file pool as a task of its own, not in a batch ({@link FileWorkBatches}): for work
+     * that may take as long as a whole body's send, which must neither wait behind nor hold up other connections'.
+     * {@code then} gets its result (or {@code failure} what it threw) on this connection's loop; if the loop can no
+     * longer take it, {@code undelivered} runs on the pool instead. If the pool refuses the task (the server is
+     * stopping), {@code undelivered} runs here and the connection closes, as {@link #offload} does.
+     */
+    <T> void offloadAlone(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable undelivered) {
+        Consumer<T> done = guarded(then);
+        Consumer<Throwable> failed = guarded(failure);
+        try {
+            files.execute(() -> {
+                Runnable delivery;
+                try {
+                    T result = work.run();
+                    delivery = () -> done.accept(result);
+                } catch (IOException | RuntimeException | Error e) {
+                    delivery = () -> failed.accept(e);
+                }
+                try {
+                    ctx.executor().execute(delivery);
+                } catch (RejectedExecutionException e) {
+                    undelivered.run();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            undelivered.run();
+            ctx.close();
+        }
+    }
+
     void closeOnPool(AutoCloseable c) {
         try {
             files.execute(() -> closeQuietly(c));
