@@ -212,7 +212,7 @@ final class EventLoopBody implements LoopSocket {
             return new PoolResult(Status.UNAVAILABLE, method.id() + ": " + e.getMessage(), 0, null);
         }
         try {
-            Frames.writeFully(socket, head);
+            AnswerHead.write(socket, head); // MSG_MORE: it leaves with the body, as on the thread models
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY, source.path().getFileName().toString());
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, source.path().getFileName().toString());
             long start = System.nanoTime();

@@ -171,11 +171,26 @@ class ModelSoakTest {
     }
 
     /** The server process's socket descriptors (its listening socket, and a socket per open connection). */
+    /**
+     * The server process's TCP sockets (its descriptors whose inode /proc/PID/net/tcp or tcp6 lists): the JDK's one
+     * UNIX socket pair end for closing channels (made on the first JDK socket channel the event loops' pool uses) is
+     * a once-per-JVM cost, not a connection's.
+     */
     private static int sockets(long pid) {
+        java.util.Set<String> tcp = new java.util.HashSet<>();
+        for (String table : List.of("tcp", "tcp6")) {
+            try {
+                Files.readAllLines(Path.of("/proc", Long.toString(pid), "net", table)).stream().skip(1)
+                        .map(l -> l.trim().split("\\s+")).filter(f -> f.length > 9).forEach(f -> tcp.add(f[9]));
+            } catch (IOException e) {
+                throw new AssertionError("the server process is gone: " + e);
+            }
+        }
         try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return (int) fds.filter(fd -> {
                 try {
-                    return Files.readSymbolicLink(fd).toString().startsWith("socket:");
+                    String link = Files.readSymbolicLink(fd).toString();
+                    return link.startsWith("socket:[") && tcp.contains(link.substring(8, link.length() - 1));
                 } catch (IOException e) {
                     return false; // closed between the listing and the read
                 }
