@@ -64,6 +64,10 @@ final class DownloadCommand implements Callable<Integer> {
         ServerDescription info = Windows.info(server);
         MethodCatalog catalog = MethodCatalog.of(info, "download");
         List<String> chosen = catalog.choose(methods);
+        String leftOut = catalog.leftOutOfAll(methods);
+        if (leftOut != null && !rounds.quiet) {
+            System.err.println("xferbench: " + leftOut);
+        }
         List<Long> parsedSizes = sizes;
         Progress progress = rounds.progress(parsedSizes.size() * chosen.size());
         TransferDriver driver = new TransferDriver(rounds.rounds(), progress);

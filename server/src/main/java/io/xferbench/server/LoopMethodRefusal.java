@@ -4,6 +4,13 @@ import io.xferbench.core.method.SenderMethod;
 
 /** Why a model that serves on threads refuses an event loop's own method (answered UNAVAILABLE), never sending another way. */
 final class LoopMethodRefusal {
+    /** Where a loop method runs, as INFO says ({@code MethodDescription.otherModels}): the models on an event loop. */
+    static String models() {
+        return ServerModels.all().stream().map(ServerModels.Model::id)
+                .filter(id -> java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> id.startsWith(t.model)))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     private LoopMethodRefusal() {
     }
 

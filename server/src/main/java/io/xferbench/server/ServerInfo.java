@@ -32,7 +32,8 @@ final class ServerInfo {
         for (SenderMethod m : DownloadMethods.all()) {
             // An event loop's own method, on this server's model: refused on a threaded one.
             String loopOnly = onLoops ? null : LoopMethodRefusal.onThreads(m, config.ioModel());
-            methods.add(entry("download", m.id(), m.summary(), loopOnly == null ? m.availability() : Availability.unavailable(loopOnly)));
+            MethodDescription e = entry("download", m.id(), m.summary(), loopOnly == null ? m.availability() : Availability.unavailable(loopOnly));
+            methods.add(loopOnly == null ? e : e.onlyOn(LoopMethodRefusal.models()));
         }
         for (ReceiverMethod m : UploadMethods.all()) {
             MethodDescription e = entry("upload", m.id(), m.summary(), m.availability());
