@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.xferbench.server.ProxyConfig;
 import io.xferbench.server.ServerConfig;
-import io.xferbench.server.XferProxy;
 import io.xferbench.server.XferServer;
+import io.xferbench.server.proxy.ProxyConfig;
+import io.xferbench.server.proxy.XferProxy;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -11,12 +11,12 @@ import java.nio.file.Path;
  * directory's real path ({@code /srv/data/base/x: Not a directory} becomes {@code base/x: Not a directory}). Every
  * answer that carries an exception's text takes it from here.
  */
-final class ClientMessages {
+public final class ClientMessages {
     private ClientMessages() {
     }
 
     /** The message of {@code e}, told relative to {@code root}. */
-    static String of(Throwable e, Path root) {
+    public static String of(Throwable e, Path root) {
         String message = e.getMessage();
         if (e instanceof FileSystemException f && f.getReason() == null) {
             String reason = reason(f);

@@ -9,6 +9,12 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
+import io.xferbench.server.limits.BodyDeadline;
+import io.xferbench.server.limits.BufferBudget;
+import io.xferbench.server.limits.ConnectionRegistry;
+import io.xferbench.server.limits.LingeringClose;
+import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.thread.ConnectionThreads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -25,7 +31,7 @@ import java.util.logging.Logger;
  * answered with an error and ends the connection (the stream can no longer be trusted); a well-formed
  * request that fails (unknown file, unavailable method) is answered and the connection goes on.
  */
-final class Connection implements Runnable {
+public final class Connection implements Runnable {
     private static final Logger LOG = Logger.getLogger(Connection.class.getName());
 
     private final int id;
@@ -44,7 +50,7 @@ final class Connection implements Runnable {
     /** The request being served (null before one is decoded), named only in a failure's log. */
     private Request current;
 
-    Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
+    public Connection(int id, SocketChannel socket, ServerConfig config, DataDirectory data, Measurements measurements,
                ConnectionRegistry registry, BufferBudget buffers, ConnectionThreads threads) {
         this.id = id;
         this.socket = socket;

@@ -17,7 +17,7 @@ import io.xferbench.nativeio.SendMore;
  * (docs/load.md, "`netty-epoll`'s CPU per download"). Netty's writes cannot pass the flag. Same syscall count:
  * one {@code sendto} where the pipeline's {@code writev} was.
  */
-final class EventLoopAnswerHead {
+public final class EventLoopAnswerHead {
     /** Without the shim the head goes through the pipeline, as before. */
     private static final boolean SEND_MORE = NativeSupport.available();
 

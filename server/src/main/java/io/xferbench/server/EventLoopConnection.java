@@ -19,6 +19,15 @@ import io.xferbench.core.uring.UringEntryOps;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
+import io.xferbench.server.limits.BusyAnswer;
+import io.xferbench.server.limits.BusyRefusals;
+import io.xferbench.server.limits.LingeringClose;
+import io.xferbench.server.loop.EventLoopConnections;
+import io.xferbench.server.loop.EventLoopDeadline;
+import io.xferbench.server.loop.EventLoopServer;
+import io.xferbench.server.loop.EventLoopTransport;
+import io.xferbench.server.loop.FileWorkBatches;
+import io.xferbench.server.measure.Measurements;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.AccessDeniedException;
@@ -46,11 +55,11 @@ import java.util.logging.Logger;
  * ({@link #quickOrOnFiles}). So is {@code netty-io-uring}, whose loop submits those opens and stats to its ring
  * ({@link #openForDownload}, {@link #statFile}).
  */
-final class EventLoopConnection extends ChannelInboundHandlerAdapter {
+public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = Logger.getLogger(EventLoopConnection.class.getName());
 
     /** The user event that starts shutdown: close now if idle, else after the request in flight. */
-    static final Object STOP = new Object();
+    public static final Object STOP = new Object();
 
     private static final int MAX_PENDING = 256 * 1024;
     /** How often a connection whose reading is paused is checked for a reset ({@link #watchForReset}). */
@@ -108,7 +117,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** The connection's native-protocol side (also what a closing connection cleans up for). */
     private final EventLoopNative nativeSide = new EventLoopNative(this);
 
-    EventLoopConnection(String model, ServerListener.Parts parts, Executor files, FileWorkBatches batches,
+    public EventLoopConnection(String model, ServerListener.Parts parts, Executor files, FileWorkBatches batches,
             EventLoopConnections connections, LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
         if ((lookups == LookupPlacement.RING) != (ring != null)) {
             throw new IllegalArgumentException(lookups + " with" + (ring == null ? "out" : "") + " ring lookups");
@@ -462,7 +471,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** A request's file work, on the file pool. */
     @FunctionalInterface
-    interface FileWork<T> {
+    public interface FileWork<T> {
         T run() throws IOException;
     }
 
@@ -710,7 +719,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         return Unpooled.wrappedBuffer(frame);
     }
 
-    static void closeQuietly(AutoCloseable c) {
+    public static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
         } catch (Exception ignored) {

@@ -6,7 +6,7 @@ import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.NativeException;
 
 /** The status a failed file operation is answered with. */
-final class FailureStatus {
+public final class FailureStatus {
     private FailureStatus() {
     }
 
@@ -15,7 +15,7 @@ final class FailureStatus {
      * message, Netty or native errno); BUSY for EMFILE/ENFILE (out of descriptors: the same request succeeds once
      * connections go, as a client refused at accept is told); else SERVER_ERROR.
      */
-    static Status of(Throwable e) {
+    public static Status of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof UploadPlacement.VerifyException) {
                 return Status.VERIFY_FAILED;

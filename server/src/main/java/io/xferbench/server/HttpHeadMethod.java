@@ -7,16 +7,16 @@ import java.nio.ByteBuffer;
  * when it does not parse (a busy refusal, a bad head): an answer to HEAD never has content (RFC 9110 §9.3.2), and a
  * client that sent one reads none, so a body would be taken for the start of the next answer.
  */
-final class HttpHeadMethod {
+public final class HttpHeadMethod {
     /** With its space: a method that merely begins with "HEAD" is another method. */
     static final String PREFIX = "HEAD ";
-    static final int PREFIX_BYTES = PREFIX.length();
+    public static final int PREFIX_BYTES = PREFIX.length();
 
     private HttpHeadMethod() {
     }
 
     /** Whether the bytes from {@code request}'s position (not consumed) start with {@link #PREFIX}. */
-    static boolean isHead(ByteBuffer request) {
+    public static boolean isHead(ByteBuffer request) {
         if (request.remaining() < PREFIX_BYTES) {
             return false;
         }
@@ -28,7 +28,7 @@ final class HttpHeadMethod {
         return true;
     }
 
-    static boolean isHead(String head) {
+    public static boolean isHead(String head) {
         return head.startsWith(PREFIX);
     }
 }

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /** The response heads the server's HTTP/1.1 side writes, for every I/O model. */
-final class HttpResponses {
+public final class HttpResponses {
     private HttpResponses() {
     }
 
@@ -26,13 +26,13 @@ final class HttpResponses {
      * The answer to a GET whose file could not be opened or read, by {@link FailureStatus}: out of descriptors is 503 with
      * {@code Retry-After: 1} (the same GET succeeds once connections go), anything else 500.
      */
-    static ByteBuffer failure(Status status, String message, boolean keepAlive, boolean head) {
+    public static ByteBuffer failure(Status status, String message, boolean keepAlive, boolean head) {
         return status == Status.BUSY ? error(503, message, keepAlive, head, "Retry-After: 1\r\n")
                 : error(500, message, keepAlive, head, "");
     }
 
     /** An error answer with a short text body (none for HEAD); {@code extraHeaders} end in CRLF each. */
-    static ByteBuffer error(int status, String message, boolean keepAlive, boolean head, String extraHeaders) {
+    public static ByteBuffer error(int status, String message, boolean keepAlive, boolean head, String extraHeaders) {
         byte[] body = (message + "\n").getBytes(StandardCharsets.UTF_8);
         String text = "HTTP/1.1 " + status + " " + reason(status) + "\r\nContent-Type: text/plain; charset=utf-8\r\n"
                 + "Content-Length: " + body.length + "\r\n" + extraHeaders + (keepAlive ? "" : "Connection: close\r\n") + "\r\n";

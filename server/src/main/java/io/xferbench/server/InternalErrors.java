@@ -15,7 +15,7 @@ import java.util.logging.Logger;
  * exception class per {@link #PERIOD} (how many were folded into it said), so a flood does not fill the disk; every one
  * at FINE.
  */
-final class InternalErrors {
+public final class InternalErrors {
     private static final Logger LOG = Logger.getLogger(InternalErrors.class.getName());
     static final Duration PERIOD = Duration.ofSeconds(10);
     /** How the log names a request that failed before it was decoded. */
@@ -30,7 +30,7 @@ final class InternalErrors {
      * @param request the {@link Request} or {@link HttpRequest} being served, or null before one was decoded; named
      *                here, on failure, so that serving one costs no string
      */
-    static void report(String model, String peer, Object request, Throwable e) {
+    public static void report(String model, String peer, Object request, Throwable e) {
         report(model, peer, request, e, e);
     }
 
@@ -38,7 +38,7 @@ final class InternalErrors {
      * As {@link #report(String, String, Object, Throwable)} for a {@code fault} that came wrapped ({@link ServerFault}):
      * the line names and the folding counts the fault, the stack trace is {@code thrown}'s, whose chain holds it.
      */
-    static void report(String model, String peer, Object request, Throwable fault, Throwable thrown) {
+    public static void report(String model, String peer, Object request, Throwable fault, Throwable thrown) {
         String line = model + " " + peer + ": internal error serving " + describe(request) + ": " + fault;
         long folded = KINDS.computeIfAbsent(fault.getClass(), c -> new Kind()).admit(System.nanoTime());
         if (folded < 0) {
@@ -67,12 +67,12 @@ final class InternalErrors {
     }
 
     /** What the client hears: one line, paths inside the data directory relative to it. */
-    static String clientReason(Throwable e, Path root) {
+    public static String clientReason(Throwable e, Path root) {
         return "internal error: " + ClientMessages.relative(e.toString(), root).replaceAll("\\R", " ");
     }
 
     /** What a client of the proxy hears: one line (the proxy has no data directory to hide). */
-    static String clientReason(Throwable e) {
+    public static String clientReason(Throwable e) {
         return "internal error: " + e.toString().replaceAll("\\R", " ");
     }
 

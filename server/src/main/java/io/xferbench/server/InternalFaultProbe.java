@@ -5,7 +5,7 @@ package io.xferbench.server;
  * that fails to load, a bug), to check what the client hears and what the log says on every I/O model. Does nothing
  * unless a test sets {@link #hook}; one volatile read per point otherwise.
  */
-final class InternalFaultProbe {
+public final class InternalFaultProbe {
     /**
      * The points a download passes: its file work (open and checksum), its answer's first write, its body (the head
      * sent); an upload's end (its body written, before verification and placement); and the parsing of any request,
@@ -16,20 +16,20 @@ final class InternalFaultProbe {
      * ({@code PROXY_SETUP}), the relay being built, the upstream connected ({@code PROXY_NEW_RELAY}), and the
      * relay's start, past the point of an answer ({@code PROXY_RELAY}), named by the frame's file name.
      */
-    enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, UPLOAD_CHUNK, PROXY_SETUP, PROXY_NEW_RELAY, PROXY_RELAY }
+    public enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, UPLOAD_CHUNK, PROXY_SETUP, PROXY_NEW_RELAY, PROXY_RELAY }
 
     @FunctionalInterface
-    interface Hook {
-        void at(Point point, String name);
+    public interface Hook {
+        public void at(Point point, String name);
     }
 
     /** Set by tests only. */
-    static volatile Hook hook;
+    public static volatile Hook hook;
 
     private InternalFaultProbe() {
     }
 
-    static void at(Point point, String name) {
+    public static void at(Point point, String name) {
         Hook h = hook;
         if (h != null) {
             h.at(point, name);

@@ -4,7 +4,7 @@ package io.xferbench.server;
  * Where an event-loop model looks a file up: a download's or HEAD's open (with fstat and checksum-record lookup) and
  * a STAT. The rest of the file work runs on the model's pool in every case (see {@link EventLoopConnection}).
  */
-enum LookupPlacement {
+public enum LookupPlacement {
     /** On the pool of platform threads: the loop never waits for the file system, but pays a hand-off each way. */
     POOL,
     /** On the loop itself, as nginx opens files: a cold-metadata lookup blocks the loop and every connection on it. */

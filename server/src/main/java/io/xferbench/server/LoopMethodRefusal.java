@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.method.SenderMethod;
+import io.xferbench.server.loop.EventLoopTransport;
 
 /** Why a model that serves on threads refuses an event loop's own method (answered UNAVAILABLE), never sending another way. */
 final class LoopMethodRefusal {

@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.method.TransferOptions;
+import io.xferbench.server.limits.BufferBudget;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -8,8 +8,8 @@ import java.nio.channels.ReadableByteChannel;
  * Tells the two protocols of the one port apart from a connection's first bytes: the native magic "XFB1" ends in a
  * digit, an HTTP request starts with an upper-case method and a space ("GET /", "HEAD /", "PUT /").
  */
-final class ProtocolSniffer {
-    static final int SNIFF_BYTES = 4;
+public final class ProtocolSniffer {
+    public static final int SNIFF_BYTES = 4;
 
     private ProtocolSniffer() {
     }
@@ -29,7 +29,7 @@ final class ProtocolSniffer {
         return b.position() == 0 ? null : b.flip();
     }
 
-    static boolean isHttp(ByteBuffer first) {
+    public static boolean isHttp(ByteBuffer first) {
         if (first.remaining() < SNIFF_BYTES) {
             return false;
         }

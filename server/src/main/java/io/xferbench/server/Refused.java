@@ -4,10 +4,10 @@ import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 
 /** A well-formed request answered with {@code status} instead of being served; the connection goes on. */
-final class Refused extends IOException {
-    final Status status;
+public final class Refused extends IOException {
+    public final Status status;
 
-    Refused(Status status, String message) {
+    public Refused(Status status, String message) {
         super(message);
         this.status = status;
     }

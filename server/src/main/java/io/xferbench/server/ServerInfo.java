@@ -1,16 +1,18 @@
 package io.xferbench.server;
 
-import io.xferbench.core.metrics.EnvironmentInfo;
-import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.RelayMethod;
-import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.registry.UploadMethods;
+import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
+import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.registry.RelayMethods;
+import io.xferbench.core.registry.UploadMethods;
+import io.xferbench.server.loop.EventLoopTransport;
+import io.xferbench.server.thread.PlatformPollers;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +23,7 @@ import java.util.Map;
  * The INFO answer of a server ({@link ServerDescription}); its methods in every direction and its I/O models
  * (direction {@code io-model}), available or not.
  */
-final class ServerInfo {
+public final class ServerInfo {
     private ServerInfo() {
     }
 
@@ -56,7 +58,7 @@ final class ServerInfo {
     }
 
     /** Every relay, as a server and a proxy both list them. */
-    static List<MethodDescription> relays() {
+    public static List<MethodDescription> relays() {
         List<MethodDescription> methods = new ArrayList<>();
         for (RelayMethod m : RelayMethods.all()) {
             methods.add(entry("proxy", m.id(), m.summary(), m.availability()));

@@ -1,13 +1,17 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
+import io.xferbench.server.limits.BufferBudget;
+import io.xferbench.server.loop.EventLoopServer;
+import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.thread.ThreadedListener;
 import java.time.Duration;
 
 /**
  * What accepts and serves a server's connections, as one I/O model builds it (see {@link ServerModels}): the JDK
  * acceptor with a thread per connection ({@link ThreadedListener}), or an event loop ({@link EventLoopServer}).
  */
-interface ServerListener {
+public interface ServerListener {
 
     /** The port it listens on. */
     int port();

@@ -1,6 +1,14 @@
 package io.xferbench.server;
 
 import io.xferbench.core.method.Availability;
+import io.xferbench.server.loop.EventLoopServer;
+import io.xferbench.server.loop.EventLoopTransport;
+import io.xferbench.server.thread.ConnectionThreads;
+import io.xferbench.server.thread.PlatformPollers;
+import io.xferbench.server.thread.PlatformThreads;
+import io.xferbench.server.thread.PooledVirtualThreads;
+import io.xferbench.server.thread.ThreadedListener;
+import io.xferbench.server.thread.VirtualThreads;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +19,7 @@ import java.util.function.Supplier;
  * one {@link ConnectionThreads} class plus its line here; a model that accepts
  * by itself is one {@link ServerListener}.
  */
-final class ServerModels {
+public final class ServerModels {
     /** One model: its id on {@code --io-model}, what it is, whether it can run here, and how to start its listener. */
     record Model(String id, String summary, Supplier<Availability> availability, Factory factory) {
         Model(String id, String summary, Factory factory) {
@@ -36,13 +44,13 @@ final class ServerModels {
 
     static final String VIRTUAL = "virtual";
     static final String POOL = "virtual+pool";
-    static final int DEFAULT_POOL = 8;
+    public static final int DEFAULT_POOL = 8;
 
     private static final String EPOLL_SOCKETS = "Netty epoll event loops (one per core) for sockets, sendfile for download bodies";
     private static final String IO_URING_SOCKETS = "Netty io_uring event loops (one per core) for sockets, download bodies up to "
             + EventLoopTransport.IO_URING.copiedBodyLimit / 1024 + " KiB read and written with their header, larger ones spliced";
     /** The id suffix of an event-loop model that opens files on its loop. */
-    static final String INLINE = "-inline";
+    public static final String INLINE = "-inline";
 
     private static final List<Model> ALL = List.of(
             new Model("platform", "a platform thread per connection, blocking I/O", threaded(PlatformThreads::new)),

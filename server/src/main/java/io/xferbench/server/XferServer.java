@@ -5,6 +5,9 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.FreeSpace;
 import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.server.limits.BufferBudget;
+import io.xferbench.server.limits.BufferMemoryLimit;
+import io.xferbench.server.measure.Measurements;
 import java.io.IOException;
 import java.util.logging.Logger;
 

@@ -1,19 +1,19 @@
 package io.xferbench.server;
 
 import io.xferbench.core.protocol.ResponseCodec;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.Channels;
 import java.io.ByteArrayInputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.data.TestFile;
+import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
-import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.testing.MethodAssumptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,22 +40,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** HTTP/1.1 on the server's port: curl byte-exact, every method, keep-alive, and bad HTTP answered or closed, never hung. */
 @Timeout(180)
-class HttpServingTest {
+public class HttpServingTest {
     private static final int SIZE = 300_001;
 
     @TempDir
     Path dataDir;
 
     /** A response as a minimal blocking client reads it. */
-    record Response(int status, Map<String, String> headers, byte[] body) {
-        int crc() {
+    public record Response(int status, Map<String, String> headers, byte[] body) {
+        public int crc() {
             CRC32C c = new CRC32C();
             c.update(body);
             return (int) c.getValue();
         }
     }
 
-    static Response read(InputStream in, boolean head) throws IOException {
+    public static Response read(InputStream in, boolean head) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         String status = null;
         Map<String, String> headers = new LinkedHashMap<>();

@@ -5,25 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.net.DownloadResult;
-import io.xferbench.core.protocol.FileStat;
-import io.xferbench.core.protocol.RemoteException;
-import io.xferbench.core.protocol.Status;
-import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.XferConnection;
+import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
-import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.channels.SocketChannel;
 import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +44,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * is the platform threads 200 held connections cost.
  */
 @Timeout(120)
-class IoModelTest {
+public class IoModelTest {
     private static final int CLIENTS = 200;
 
     @TempDir
@@ -61,7 +61,7 @@ class IoModelTest {
     }
 
     /** Skips (or, in CI, fails) a model this machine cannot run (an event-loop model whose transport it lacks). */
-    static void assumeModelRuns(String model) {
+    public static void assumeModelRuns(String model) {
         MethodAssumptions.assumeAvailable(model, ServerModels.byId(model).orElseThrow().availability().get());
     }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** 10,000 malformed requests from 4 clients at once; the server answers or closes each, and keeps serving. */
-class MalformedRequestStormTest {
+public class MalformedRequestStormTest {
     static final int REQUESTS = 10_000;
 
     @TempDir
@@ -113,7 +113,7 @@ class MalformedRequestStormTest {
         return out;
     }
 
-    static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+    public static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {

@@ -10,6 +10,8 @@ import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.server.loop.EventLoopServer;
+import io.xferbench.server.loop.FileWorkBatches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

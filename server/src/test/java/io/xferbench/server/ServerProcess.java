@@ -17,15 +17,15 @@ import java.util.regex.Pattern;
  * A real server (or proxy) process for the tests that need one (signals, kill -9, resource limits, a small heap): started from
  * the test class path, its port read from its "listening on" line, its later log kept for assertions.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("xferbench-(?:server|proxy) listening on (\\S+):(\\d+)");
 
-    final Process process;
-    final int port;
+    public final Process process;
+    public final int port;
     /** Every line the server logged after it started listening. */
     final List<String> log = new CopyOnWriteArrayList<>();
     /** Every line it printed before its listening line (warnings about its options among them). */
-    final List<String> startup;
+    public final List<String> startup;
 
     private ServerProcess(Process process, int port, List<String> startup) {
         this.process = process;
@@ -38,7 +38,7 @@ final class ServerProcess implements AutoCloseable {
      * @param jvmArgs  extra JVM options (e.g. {@code -XX:MaxDirectMemorySize=32m})
      * @param args     server options after {@code --data-dir DIR --port 0}
      */
-    static ServerProcess start(List<String> wrapper, List<String> jvmArgs, Path dataDir, String... args) throws IOException {
+    public static ServerProcess start(List<String> wrapper, List<String> jvmArgs, Path dataDir, String... args) throws IOException {
         List<String> serverArgs = new ArrayList<>(List.of("--data-dir", dataDir.toString()));
         serverArgs.addAll(List.of(args));
         return launch(wrapper, jvmArgs, serverArgs);
@@ -49,21 +49,21 @@ final class ServerProcess implements AutoCloseable {
      *
      * @param args  proxy options after {@code --port 0 --proxy-to HOST:PORT}
      */
-    static ServerProcess startProxy(List<String> jvmArgs, String upstream, String... args) throws IOException {
+    public static ServerProcess startProxy(List<String> jvmArgs, String upstream, String... args) throws IOException {
         List<String> proxyArgs = new ArrayList<>(List.of("--proxy-to", upstream));
         proxyArgs.addAll(List.of(args));
         return launch(List.of(), jvmArgs, proxyArgs);
     }
 
     /** What a server or proxy process that was expected to exit (a usage error) printed, and its status. */
-    record Exited(int status, List<String> output) {
+    public record Exited(int status, List<String> output) {
     }
 
     /**
      * Runs {@code ServerMain} with these options (after {@code --port 0}) to its exit, which must come within 20 s (a
      * usage error prints one line, far less than a pipe holds, so the process never waits for this reader).
      */
-    static Exited runToExit(List<String> jvmArgs, String... args) throws IOException, InterruptedException {
+    public static Exited runToExit(List<String> jvmArgs, String... args) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command(List.of(), jvmArgs, List.of(args))).redirectErrorStream(true).start();
         if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor();
@@ -104,7 +104,7 @@ final class ServerProcess implements AutoCloseable {
         throw new IOException("the server exited without listening: " + early);
     }
 
-    static ServerProcess start(Path dataDir, String... args) throws IOException {
+    public static ServerProcess start(Path dataDir, String... args) throws IOException {
         return start(List.of(), List.of(), dataDir, args);
     }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** STAT and DELETE: truthful answers, the same path rules as downloads, and a delete racing a download. */
 @Timeout(120)
-class StatDeleteTest {
+public class StatDeleteTest {
     @TempDir
     Path tmp;
 
@@ -36,7 +36,7 @@ class StatDeleteTest {
     }
 
     @FunctionalInterface
-    interface ThrowingRunnable {
+    public interface ThrowingRunnable {
         void run() throws Exception;
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.measure.ThreadCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

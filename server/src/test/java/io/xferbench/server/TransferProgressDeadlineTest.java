@@ -4,15 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.DownloadHeader;
+import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.testing.CapturedLog;
 import io.xferbench.core.testing.TempFileNames;
+import io.xferbench.server.limits.ConnectionRegistry;
+import io.xferbench.server.loop.EventLoopDeadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -9,7 +9,6 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.net.DownloadResult;
 import io.xferbench.core.net.UploadResult;
 import io.xferbench.core.net.XferConnection;
@@ -21,6 +20,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.testing.TempFileNames;
 import java.io.IOException;
@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** A real server on loopback; every upload method, the sizes where off-by-one lives, failures and refusals. */
 @Timeout(180)
-class UploadIntegrationTest {
+public class UploadIntegrationTest {
     private static final long[] SIZES = {0, 1, Sizes.MiB + 1};
     /** Past 2^31 and past the second 1 GiB window/chunk boundary, by a part of a page. */
     static final long LARGE = 2 * Sizes.GiB + 4097;
@@ -322,7 +322,7 @@ class UploadIntegrationTest {
         assertThat(crc32c(stored)).as("CRC32C of " + name).isEqualTo(body.crc32c());
     }
 
-    static int crc32c(Path file) throws IOException {
+    public static int crc32c(Path file) throws IOException {
         CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {

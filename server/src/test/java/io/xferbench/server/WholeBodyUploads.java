@@ -21,9 +21,9 @@ import java.util.zip.CRC32C;
  * (50 KiB, right CRC32C), {@code whole-b.bin} (4 KiB, wrong CRC32C) and {@code whole-c.bin} (empty). The server must
  * answer ready then result for each, in order: placed, VERIFY_FAILED with nothing left, an empty file placed.
  */
-record WholeBodyUploads(byte[] a, byte[] b) {
+public record WholeBodyUploads(byte[] a, byte[] b) {
 
-    static WholeBodyUploads of(long seed) {
+    public static WholeBodyUploads of(long seed) {
         byte[] a = new byte[50 * 1024];
         new Random(seed).nextBytes(a);
         byte[] b = new byte[4096];
@@ -32,7 +32,7 @@ record WholeBodyUploads(byte[] a, byte[] b) {
     }
 
     /** Writes the three requests, bodies behind headers, with {@code methodA} for the first and the empty one. */
-    void send(SocketChannel s, String methodA, String methodB) throws IOException {
+    public void send(SocketChannel s, String methodA, String methodB) throws IOException {
         ByteBuffer out = ByteBuffer.allocate(a.length + b.length + 1024);
         out.put(RequestCodec.encode(Request.upload(methodA, "whole-a.bin", a.length, crc32c(a), 0, 0))).put(a);
         out.put(RequestCodec.encode(Request.upload(methodB, "whole-b.bin", b.length, crc32c(b) ^ 1, 0, 0))).put(b);
@@ -42,7 +42,7 @@ record WholeBodyUploads(byte[] a, byte[] b) {
     }
 
     /** Reads the three answers in step and checks what the data directory holds after them. */
-    void assertAnsweredAndPlaced(SocketChannel s, Path dataDir) throws IOException {
+    public void assertAnsweredAndPlaced(SocketChannel s, Path dataDir) throws IOException {
         assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(a.length);
         assertThat(ResponseCodec.readUploadResult(s).crc32c()).isEqualTo(crc32c(a));
         assertThat(ResponseCodec.readUploadReady(s)).isEqualTo(b.length);
@@ -55,7 +55,7 @@ record WholeBodyUploads(byte[] a, byte[] b) {
         assertThat(Files.size(dataDir.resolve("whole-c.bin"))).isZero();
     }
 
-    static int crc32c(byte[] bytes) {
+    public static int crc32c(byte[] bytes) {
         CRC32C c = new CRC32C();
         c.update(bytes);
         return (int) c.getValue();
