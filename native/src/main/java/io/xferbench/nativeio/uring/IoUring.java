@@ -199,6 +199,25 @@ public final class IoUring implements AutoCloseable {
         entered += enter(pending, minComplete, minComplete > 0 ? UringAbi.ENTER_GETEVENTS : 0);
     }
 
+    /**
+     * Returns once the SQ has room for one more entry. An SQPOLL thread hands the SQ head back after a whole batch,
+     * so completions of a batch can be posted while the SQ still looks full: then this polls the head (waking the
+     * thread if it sleeps); a plain ring's full SQ is entries not yet submitted, which one io_uring_enter takes.
+     */
+    public void awaitSubmissionRoom() throws NativeException {
+        checkOpen();
+        while (!sq.hasRoom(1)) {
+            if (!options.sqPoll()) {
+                submit();
+            } else if (sq.needsWakeup()) {
+                wakeups++;
+                enter(0, 0, UringAbi.ENTER_SQ_WAKEUP);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
     private void awaitPolled(int minComplete) throws NativeException {
         int spins = 0;
         while (cq.ready() < minComplete) {

@@ -15,10 +15,13 @@ import java.util.function.IntToLongFunction;
  * waited for before the failure is thrown: none may write into a buffer the caller frees or reuses.
  */
 public final class RingReads {
-    /** Receives each completed block: {@code data} holds its bytes from position 0 to the count read. */
+    /**
+     * Receives each completed block: {@code data} holds its bytes from position 0 to the count read; {@code nanos} is
+     * the time from queueing the read to reaping its completion.
+     */
     @FunctionalInterface
     public interface Sink {
-        void block(int op, long offset, ByteBuffer data) throws IOException;
+        void block(int op, long offset, ByteBuffer data, long nanos) throws IOException;
     }
 
     /** What the requests read: a plain descriptor, or the index of a file registered with the ring. */
@@ -40,6 +43,7 @@ public final class RingReads {
     private final int batch;
     private final int[] slotOp;
     private final long[] slotOffset;
+    private final long[] slotQueuedAt;
     private final int[] freeSlots;
     private int free;
     private int inFlight;
@@ -68,6 +72,7 @@ public final class RingReads {
         }
         this.slotOp = new int[slots.size()];
         this.slotOffset = new long[slots.size()];
+        this.slotQueuedAt = new long[slots.size()];
         this.freeSlots = new int[slots.size()];
     }
 
@@ -110,9 +115,10 @@ public final class RingReads {
         }
     }
 
-    private void queue(int slot, int op, long offset, int length) {
+    private void queue(int slot, int op, long offset, int length) throws NativeException {
         slotOp[slot] = op;
         slotOffset[slot] = offset;
+        ring.awaitSubmissionRoom();
         SubmissionQueue sq = ring.sq();
         boolean queued;
         if (fixedBuffers) {
@@ -127,6 +133,7 @@ public final class RingReads {
         if (!queued) {
             throw new IllegalStateException("the SQ is full with " + inFlight + " reads in flight");
         }
+        slotQueuedAt[slot] = System.nanoTime();
         inFlight++;
     }
 
@@ -141,7 +148,8 @@ public final class RingReads {
                     + ", " + length + " bytes at offset " + slotOffset[slot] + ")", -result);
             return;
         }
-        sink.block(slotOp[slot], slotOffset[slot], slots.get(slot).clear().limit(result));
+        long nanos = System.nanoTime() - slotQueuedAt[slot];
+        sink.block(slotOp[slot], slotOffset[slot], slots.get(slot).clear().limit(result), nanos);
     }
 
     /** Waits for every request still in flight, dropping their results. */

@@ -64,7 +64,7 @@ class UringPast4GiBTest {
             }
             int ops = (LENGTH + BLOCK - 1) / BLOCK;
             new RingReads(ring, RingReads.Source.plain(fd, "sparse"), slots, fixedBuffers, 1)
-                    .run(ops, k -> AT + (long) k * BLOCK, BLOCK, (op, offset, data) -> {
+                    .run(ops, k -> AT + (long) k * BLOCK, BLOCK, (op, offset, data, nanos) -> {
                         assertThat(data.remaining()).isEqualTo((int) Math.min(BLOCK, AT + LENGTH - offset));
                         UringTesting.place(into, AT, offset, data);
                     });

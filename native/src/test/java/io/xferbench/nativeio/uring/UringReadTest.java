@@ -98,7 +98,7 @@ class UringReadTest {
                 source = RingReads.Source.registered(0, "f");
             }
             long[] counted = new long[1];
-            new RingReads(ring, source, slots, fixedBuffers, 2).run(ops, k -> (long) k * BLOCK, BLOCK, (op, offset, data) -> {
+            new RingReads(ring, source, slots, fixedBuffers, 2).run(ops, k -> (long) k * BLOCK, BLOCK, (op, offset, data, nanos) -> {
                 assertThat(data.remaining()).isEqualTo((int) Math.min(BLOCK, size - offset));
                 counted[0] += data.remaining();
                 UringTesting.place(into, 0, offset, data);

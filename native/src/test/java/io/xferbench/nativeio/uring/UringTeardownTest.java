@@ -54,7 +54,7 @@ class UringTeardownTest {
         List<ByteBuffer> slots = List.of(AlignedBuffers.allocate(BLOCK, 4096));
         try (IoUring ring = IoUring.open(RingOptions.plain(4))) {
             RingReads reads = new RingReads(ring, RingReads.Source.plain(-1, "no file"), slots, false, 1);
-            assertThatThrownBy(() -> reads.run(3, k -> 0L, BLOCK, (op, offset, data) -> { }))
+            assertThatThrownBy(() -> reads.run(3, k -> 0L, BLOCK, (op, offset, data, nanos) -> { }))
                     .isInstanceOfSatisfying(NativeException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EBADF))
                     .hasMessageContaining("io_uring READ(no file, 4096 bytes at offset 0)");
         }
@@ -81,14 +81,14 @@ class UringTeardownTest {
                 IoUring ring = IoUring.open(RingOptions.plain(8))) {
             RingReads reads = new RingReads(ring, RingReads.Source.plain(Fds.of(channel), "f"), slots, false, 4);
             // Four reads go in at once and the sink fails on the first to complete: three are still the ring's.
-            assertThatThrownBy(() -> reads.run(64, k -> (long) k * BLOCK, BLOCK, (op, offset, data) -> {
+            assertThatThrownBy(() -> reads.run(64, k -> (long) k * BLOCK, BLOCK, (op, offset, data, nanos) -> {
                 throw new IOException("the sink's own failure");
             })).hasMessage("the sink's own failure");
             assertThat(ring.sq().tail()).isEqualTo(4);
             assertThat(ring.cq().reaped()).as("completions reaped of the reads submitted").isEqualTo(ring.sq().tail());
             assertThat(ring.cq().ready()).as("completions left for the next run").isZero();
             byte[] read = new byte[content.length];
-            reads.run(64, k -> (long) k * BLOCK, BLOCK, (op, offset, data) -> UringTesting.place(read, 0, offset, data));
+            reads.run(64, k -> (long) k * BLOCK, BLOCK, (op, offset, data, nanos) -> UringTesting.place(read, 0, offset, data));
             assertThat(read).isEqualTo(content);
         }
     }
