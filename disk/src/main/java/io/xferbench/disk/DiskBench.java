@@ -173,9 +173,10 @@ public final class DiskBench {
     private static List<DiskRow> onePair(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
                                          String fioSkip, boolean twinFirst, PrintStream log) throws IOException {
         String twin = engine.fioEngine();
+        FioJob job = twin == null ? null : job(twin, engine.fioOptions(), spec, engine.direct());
         DiskRow f = null;
         if (twin != null && twinFirst && fioSkip == null) {
-            f = logged(m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity()), log);
+            f = logged(m.fio(fio, job, cache, UnaryOperator.identity()), log);
         }
         DiskRow java = logged(m.java(engine, spec, cache), log);
         if (twin == null) {
@@ -183,9 +184,9 @@ public final class DiskBench {
         }
         if (f == null) {
             f = fioSkip != null || java.skipped() != null
-                    ? DiskRow.skipped("fio", twin, java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
+                    ? DiskRow.skipped("fio", job.label(), java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
                             spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
-                    : logged(m.fio(fio, job(twin, spec, engine.direct()), cache, UnaryOperator.identity()), log);
+                    : logged(m.fio(fio, job, cache, UnaryOperator.identity()), log);
         }
         return List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
                 ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
@@ -228,8 +229,12 @@ public final class DiskBench {
     }
 
     static FioJob job(String ioengine, ReadSpec spec, boolean direct) {
+        return job(ioengine, List.of(), spec, direct);
+    }
+
+    static FioJob job(String ioengine, List<String> options, ReadSpec spec, boolean direct) {
         boolean threads = ioengine.equals("psync") || ioengine.equals("mmap");
-        return new FioJob(ioengine, spec.file(), spec.pattern(), spec.blockSize(), threads ? spec.concurrency() : 1,
+        return new FioJob(ioengine, options, spec.file(), spec.pattern(), spec.blockSize(), threads ? spec.concurrency() : 1,
                 threads ? 1 : spec.concurrency(), direct, spec.span(), spec.plan().ops());
     }
 

@@ -10,9 +10,23 @@ import java.util.List;
  * One fio run matching a Java row: same file, block size, pattern, depth and direct flag. {@code numjobs}
  * stands for threads (psync, mmap), {@code iodepth} for requests in flight (libaio, io_uring, posixaio).
  * Sequential jobs split the span into contiguous stripes; random jobs share {@code ops} and one fixed seed.
+ * {@code options} are the ioengine's own flags the Java engine matches (e.g. io_uring's {@code --fixedbufs}).
  */
-public record FioJob(String ioengine, Path file, ReadPattern pattern, int blockSize, int numjobs, int iodepth,
-                     boolean direct, long span, long ops) {
+public record FioJob(String ioengine, List<String> options, Path file, ReadPattern pattern, int blockSize, int numjobs,
+                     int iodepth, boolean direct, long span, long ops) {
+    public FioJob {
+        options = List.copyOf(options);
+    }
+
+    public FioJob(String ioengine, Path file, ReadPattern pattern, int blockSize, int numjobs, int iodepth,
+                  boolean direct, long span, long ops) {
+        this(ioengine, List.of(), file, pattern, blockSize, numjobs, iodepth, direct, span, ops);
+    }
+
+    /** The engine column of the twin's row: the ioengine, and its flags when it has any ("io_uring --sqthread_poll"). */
+    public String label() {
+        return options.isEmpty() ? ioengine : ioengine + " " + String.join(" ", options);
+    }
 
     public int queueDepth() {
         return Math.max(numjobs, iodepth);
@@ -27,6 +41,7 @@ public record FioJob(String ioengine, Path file, ReadPattern pattern, int blockS
                 // fio's default fadvise_hint=1 calls posix_fadvise(SEQUENTIAL or RANDOM) (madvise for its mmap
                 // engine), which doubles or switches off read-ahead; the Java engines give the kernel no hint.
                 "--fadvise_hint=0"));
+        c.addAll(options);
         if (pattern == ReadPattern.SEQUENTIAL) {
             long stripe = span / numjobs / blockSize * blockSize;
             c.addAll(List.of("--rw=read", "--size=" + stripe, "--offset_increment=" + stripe));

@@ -113,7 +113,7 @@ final class RowMeasurer {
             out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             syscalls = SyscallTally.total(err.join());
             if (p.waitFor() != 0) {
-                return DiskRow.skipped("fio", job.ioengine(), pattern(like), job.blockSize(), job.queueDepth(),
+                return DiskRow.skipped("fio", job.label(), pattern(like), job.blockSize(), job.queueDepth(),
                         job.direct(), cache, job.span(), 0, "fio exited " + p.exitValue() + " for " + job.command(fio));
             }
         } catch (InterruptedException e) {
@@ -129,7 +129,7 @@ final class RowMeasurer {
         double seconds = j.path("job_runtime").asDouble(read.path("runtime").asDouble()) / 1e3;
         double cpuSeconds = (j.path("usr_cpu").asDouble() + j.path("sys_cpu").asDouble()) / 100 * seconds;
         JsonNode pct = read.path("clat_ns").path("percentile");
-        return new DiskRow("fio", job.ioengine(), pattern(like), job.blockSize(), job.queueDepth(), job.direct(), cache,
+        return new DiskRow("fio", job.label(), pattern(like), job.blockSize(), job.queueDepth(), job.direct(), cache,
                 job.span(), 0, read.path("total_ios").asLong(), read.path("iops").asDouble(),
                 read.path("bw_bytes").asDouble() / Sizes.MiB, pct.path("50.000000").asDouble() / 1e3,
                 pct.path("99.000000").asDouble() / 1e3, j.path("ctx").asDouble() / gib, cpuSeconds / gib, dev.reads(),

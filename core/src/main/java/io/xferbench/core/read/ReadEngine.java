@@ -1,6 +1,7 @@
 package io.xferbench.core.read;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * One way to read blocks of a file. Implementations are stateless between runs; {@link #read} returns when
@@ -16,6 +17,11 @@ public interface ReadEngine {
      * requests in flight for the others), or null when fio has none.
      */
     String fioEngine();
+
+    /** Flags fio's twin runs with on top of its ioengine, e.g. {@code --fixedbufs}; none by default. */
+    default List<String> fioOptions() {
+        return List.of();
+    }
 
     /** True when the engine bypasses the page cache (O_DIRECT). */
     boolean direct();

@@ -11,7 +11,8 @@ public final class ReadEngines {
     public static List<ReadEngine> all() {
         return List.of(new SyncChannelEngine(), new AsyncChannelEngine(), new MmapEngine(), new JnaDirectEngine(),
                 new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true),
-                new ReadAheadUringEngine());
+                new ReadAheadUringEngine(), new UringRawEngine(false), new UringRawEngine(true), new UringFixedEngine(false),
+                new UringFixedEngine(true), new UringSqPollEngine(false), new UringSqPollEngine(true));
     }
 
     public static Optional<ReadEngine> named(String name) {

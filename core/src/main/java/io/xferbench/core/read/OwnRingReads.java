@@ -1,0 +1,100 @@
+package io.xferbench.core.read;
+
+import io.xferbench.nativeio.AlignedBuffers;
+import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.Fds;
+import io.xferbench.nativeio.uring.IoUring;
+import io.xferbench.nativeio.uring.RingOptions;
+import io.xferbench.nativeio.uring.RingReads;
+import io.xferbench.nativeio.uring.UringProbe;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The read loop of the engines on the suite's own ring ({@code uring-raw}, {@code uring-fixed}, {@code uring-sqpoll}):
+ * one thread, {@code concurrency} reads in flight, each submitted as it is queued (batch 1, fio's default), on a
+ * ring set up as {@link Shape} says. What the engines differ in is only their shape.
+ */
+final class OwnRingReads {
+    /** The ring's options and whether reads use registered buffers (READ_FIXED) and a registered file. */
+    record Shape(boolean sqPoll, boolean fixedBuffers, boolean registeredFile) {
+        RingOptions options(int depth) {
+            RingOptions plain = RingOptions.plain(depth);
+            // The kernel's default idle time, as fio's --sqthread_poll leaves it.
+            return sqPoll ? plain.withSqPoll(1000) : plain;
+        }
+    }
+
+    private OwnRingReads() {
+    }
+
+    static String unsupported(ReadSpec spec, boolean direct, Shape shape) {
+        UringProbe probe = UringProbe.here();
+        if (probe.ring() != null) {
+            return probe.ring();
+        }
+        if (shape.sqPoll() && probe.sqPoll() != null) {
+            return probe.sqPoll();
+        }
+        if (shape.sqPoll() && !shape.registeredFile() && probe.sqPollPlainFiles() != null) {
+            return probe.sqPollPlainFiles();
+        }
+        if (shape.fixedBuffers() && probe.fixedBuffers() != null) {
+            return probe.fixedBuffers();
+        }
+        if (shape.registeredFile() && probe.fixedFiles() != null) {
+            return probe.fixedFiles();
+        }
+        return direct ? JnaDirectEngine.directUnsupported(spec) : null;
+    }
+
+    static ReadOutcome read(ReadSpec spec, LatencySink latencies, boolean direct, Shape shape) throws IOException {
+        if (direct) {
+            try (DirectIoFile file = DirectIoFile.openRead(spec.file())) {
+                return read(spec, latencies, file.fd(), file.alignment(), shape);
+            }
+        }
+        try (FileChannel channel = FileChannel.open(spec.file(), StandardOpenOption.READ)) {
+            return read(spec, latencies, Fds.of(channel), 1, shape);
+        }
+    }
+
+    private static ReadOutcome read(ReadSpec spec, LatencySink latencies, int fd, int alignment, Shape shape)
+            throws IOException {
+        ReadPlan plan = spec.plan();
+        int blockSize = spec.blockSize();
+        List<ByteBuffer> slots = new ArrayList<>(spec.concurrency());
+        for (int i = 0; i < spec.concurrency(); i++) {
+            slots.add(AlignedBuffers.allocate(blockSize, Math.max(alignment, AlignedBuffers.pageSize())));
+        }
+        BlockDigest digest = new BlockDigest();
+        LatencySink sink = latencies.forThread();
+        String shown = spec.file().toString();
+        try (IoUring ring = IoUring.open(shape.options(spec.concurrency()))) {
+            if (shape.fixedBuffers()) {
+                ring.registerBuffers(slots);
+            }
+            RingReads.Source source = RingReads.Source.plain(fd, shown);
+            if (shape.registeredFile()) {
+                ring.registerFiles(fd);
+                source = RingReads.Source.registered(0, shown);
+            }
+            RingReads reads = new RingReads(ring, source, slots, shape.fixedBuffers(), 1);
+            long t0 = System.nanoTime();
+            reads.run(Math.toIntExact(plan.ops()), k -> plan.offset(k), blockSize, (op, offset, data, nanos) -> {
+                if (data.remaining() != blockSize) {
+                    throw new IOException("short read of " + shown + ": " + data.remaining() + " of " + blockSize
+                            + " bytes at offset " + offset);
+                }
+                digest.add(offset, data);
+                sink.record(nanos);
+            });
+            long readNanos = System.nanoTime() - t0;
+            return new ReadOutcome(plan.ops(), plan.ops() * blockSize, digest.sum(), readNanos);
+        }
+    }
+}
