@@ -46,7 +46,7 @@ public final class CompletionQueue {
 
     /** Completions posted and not yet reaped. */
     public int ready() {
-        return (int) INT.getAcquire(ring, tailOffset) - (int) ring.getInt(headOffset);
+        return (int) INT.getAcquire(ring, tailOffset) - ring.getInt(headOffset);
     }
 
     /**
