@@ -32,6 +32,15 @@ public record FioJob(String ioengine, List<String> options, Path file, ReadPatte
         return Math.max(numjobs, iodepth);
     }
 
+    /**
+     * Whether the row's CPU must be the whole fio process's, setup included, rather than fio's own figures: fio reads
+     * its CPU with getrusage(RUSAGE_THREAD) for the job thread, which leaves out an SQPOLL ring's kernel thread, the
+     * core that option burns (the Java row counts it: getrusage(RUSAGE_SELF) covers every thread of the JVM).
+     */
+    public boolean cpuOfWholeProcess() {
+        return options.contains("--sqthread_poll");
+    }
+
     public List<String> command(String fio) {
         List<String> c = new ArrayList<>(List.of(fio, "--output-format=json", "--name=xferbench", "--readonly",
                 "--filename=" + file, "--ioengine=" + ioengine, "--bs=" + blockSize, "--direct=" + (direct ? 1 : 0),

@@ -105,6 +105,7 @@ final class RowMeasurer {
                 Math.max(1, job.ops()), 42);
         prepare(like, cache, settle);
         BlockDevice.Counters dev0 = device.counters();
+        ResourceUsage children0 = ResourceUsage.children();
         Process p = new ProcessBuilder(wrap.apply(SyscallTally.wrapped(job.command(fio)))).start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
         String out;
@@ -121,13 +122,16 @@ final class RowMeasurer {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+        // Waited for (fio by perf, perf by the JDK's reaper), so fio's threads, kernel ones included, are in here.
+        ResourceUsage children = ResourceUsage.children().minus(children0);
         BlockDevice.Counters dev = device.counters().minus(dev0);
         JsonNode j = json.readTree(out.substring(out.indexOf('{'))).path("jobs").path(0);
         JsonNode read = j.path("read");
         long bytes = read.path("io_bytes").asLong();
         double gib = Math.max(bytes, 1) / (double) Sizes.GiB;
         double seconds = j.path("job_runtime").asDouble(read.path("runtime").asDouble()) / 1e3;
-        double cpuSeconds = (j.path("usr_cpu").asDouble() + j.path("sys_cpu").asDouble()) / 100 * seconds;
+        double cpuSeconds = job.cpuOfWholeProcess() ? children.userSeconds() + children.systemSeconds()
+                : (j.path("usr_cpu").asDouble() + j.path("sys_cpu").asDouble()) / 100 * seconds;
         JsonNode pct = read.path("clat_ns").path("percentile");
         return new DiskRow("fio", job.label(), pattern(like), job.blockSize(), job.queueDepth(), job.direct(), cache,
                 job.span(), 0, read.path("total_ios").asLong(), read.path("iops").asDouble(),

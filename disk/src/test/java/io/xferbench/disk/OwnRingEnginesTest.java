@@ -32,6 +32,7 @@ class OwnRingEnginesTest {
             ReadEngine engine = ReadEngines.named(e.getKey()).orElseThrow();
             FioJob job = DiskBench.job(engine.fioEngine(), engine.fioOptions(), spec, engine.direct());
             assertEquals(e.getValue(), job.label(), e.getKey());
+            assertEquals(e.getKey().startsWith("uring-sqpoll"), job.cpuOfWholeProcess(), e.getKey() + ": whose CPU counts");
             List<String> command = job.command("fio");
             assertTrue(command.containsAll(engine.fioOptions()), command.toString());
             assertTrue(command.contains("--iodepth=32") && command.contains("--numjobs=1"), command.toString());
