@@ -1,7 +1,14 @@
 package io.xferbench.client;
 
-import io.xferbench.client.load.LoadBenchCommand;
+import io.xferbench.client.command.CompareCommand;
+import io.xferbench.client.command.DownloadCommand;
+import io.xferbench.client.command.InfoCommand;
+import io.xferbench.client.command.MergeCommand;
+import io.xferbench.client.command.ProxyCommand;
+import io.xferbench.client.command.RenderCommand;
+import io.xferbench.client.command.UploadCommand;
 import io.xferbench.client.load.LoadCommand;
+import io.xferbench.client.load.bench.LoadBenchCommand;
 import io.xferbench.client.netpath.VethBenchCommand;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.netty.NettyLeakDetection;

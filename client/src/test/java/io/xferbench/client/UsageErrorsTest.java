@@ -2,6 +2,10 @@ package io.xferbench.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.client.render.ReportFormat;
+import io.xferbench.client.render.ReportWriter;
+import io.xferbench.client.report.Provenance;
+import io.xferbench.client.report.Report;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.testing.UnwritableDirectory;
 import java.io.PrintWriter;
@@ -10,19 +14,19 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /** Bad command lines: one line on stderr, exit 2, before any work; an unreachable server: one line, exit 1. */
-class UsageErrorsTest {
+public class UsageErrorsTest {
 
-    record Run(int exit, String out, String err) {
+    public record Run(int exit, String out, String err) {
     }
 
-    static Run run(String... args) {
+    public static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Cli.commandLine(new ClientMain());

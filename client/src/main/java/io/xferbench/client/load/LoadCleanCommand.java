@@ -1,5 +1,9 @@
 package io.xferbench.client.load;
 
+import io.xferbench.client.load.bench.LoadBenchCommand;
+import io.xferbench.client.load.fileops.CreatedFiles;
+import io.xferbench.client.load.target.NginxProcess;
+import io.xferbench.client.load.target.OwnedTempDirs;
 import io.xferbench.core.data.DataDirectory;
 import java.io.IOException;
 import java.nio.file.Files;

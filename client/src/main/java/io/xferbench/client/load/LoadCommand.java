@@ -1,5 +1,19 @@
 package io.xferbench.client.load;
 
+import io.xferbench.client.load.engine.LoadEngine;
+import io.xferbench.client.load.engine.LoadPlan;
+import io.xferbench.client.load.engine.LoadResult;
+import io.xferbench.client.load.engine.Workload;
+import io.xferbench.client.load.exchange.Exchange;
+import io.xferbench.client.load.exchange.HttpGetExchange;
+import io.xferbench.client.load.exchange.NativeDownloadExchange;
+import io.xferbench.client.load.exchange.NativeStatExchange;
+import io.xferbench.client.load.fileops.FileOpsRun;
+import io.xferbench.client.load.fileops.FileOpsWorkload;
+import io.xferbench.client.load.fileops.ReadBack;
+import io.xferbench.client.load.report.LoadReport;
+import io.xferbench.client.load.target.LoadEnvironment;
+import io.xferbench.client.load.target.ServerWatch;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
@@ -14,8 +28,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -202,7 +216,7 @@ public final class LoadCommand implements Callable<Integer> {
     }
 
     /** Names one row's files apart from every other row's and run's: this process and the row. */
-    static String runId(int connections) {
+    public static String runId(int connections) {
         return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
     }
 }

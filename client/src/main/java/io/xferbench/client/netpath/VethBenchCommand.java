@@ -1,6 +1,6 @@
 package io.xferbench.client.netpath;
 
-import io.xferbench.client.load.LoadBenchCommand;
+import io.xferbench.client.load.bench.LoadBenchCommand;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;

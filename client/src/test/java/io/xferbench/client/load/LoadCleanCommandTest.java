@@ -2,6 +2,12 @@ package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.client.load.engine.LoadEngine;
+import io.xferbench.client.load.engine.LoadPlan;
+import io.xferbench.client.load.exchange.NativeDeleteExchange;
+import io.xferbench.client.load.exchange.NativeUploadExchange;
+import io.xferbench.client.load.fileops.CreatedFiles;
+import io.xferbench.client.load.fileops.FileOpsWorkload;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;

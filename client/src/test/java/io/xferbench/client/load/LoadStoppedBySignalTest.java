@@ -2,6 +2,7 @@ package io.xferbench.client.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.client.load.fileops.CreatedFiles;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A server that accepts every connection and never answers, nor reads: what a stuck server or upstream looks like. */
-final class SilentServer implements AutoCloseable {
+public final class SilentServer implements AutoCloseable {
     private final ServerSocket listener;
     private final List<Socket> held = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
-    SilentServer() throws IOException {
+    public SilentServer() throws IOException {
         listener = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().daemon().name("silent-server").start(() -> {
             try {
@@ -27,16 +27,16 @@ final class SilentServer implements AutoCloseable {
         });
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return new InetSocketAddress("127.0.0.1", port());
     }
 
     /** Connections accepted so far. */
-    int accepted() {
+    public int accepted() {
         return held.size();
     }
 
