@@ -12,6 +12,7 @@ import io.xferbench.client.load.fileops.FileOpsRun;
 import io.xferbench.client.load.fileops.FileOpsWorkload;
 import io.xferbench.client.load.fileops.ReadBack;
 import io.xferbench.client.load.report.LoadReport;
+import io.xferbench.client.load.report.LoadReportFormat;
 import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.ServerWatch;
 import io.xferbench.core.Sizes;
@@ -47,9 +48,6 @@ import picocli.CommandLine.Spec;
 public final class LoadCommand implements Callable<Integer> {
     /** Wire dialects the generator speaks. */
     public enum Protocol { NATIVE, HTTP }
-
-    /** Report formats. */
-    public enum Format { TABLE, JSON, CSV }
 
     /** What every request does. */
     public enum Operation { DOWNLOAD, UPLOAD, EXIST, DELETE, MIX }
@@ -127,7 +125,7 @@ public final class LoadCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    Format format;
+    LoadReportFormat format;
 
     @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
     Path out;
@@ -176,7 +174,7 @@ public final class LoadCommand implements Callable<Integer> {
             if (fileOps) {
                 boolean http = protocol == Protocol.HTTP;
                 FileOpsRun.Outcome o = FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative(token, uploadMethod),
-                        FileOpsWorkload.Kind.valueOf(operation.name()), fileSize, crc, runId(connections),
+                        FileOpsWorkload.Kind.valueOf(operation.name()), fileSize, crc, FileOpsWorkload.runId(connections),
                         http ? httpGet : download, http ? httpHead : stat, watch);
                 if (o.skipped() != null) {
                     System.err.println("xferbench: skipped: " + o.skipped());
@@ -213,10 +211,5 @@ public final class LoadCommand implements Callable<Integer> {
             System.out.print(text);
         }
         return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
-    }
-
-    /** Names one row's files apart from every other row's and run's: this process and the row. */
-    public static String runId(int connections) {
-        return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
     }
 }

@@ -1,6 +1,5 @@
 package io.xferbench.client.load.bench;
 
-import io.xferbench.client.load.LoadCommand;
 import io.xferbench.client.load.engine.LoadEngine;
 import io.xferbench.client.load.engine.LoadPlan;
 import io.xferbench.client.load.engine.LoadResult;
@@ -9,6 +8,7 @@ import io.xferbench.client.load.fileops.FileOpsRun;
 import io.xferbench.client.load.fileops.FileOpsWorkload;
 import io.xferbench.client.load.fileops.ReadBack;
 import io.xferbench.client.load.report.LoadReport;
+import io.xferbench.client.load.report.LoadReportFormat;
 import io.xferbench.client.load.report.SeedTable;
 import io.xferbench.client.load.report.SweepChart;
 import io.xferbench.client.load.report.SweepChartFile;
@@ -175,7 +175,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "table",
             description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    LoadCommand.Format format;
+    LoadReportFormat format;
 
     @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
     Path out;
@@ -288,10 +288,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
             settings.put("serverLauncher", String.join(" ", placement.launcher()));
         }
         if (json != null) {
-            Files.writeString(json, LoadReport.render(environment, settings, rows, LoadCommand.Format.JSON), StandardCharsets.UTF_8);
+            Files.writeString(json, LoadReport.render(environment, settings, rows, LoadReportFormat.JSON), StandardCharsets.UTF_8);
         }
         String text = LoadReport.render(environment, settings, rows, format);
-        if (format == LoadCommand.Format.TABLE) {
+        if (format == LoadReportFormat.TABLE) {
             text += "\n" + SeedTable.render(rows, seedConcurrency);
         }
 
@@ -440,7 +440,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
         }
         boolean http = cell.protocol().equals("http");
         return FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative("", uploadMethod),
-                FileOpsWorkload.Kind.valueOf(cell.op().name()), fileSize, crc, LoadCommand.runId(cell.connections()),
+                FileOpsWorkload.Kind.valueOf(cell.op().name()), fileSize, crc, FileOpsWorkload.runId(cell.connections()),
                 cell.exchange(), cell.exchange(), observer);
     }
 

@@ -117,4 +117,9 @@ public final class FileOpsWorkload implements Workload {
             }
         }
     }
+
+    /** Names one row's files apart from every other row's and run's: this process and the row. */
+    public static String runId(int connections) {
+        return ProcessHandle.current().pid() + "-" + Long.toString(System.nanoTime() & 0xffffffL, 36) + "-c" + connections;
+    }
 }

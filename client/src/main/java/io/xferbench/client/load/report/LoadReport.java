@@ -3,7 +3,6 @@ package io.xferbench.client.load.report;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.xferbench.client.load.LoadCommand;
 import io.xferbench.client.load.engine.LoadResult;
 import io.xferbench.client.load.engine.UnmeasuredErrors;
 import io.xferbench.client.load.exchange.MethodsRun;
@@ -214,7 +213,7 @@ public final class LoadReport {
      * @param settings    how it ran (sizes, durations, threads), so a number can be reproduced
      */
     public static String render(Map<String, Object> environment, Map<String, Object> settings, List<Row> rows,
-                         LoadCommand.Format format) throws JsonProcessingException {
+                         LoadReportFormat format) throws JsonProcessingException {
         return switch (format) {
             case TABLE -> header(environment, settings) + table(rows);
             case JSON -> {

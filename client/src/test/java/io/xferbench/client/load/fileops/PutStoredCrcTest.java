@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
-import io.xferbench.client.load.LoadCommand;
 import io.xferbench.client.load.engine.LoadEngine;
 import io.xferbench.client.load.engine.LoadPlan;
 import io.xferbench.client.load.exchange.HttpPutExchange;
@@ -12,6 +11,7 @@ import io.xferbench.client.load.exchange.HttpResponseParser;
 import io.xferbench.client.load.exchange.LoadProtocolException;
 import io.xferbench.client.load.exchange.ResponseParser;
 import io.xferbench.client.load.report.LoadReport;
+import io.xferbench.client.load.report.LoadReportFormat;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import java.io.IOException;
@@ -142,9 +142,9 @@ class PutStoredCrcTest {
                     + " of 2 files read back (their last PUT)");
             LoadReport.Row row = new LoadReport.Row("nginx", "sendfile", "xferbench", "http", "delete", FILE, 2, o.result(), null,
                     null, null, r, null);
-            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadCommand.Format.TABLE))
+            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.TABLE))
                     .contains("yes (" + r.statusOnlyNote() + ")");
-            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadCommand.Format.JSON))
+            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.JSON))
                     .contains("\"putsStatusOnly\" : " + r.puts()).contains("\"files\" : 2");
         } finally {
             http.stop(0);

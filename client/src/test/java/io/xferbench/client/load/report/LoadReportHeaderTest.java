@@ -2,7 +2,6 @@ package io.xferbench.client.load.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.xferbench.client.load.LoadCommand;
 import io.xferbench.core.metrics.HostTuning;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +17,7 @@ class LoadReportHeaderTest {
         environment.put("memoryBytes", 25276510208L);
         environment.put("tuning", new HostTuning("performance", "madvise", "max", "bbr", "4096 131072 33554432",
                 "4096 16384 4194304", "4194304", "4194304", "mq-deadline"));
-        String header = LoadReport.render(environment, Map.of(), List.of(), LoadCommand.Format.TABLE).lines().findFirst().orElseThrow();
+        String header = LoadReport.render(environment, Map.of(), List.of(), LoadReportFormat.TABLE).lines().findFirst().orElseThrow();
         assertThat(header).isEqualTo("# kernel Linux 6.18, memory 23.5 GiB, tuning governor performance, THP madvise, cgroup memory max, "
                 + "TCP bbr rmem 4096 131072 33554432 wmem 4096 16384 4194304 rmem_max 4194304 wmem_max 4194304, I/O scheduler mq-deadline");
     }
