@@ -1,0 +1,44 @@
+package io.xferbench.client.load.bench;
+
+import io.xferbench.client.load.report.LoadReport;
+import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.SeedTable;
+import io.xferbench.client.load.report.SweepChart;
+import io.xferbench.client.load.report.SweepChartFile;
+import io.xferbench.client.load.target.ServerPlacement;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+
+/** Where a load bench's rows go: the report (--format, to --out or stdout), its JSON copy (--json) and the sweep chart. */
+final class BenchOutput {
+    private BenchOutput() {
+    }
+
+    static void write(LoadBenchCommand bench, Map<String, Object> environment, Map<String, Object> settings,
+                      List<LoadReport.Row> rows, ServerPlacement placement) throws IOException {
+        if (bench.json != null) {
+            Files.writeString(bench.json, LoadReport.render(environment, settings, rows, LoadReportFormat.JSON), StandardCharsets.UTF_8);
+        }
+        String text = LoadReport.render(environment, settings, rows, bench.format);
+        if (bench.format == LoadReportFormat.TABLE) {
+            text += "\n" + SeedTable.render(rows, bench.seedConcurrency);
+        }
+        if (bench.out != null) {
+            Files.writeString(bench.out, text, StandardCharsets.UTF_8);
+            System.err.println("xferbench: report written to " + bench.out);
+        } else {
+            System.out.print(text);
+        }
+        // After the table: a chart that cannot be drawn must not cost the run its report.
+        SweepChart sweep = SweepChart.of(rows, bench.fileSize, environment, placement.described());
+        if (bench.chart != null && sweep.lines().isEmpty()) {
+            System.err.println("xferbench: no sweep chart: the chart shows downloads and no download row was measured");
+        } else if (bench.chart != null) {
+            SweepChartFile.write(sweep, bench.chart);
+            System.err.println("xferbench: sweep chart written to " + bench.chart);
+        }
+    }
+}
