@@ -32,6 +32,6 @@ public final class SeedTable {
         }
         return "Summary at " + concurrency + " connections (this client; threads peak: live threads of all the server's "
                 + "processes, sampled every 10 ms; started: platform threads the xferbench server started from the run's start, warm-up included):\n"
-                + LoadReport.align(cells, 4);
+                + LoadTable.align(cells, 4);
     }
 }
