@@ -148,7 +148,7 @@ public final class LoadEngine {
         double busiest = 0;
         double windowNanos = plan.requests() > 0 ? 0 : window.measureUntilNanos() - window.measureFromNanos;
         for (LoadWorker w : workers) {
-            LoadWorker.WorkerTally t = w.tally();
+            WorkerTally t = w.tally();
             latency.add(t.latencyNanos);
             t.errors.forEach((k, v) -> errors.merge(k, v, Long::sum));
             unmeasured = unmeasured.plus(new UnmeasuredErrors(t.warmupErrors, t.drainErrors));
