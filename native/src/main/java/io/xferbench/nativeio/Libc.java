@@ -157,6 +157,12 @@ final class Libc {
 
     static native long pwrite64(int fd, long buf, long count, long offset) throws LastErrorException;
 
+    /**
+     * preadv2(2) (glibc 2.26, Linux 4.6): {@code iov} is the struct iovec array as longs (base, length, ...), which
+     * direct mapping copies to native memory; {@code flags} are RWF_* bits, per call.
+     */
+    static native long preadv2(int fd, long[] iov, int iovcnt, long offset, int flags) throws LastErrorException;
+
     /** ioctl(2) is variadic; the request is an unsigned long and the argument a pointer: both full registers. */
     static native int ioctl(int fd, long request, int[] arg) throws LastErrorException;
 
