@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
 public final class PerfSyscallCounter implements AutoCloseable {
     /** Syscalls broken out by name; the rest appear as "other". */
     public static final List<String> DEFAULT_SYSCALLS = List.of(
-            "read", "write", "pread64", "pwrite64", "readv", "writev", "sendfile64", "splice", "tee", "vmsplice",
+            "read", "write", "pread64", "pwrite64", "preadv2", "readv", "writev", "sendfile64", "splice", "tee", "vmsplice",
             "copy_file_range", "mmap", "munmap", "madvise", "mincore", "fadvise64", "io_uring_enter", "io_uring_setup",
             "epoll_wait", "epoll_pwait", "epoll_pwait2", "epoll_ctl", "poll", "ppoll", "futex", "sendto", "recvfrom", "sendmsg",
             "recvmsg", "accept", "accept4", "openat", "close", "lseek", "newfstatat", "fstat", "fsync", "fdatasync",

@@ -7,6 +7,7 @@ import io.xferbench.core.method.loop.FileRegionLoopSender;
 import io.xferbench.core.method.loop.SendfileLoopSender;
 import io.xferbench.core.method.send.DirectChannelSender;
 import io.xferbench.core.method.send.DirectIoSender;
+import io.xferbench.core.method.send.DontCacheSender;
 import io.xferbench.core.method.send.EpollSendfileSender;
 import io.xferbench.core.method.send.HeapChannelSender;
 import io.xferbench.core.method.send.IoUringDirectSender;
@@ -41,6 +42,7 @@ public final class DownloadMethods {
             DirectIoSender.METHOD,
             JdkDirectIoSender.METHOD,
             IoUringDirectSender.METHOD,
+            DontCacheSender.METHOD,
             AutoLoopSender.METHOD,
             SendfileLoopSender.METHOD,
             BufferLoopSender.METHOD,
