@@ -12,7 +12,8 @@ public final class ReadEngines {
         return List.of(new SyncChannelEngine(), new AsyncChannelEngine(), new MmapEngine(), new JnaDirectEngine(),
                 new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true),
                 new ReadAheadUringEngine(), new UringRawEngine(false), new UringRawEngine(true), new UringFixedEngine(false),
-                new UringFixedEngine(true), new UringSqPollEngine(false), new UringSqPollEngine(true));
+                new UringFixedEngine(true), new UringSqPollEngine(false), new UringSqPollEngine(true),
+                new DontCacheEngine());
     }
 
     public static Optional<ReadEngine> named(String name) {

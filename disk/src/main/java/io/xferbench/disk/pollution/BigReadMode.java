@@ -1,5 +1,6 @@
 package io.xferbench.disk.pollution;
 
+import io.xferbench.core.read.DontCacheEngine;
 import io.xferbench.core.read.JdkDirectEngine;
 import io.xferbench.core.read.JnaDirectEngine;
 import io.xferbench.core.read.ReadEngine;
@@ -10,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * How the big file is read while the hot set is served. Three are core.read engines run sequentially at depth 1;
+ * How the big file is read while the hot set is served. Four are core.read engines run sequentially at depth 1;
  * the fadvise mode is {@link DontNeedBehindReader}, which no engine table needs.
  */
 enum BigReadMode {
@@ -21,7 +22,12 @@ enum BigReadMode {
     /** O_DIRECT through the JNA shim: the device DMAs into our buffer, the page cache is not used. */
     ODIRECT_JNA("odirect-jna", new JnaDirectEngine()),
     /** O_DIRECT through ExtendedOpenOption.DIRECT. */
-    ODIRECT_JDK("odirect-jdk", new JdkDirectEngine());
+    ODIRECT_JDK("odirect-jdk", new JdkDirectEngine()),
+    /**
+     * preadv2 with RWF_DONTCACHE (Linux 6.14): buffered, read-ahead kept, but the pages the read brings in leave the
+     * cache once read; skipped with the probe's reason where the kernel or the file system has no such flag.
+     */
+    DONTCACHE("dontcache", new DontCacheEngine());
 
     final String id;
     /** Null for the mode that is not an engine. */

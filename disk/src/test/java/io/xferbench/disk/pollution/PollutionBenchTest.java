@@ -98,6 +98,40 @@ class PollutionBenchTest {
         }
     }
 
+    /**
+     * The fourth arm: RWF_DONTCACHE reads the big file buffered, yet leaves none of it cached (a sequential reader to
+     * the end drops every page it brought in), so the hot set stays resident and every pass comes from the device, as
+     * with O_DIRECT; verified like every read. Skipped with the probe's reason where the kernel or --dir lacks the flag.
+     */
+    @Test
+    void dontCacheReadsTheBigFileBufferedAndLeavesNoneOfItCached() throws Exception {
+        requireMemoryCgroup();
+        MethodAssumptions.assumeAvailable("dontcache", new Availability(dontCacheUnsupported(dir)));
+        PollutionOptions o = PollutionOptions.parse(new String[] {"--dir", dir.toString(), "--big-size", "384MiB",
+                "--cgroup-limit", "192MiB", "--hot-files", "50", "--before", "1s", "--recover-cap", "5s",
+                "--min-window-requests", "60", "--max-passes", "40", "--modes", "dontcache"});
+        PollutionRow r = PollutionBench.run(o, new PrintStream(OutputStream.nullOutputStream())).rows().get(0);
+        assertEquals("dontcache", r.mode());
+        assertNull(r.skipped(), "dontcache skipped: " + r.skipped());
+        assertEquals(Boolean.TRUE, r.bigVerified(), "dontcache read wrong bytes");
+        assertEquals(0.0, r.bigResidencyAfter(), "dontcache left the big file in the page cache: " + r);
+        assertTrue(r.hotResidencyDuring() >= 95, "dontcache evicted the hot set: " + r);
+        assertTrue(r.deviceMiBDuring() >= 384L * r.bigPasses(), "dontcache read " + r.deviceMiBDuring() + " MiB from the device: " + r);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "the run's directory outlived it");
+        }
+    }
+
+    /** The probe's answer for a file in {@code dir} (the run's files go there): null when dontcache reads work. */
+    private static String dontCacheUnsupported(Path dir) throws Exception {
+        Path probe = Files.write(dir.resolve("probe"), new byte[1]);
+        try {
+            return io.xferbench.nativeio.DontCacheProbe.unsupportedReason(probe);
+        } finally {
+            Files.delete(probe);
+        }
+    }
+
     @Test
     void aBadCommandLineIsOneLineAndExit2() {
         for (String[] args : List.of(new String[] {"--format", "xml"}, new String[] {"--big-size"},

@@ -1,0 +1,76 @@
+package io.xferbench.core.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.xferbench.core.data.ContentGenerator;
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.nativeio.AlignedBuffers;
+import io.xferbench.nativeio.PageCache;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The dontcache engine's reads leave an evicted file out of the page cache, where sync-filechannel's (the same reads
+ * without the flag) bring every page read into it; both read the right bytes.
+ */
+class DontCacheEngineTest {
+    private static final long SEED = 0x5EEDF11EL;
+    private static final long SIZE = 8 << 20;
+    private static final int BLOCK = 128 << 10;
+    private Path file;
+
+    @BeforeEach
+    void write() throws Exception {
+        // Under the build directory, as ReadEnginesTest: /tmp may be a tmpfs, which has no RWF_DONTCACHE.
+        file = Files.createTempFile(Files.createDirectories(Path.of("target")), "dontcache-engine-", ".bin");
+        ByteBuffer all = ByteBuffer.allocate((int) SIZE);
+        new ContentGenerator(SEED).fill(all, 0);
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            out.write(all.flip());
+        }
+    }
+
+    @AfterEach
+    void delete() throws Exception {
+        Files.deleteIfExists(file);
+    }
+
+    /** The pollution scenario's read: one reader, sequential to the end of the file, leaves no page of it cached. */
+    @org.junit.jupiter.api.Test
+    void aSequentialReaderLeavesNoPageWhereABufferedOneLeavesThemAll() throws Exception {
+        ReadSpec spec = new ReadSpec(file, SIZE, ReadPattern.SEQUENTIAL, BLOCK, 1, SIZE / BLOCK, 42);
+        long pages = SIZE / AlignedBuffers.pageSize();
+        assertThat(residentAfter(new DontCacheEngine(), spec)).isEqualTo(new PageCache.Residency(0, pages));
+        assertThat(residentAfter(new SyncChannelEngine(), spec)).isEqualTo(new PageCache.Residency(pages, pages));
+    }
+
+    /**
+     * Readers that stop before the end of the file (a stripe, random blocks) leave what the kernel read ahead past
+     * their last read: those pages were never read, so never dropped. Still far fewer than buffered reads leave.
+     */
+    @ParameterizedTest
+    @EnumSource(ReadPattern.class)
+    void threeReadersLeaveOnlyWhatWasReadAheadPastTheirReads(ReadPattern pattern) throws Exception {
+        ReadSpec spec = new ReadSpec(file, SIZE, pattern, BLOCK, 3, SIZE / BLOCK, 42);
+        long dontcache = residentAfter(new DontCacheEngine(), spec).residentPages();
+        long buffered = residentAfter(new SyncChannelEngine(), spec).residentPages();
+        assertThat(dontcache).as("dontcache %d pages, sync-filechannel %d", dontcache, buffered).isLessThan(buffered / 4);
+    }
+
+    /** Pages of the file cached after {@code engine} read {@code spec} from an evicted file, its bytes checked. */
+    private PageCache.Residency residentAfter(ReadEngine engine, ReadSpec spec) throws Exception {
+        MethodAssumptions.assumeAvailable(engine.name(), new Availability(engine.unsupported(spec)));
+        PageCache.evict(file);
+        assertThat(engine.read(spec, LatencySink.NONE).digest()).as(engine.name())
+                .isEqualTo(ExpectedContent.digest(new ContentGenerator(SEED), spec));
+        return PageCache.residency(file);
+    }
+}
