@@ -17,9 +17,11 @@
  *   splice             splice(2) file -> pipe, splice(2) pipe -> socket (SPLICE_F_MOVE, default pipe)   none (reference;
  *                      io-uring's twin is uring-splice in xfer_uring_twin.c)
  *   odirect            O_DIRECT pread64(2) of whole aligned blocks + write(2)   direct-io, direct-io-jdk
+ *   dontcache          preadv2(2) with RWF_DONTCACHE (Linux 6.14) into a page-aligned buffer + write(2)   dontcache
+ *                      (fio cannot be its reference: fio 3.33's uncached=1 sets 0x40, RWF_ATOMIC here)
  *
  * bufsize (default 64 KiB, the same default as TransferOptions) is the user buffer of readwrite,
- * preadwrite and odirect; the others ignore it. Sizes take K/M/G suffixes (binary). gcc -O2, no deps.
+ * preadwrite, odirect and dontcache; the others ignore it. Sizes take K/M/G suffixes (binary). gcc -O2, no deps.
  * The io_uring methods' twins are xfer_uring_twin.c (liburing).
  */
 #include "twin_common.h"
@@ -30,12 +32,16 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #define MMAP_WINDOW (1L << 30)         /* MmapSender.DEFAULT_WINDOW */
 #define DIRECT_BUF_ALIGN 4096          /* DirectIoSender aligns its buffer to max(block, page) */
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080       /* linux/fs.h since 6.14; glibc's headers may predate it */
+#endif
 
 static void usage(void) {
-    fprintf(stderr, "usage: xfer_twin readwrite|preadwrite|sendfile|mmap|splice|odirect FILE HOST PORT [bufsize] [length]\n");
+    fprintf(stderr, "usage: xfer_twin readwrite|preadwrite|sendfile|mmap|splice|odirect|dontcache FILE HOST PORT [bufsize] [length]\n");
     exit(2);
 }
 
@@ -62,6 +68,25 @@ static void send_preadwrite(int fd, int sock, long long len, size_t bufsize) {
         ssize_t n = pread(fd, buf, want, off);
         if (n < 0) { if (errno == EINTR) continue; die("pread"); }
         if (n == 0) { errno = 0; die("pread: file ended early"); }
+        write_all(sock, buf, (size_t) n);
+        off += n;
+    }
+    free(buf);
+}
+
+/* DontCacheSender: preadwrite's loop with preadv2(RWF_DONTCACHE); EOPNOTSUPP is an old kernel or file system. */
+static void send_dontcache(int fd, int sock, long long len, size_t bufsize) {
+    char *buf = aligned_alloc((size_t) sysconf(_SC_PAGESIZE), bufsize);
+    if (!buf) die("aligned_alloc");
+    off_t off = 0;
+    while (off < len) {
+        struct iovec iov = { buf, len - off < (long long) bufsize ? (size_t) (len - off) : bufsize };
+        ssize_t n = preadv2(fd, &iov, 1, off, RWF_DONTCACHE);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            die(errno == EOPNOTSUPP ? "preadv2(RWF_DONTCACHE) (kernel before 6.14, or a file system without it)" : "preadv2(RWF_DONTCACHE)");
+        }
+        if (n == 0) { errno = 0; die("preadv2: file ended early"); }
         write_all(sock, buf, (size_t) n);
         off += n;
     }
@@ -148,6 +173,7 @@ int main(int argc, char **argv) {
     else if (strcmp(mode, "mmap") == 0) send_mmap(fd, sock, len);
     else if (strcmp(mode, "splice") == 0) send_splice(fd, sock, len);
     else if (odirect) send_odirect(fd, sock, len, bufsize);
+    else if (strcmp(mode, "dontcache") == 0) send_dontcache(fd, sock, len, bufsize);
     else usage();
 
     if (close(sock) < 0) die("close(socket)");

@@ -76,6 +76,18 @@ class TwinTableTest {
         assertThat(TwinModes.isUring("splice")).isFalse();
     }
 
+    /** Every plain (non-io_uring) twin mode the registry names is one xfer_twin.c dispatches on, dontcache's among them. */
+    @Test
+    void xferTwinRunsEveryPlainModeTheRegistryNames() throws Exception {
+        String source = java.nio.file.Files.readString(java.nio.file.Path.of("../native/c/xfer_twin.c"));
+        assertThat(TwinModes.BY_METHOD).containsEntry("dontcache", "dontcache");
+        for (String mode : TwinModes.BY_METHOD.values()) {
+            if (!TwinModes.isUring(mode)) {
+                assertThat(source).as(mode).contains("strcmp(mode, \"" + mode + "\") == 0");
+            }
+        }
+    }
+
     @Test
     void usageErrorsAreOneLineReasons() {
         assertThatThrownBy(() -> TwinOptions.parse(new String[] {"--size", "1GiB"})).hasMessageStartingWith("Missing required option: '--twin");

@@ -29,7 +29,7 @@ public final class DontCacheSender implements FileSender {
     public static final SenderMethod METHOD = new DefinedSenderMethod("dontcache",
             "preadv2(2) with RWF_DONTCACHE (Linux 6.14: buffered, its pages dropped once read) into a direct buffer + write(2)",
             DontCacheSender::availability,
-            MethodTraits.noTwin("no C twin yet").definedBy("preadv2", "write"),
+            MethodTraits.twin("dontcache").definedBy("preadv2", "write"),
             DontCacheSender::new);
 
     private final ByteBuffer buffer;
