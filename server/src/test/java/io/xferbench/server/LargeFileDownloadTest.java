@@ -62,7 +62,8 @@ class LargeFileDownloadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"transfer-to", "mmap", "epoll-sendfile", "io-uring-read-send", "io-uring-send-zc", "io-uring-splice-linked", "io-uring-direct", "dontcache"})
+    @ValueSource(strings = {"transfer-to", "mmap", "epoll-sendfile", "io-uring-read-send", "io-uring-send-zc", "io-uring-splice-linked", "io-uring-direct",
+            "dontcache", "uring-fixed-send", "uring-fixed-send-zc"})
     void methodsWithLongOffsetsDeliverEveryByteOfA4GiBFile(String id) throws Exception {
         MethodAssumptions.assumeAvailable(id, DownloadMethods.byId(id).orElseThrow().availability());
         try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {

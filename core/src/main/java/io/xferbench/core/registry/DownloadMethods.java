@@ -20,6 +20,8 @@ import io.xferbench.core.method.send.MmapSender;
 import io.xferbench.core.method.send.SendfileSender;
 import io.xferbench.core.method.send.StreamSender;
 import io.xferbench.core.method.send.TransferToSender;
+import io.xferbench.core.method.send.UringFixedSendSender;
+import io.xferbench.core.method.send.UringFixedSendZcSender;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +41,8 @@ public final class DownloadMethods {
             IoUringReadSendSender.METHOD,
             IoUringSendZcSender.METHOD,
             IoUringSpliceLinkedSender.METHOD,
+            UringFixedSendSender.METHOD,
+            UringFixedSendZcSender.METHOD,
             DirectIoSender.METHOD,
             JdkDirectIoSender.METHOD,
             IoUringDirectSender.METHOD,

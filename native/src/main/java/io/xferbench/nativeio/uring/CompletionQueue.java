@@ -35,6 +35,16 @@ public final class CompletionQueue {
         this.entries = ring.getInt(params.getInt(UringAbi.CQ_OFF + UringAbi.OFF_RING_ENTRIES));
     }
 
+    /** IORING_CQE_F_MORE: another completion of the same request follows (a SEND_ZC's notification). */
+    public static boolean more(int flags) {
+        return (flags & UringAbi.CQE_F_MORE) != 0;
+    }
+
+    /** IORING_CQE_F_NOTIF: a SEND_ZC's notification, the kernel done with the buffer's pages. */
+    public static boolean notification(int flags) {
+        return (flags & UringAbi.CQE_F_NOTIF) != 0;
+    }
+
     public int entries() {
         return entries;
     }

@@ -169,6 +169,19 @@ public final class IoUring implements AutoCloseable {
         return files;
     }
 
+    /**
+     * Unregisters the ring's files (their references dropped), so others can be registered: a ring that outlives one
+     * transfer registers each transfer's descriptors and lets go of them after it.
+     */
+    public void unregisterFiles() throws NativeException {
+        checkOpen();
+        if (files != null) {
+            RegisteredFiles held = files;
+            files = null;
+            held.close();
+        }
+    }
+
     /** Hands the queued entries to the kernel without waiting for any completion. */
     public void submit() throws NativeException {
         submitAndWait(0);

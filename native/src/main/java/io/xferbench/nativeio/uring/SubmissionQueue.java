@@ -85,20 +85,46 @@ public final class SubmissionQueue {
         return prepare(UringAbi.OP_WRITE_FIXED, (byte) 0, fd, address, length, offset, userData, bufferIndex);
     }
 
+    /**
+     * SEND of {@code length} bytes at {@code address} on a socket (IORING_OP_SEND, Linux 5.6), the socket named by its
+     * descriptor or, with {@code registeredFile}, by its index in the ring's registered files.
+     */
+    public boolean send(int fdOrIndex, boolean registeredFile, long address, int length, int msgFlags, long userData) {
+        return prepare(UringAbi.OP_SEND, registeredFile ? UringAbi.SQE_FIXED_FILE : 0, (short) 0, fdOrIndex, address,
+                length, 0L, msgFlags, userData, 0);
+    }
+
+    /**
+     * SEND_ZC (Linux 6.0) from registered buffer {@code bufferIndex} (IORING_RECVSEND_FIXED_BUF): the socket takes the
+     * buffer's already pinned pages. Two completions come: the send's (with IORING_CQE_F_MORE when a notification
+     * follows) and the notification (IORING_CQE_F_NOTIF) once the kernel has let go of the pages; only then may the
+     * buffer be written again.
+     */
+    public boolean sendZeroCopyFixed(int fdOrIndex, boolean registeredFile, long address, int length, int msgFlags,
+            int bufferIndex, long userData) {
+        return prepare(UringAbi.OP_SEND_ZC, registeredFile ? UringAbi.SQE_FIXED_FILE : 0, UringAbi.RECVSEND_FIXED_BUF,
+                fdOrIndex, address, length, 0L, msgFlags, userData, bufferIndex);
+    }
+
     private boolean prepare(byte opcode, byte flags, int fd, long address, int length, long offset, long userData,
             int bufferIndex) {
+        return prepare(opcode, flags, (short) 0, fd, address, length, offset, 0, userData, bufferIndex);
+    }
+
+    private boolean prepare(byte opcode, byte flags, short ioprio, int fd, long address, int length, long offset,
+            int opFlags, long userData, int bufferIndex) {
         if (!hasRoom(1)) {
             return false;
         }
         int sqe = (tail & mask) * UringAbi.SQE_BYTES;
         sqes.put(sqe + UringAbi.SQE_OPCODE, opcode);
         sqes.put(sqe + UringAbi.SQE_FLAGS, flags);
-        sqes.putShort(sqe + UringAbi.SQE_IOPRIO, (short) 0);
+        sqes.putShort(sqe + UringAbi.SQE_IOPRIO, ioprio);
         sqes.putInt(sqe + UringAbi.SQE_FD, fd);
         sqes.putLong(sqe + UringAbi.SQE_OFF, offset);
         sqes.putLong(sqe + UringAbi.SQE_ADDR, address);
         sqes.putInt(sqe + UringAbi.SQE_LEN, length);
-        sqes.putInt(sqe + UringAbi.SQE_RW_FLAGS, 0);
+        sqes.putInt(sqe + UringAbi.SQE_RW_FLAGS, opFlags);
         sqes.putLong(sqe + UringAbi.SQE_USER_DATA, userData);
         sqes.putShort(sqe + UringAbi.SQE_BUF_INDEX, (short) bufferIndex);
         sqes.putShort(sqe + UringAbi.SQE_PERSONALITY, (short) 0);

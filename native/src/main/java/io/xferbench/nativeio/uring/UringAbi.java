@@ -24,8 +24,16 @@ final class UringAbi {
     static final byte OP_WRITE_FIXED = 5;
     static final byte OP_READ = 22;
     static final byte OP_WRITE = 23;
+    static final byte OP_SEND = 26;
+    static final byte OP_SEND_ZC = 47;
 
     static final byte SQE_FIXED_FILE = 1;
+
+    /** In a send's ioprio: the buffer is registered buffer buf_index (SEND_ZC, Linux 6.0). */
+    static final short RECVSEND_FIXED_BUF = 1 << 2;
+
+    static final int CQE_F_MORE = 1 << 1;
+    static final int CQE_F_NOTIF = 1 << 3;
 
     static final int REGISTER_BUFFERS = 0;
     static final int UNREGISTER_BUFFERS = 1;
