@@ -25,6 +25,18 @@
  *                    one io_uring_enter for the pair; what a short pair left in the pipe
  *                    goes out by another socket splice before the next round
  *                    (core.uring.LinkedSplicePipeline)
+ *   uring-fixed-send a plain ring of depth + 2 entries, depth buffers of bufsize    uring-fixed-send
+ *                    registered (IORING_REGISTER_BUFFERS) and the file and socket
+ *                    registered (IORING_REGISTER_FILES), all inside the timed span as
+ *                    the Java sender sets them up on its connection's first transfer;
+ *                    each buffer IORING_OP_READ_FIXED of its next chunk (fixed file, 64-bit
+ *                    offset, all reads in flight), the chunks sent in file order by ONE
+ *                    IORING_OP_SEND each (fixed file, MSG_WAITALL|MSG_NOSIGNAL), one send
+ *                    in flight; a buffer reads again once its chunk was sent
+ *                    (core.uring.FixedSendPipeline)
+ *   uring-fixed-send-zc  the same with IORING_OP_SEND_ZC from the registered buffer       uring-fixed-send-zc
+ *                    (IORING_RECVSEND_FIXED_BUF); a buffer reads again only after every
+ *                    notification CQE (IORING_CQE_F_NOTIF) of its sends
  *
  * and the one receiving mode, the twin of the upload method io-uring-recv-write (core.uring.SocketToFilePipeline):
  *
@@ -79,10 +91,13 @@
 #define KIND_LINKED_OUT 6ULL
 #define KIND_RECV 7ULL
 #define KIND_WRITE 8ULL
+#define KIND_FIXED_READ 9ULL
+#define KIND_FIXED_SEND 10ULL
 #define USER_DATA(kind, n) ((kind) << 32 | (uint32_t) (n))
 
 static void usage(void) {
-    fprintf(stderr, "usage: xfer_uring_twin uring-read-send|uring-send-zc|uring-direct|uring-splice|uring-splice-linked FILE HOST PORT"
+    fprintf(stderr, "usage: xfer_uring_twin uring-read-send|uring-send-zc|uring-direct|uring-splice|uring-splice-linked|uring-fixed-send|uring-fixed-send-zc"
+                    " FILE HOST PORT"
                     " [bufsize] [length] [depth] | uring-recv-write TARGET HOST PORT [bufsize] [length] [depth]\n");
     exit(2);
 }
@@ -280,6 +295,123 @@ static void send_pipeline(struct io_uring *ring, int file, int sock, long long l
     free(p.order);
     free(p.batch);
     free(p.iov);
+}
+
+/* ---- uring-fixed-send, uring-fixed-send-zc: core.uring.FixedSendPipeline in C ---- */
+
+#define FIXED_FILE 0
+#define FIXED_SOCKET 1
+
+/* One registered buffer and the chunk it holds: [off, off + len) of the file, filled and sent so far. */
+struct fixed_slot {
+    long long off;
+    int len, filled, sent, notifications, ready;
+};
+
+static void fixed_read(struct io_uring *ring, struct fixed_slot *s, char *buf, int i) {
+    struct io_uring_sqe *sqe = sqe_of(ring);
+    io_uring_prep_read_fixed(sqe, FIXED_FILE, buf + s->filled, (unsigned) (s->len - s->filled),
+                             (unsigned long long) (s->off + s->filled), i);
+    sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data64(sqe, USER_DATA(KIND_FIXED_READ, i));
+}
+
+static void fixed_send(struct io_uring *ring, struct fixed_slot *s, char *buf, int i, int zero_copy) {
+    struct io_uring_sqe *sqe = sqe_of(ring);
+    size_t n = (size_t) (s->len - s->sent);
+    if (zero_copy) io_uring_prep_send_zc_fixed(sqe, FIXED_SOCKET, buf + s->sent, n, MSG_WAITALL | MSG_NOSIGNAL, 0, (unsigned) i);
+    else io_uring_prep_send(sqe, FIXED_SOCKET, buf + s->sent, n, MSG_WAITALL | MSG_NOSIGNAL);
+    sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data64(sqe, USER_DATA(KIND_FIXED_SEND, i));
+}
+
+static void send_fixed(int file, int sock, long long len, size_t bufsize, int depth, int zero_copy) {
+    struct io_uring ring;
+    int rc = io_uring_queue_init((unsigned) depth + 2, &ring, 0); /* the Java sender's RingOptions.plain(depth + 2) */
+    if (rc < 0) die_res("io_uring_queue_init", rc);
+    char **bufs = calloc((size_t) depth, sizeof *bufs);
+    struct iovec *iov = calloc((size_t) depth, sizeof *iov);
+    struct fixed_slot *slots = calloc((size_t) depth, sizeof *slots);
+    int *order = calloc((size_t) depth, sizeof *order), *free_slots = calloc((size_t) depth, sizeof *free_slots);
+    if (!bufs || !iov || !slots || !order || !free_slots) die("calloc");
+    for (int i = 0; i < depth; i++) {
+        bufs[i] = aligned_alloc(4096, (bufsize + 4095) / 4096 * 4096);
+        if (!bufs[i]) die("aligned_alloc");
+        iov[i].iov_base = bufs[i];
+        iov[i].iov_len = bufsize;
+    }
+    rc = io_uring_register_buffers(&ring, iov, (unsigned) depth);
+    if (rc < 0) die_res("io_uring_register_buffers", rc);
+    int fds[2] = {file, sock};
+    rc = io_uring_register_files(&ring, fds, 2);
+    if (rc < 0) die_res("io_uring_register_files", rc);
+    long long chunks = (len + (long long) bufsize - 1) / (long long) bufsize, next_read = 0, next_send = 0, sent = 0;
+    int free_count = 0, in_flight = 0, sending = 0;
+    for (int i = depth - 1; i >= 0; i--) free_slots[free_count++] = i;
+    while (in_flight > 0 || next_send < chunks) {
+        while (free_count > 0 && next_read < chunks) {
+            int i = free_slots[--free_count];
+            struct fixed_slot *s = &slots[i];
+            s->off = next_read * (long long) bufsize;
+            s->len = (int) (len - s->off < (long long) bufsize ? len - s->off : (long long) bufsize);
+            s->filled = s->sent = s->ready = 0;
+            order[next_read++ % depth] = i;
+            fixed_read(&ring, s, bufs[i], i);
+            in_flight++;
+        }
+        if (!sending && next_send < chunks) {
+            int i = order[next_send % depth];
+            if (slots[i].ready) {
+                fixed_send(&ring, &slots[i], bufs[i], i, zero_copy);
+                in_flight++;
+                sending = 1;
+            }
+        }
+        rc = io_uring_submit_and_wait(&ring, 1);
+        if (rc < 0 && rc != -EINTR) die_res("io_uring_submit_and_wait", rc);
+        struct io_uring_cqe *cqe;
+        unsigned head, seen = 0;
+        io_uring_for_each_cqe(&ring, head, cqe) {
+            seen++;
+            uint64_t data = io_uring_cqe_get_data64(cqe);
+            int i = (int) (uint32_t) data, res = cqe->res;
+            struct fixed_slot *s = &slots[i];
+            if (data >> 32 == KIND_FIXED_READ) {
+                in_flight--;
+                if (res < 0) die_res("io_uring read_fixed", res);
+                if (res == 0) { errno = 0; die("io_uring read_fixed: file ended early"); }
+                s->filled += res;
+                if (s->filled < s->len) { fixed_read(&ring, s, bufs[i], i); in_flight++; }
+                else s->ready = 1;
+                continue;
+            }
+            if (cqe->flags & IORING_CQE_F_NOTIF) {
+                in_flight--;
+                s->notifications--;
+            } else {
+                if (cqe->flags & IORING_CQE_F_MORE) s->notifications++;
+                else in_flight--;
+                sending = 0;
+                if (res < 0) die_res(zero_copy ? "io_uring send_zc" : "io_uring send", res);
+                s->sent += res; /* MSG_WAITALL: short only when the socket failed part way; the rest goes again */
+                sent += res;
+                if (s->sent == s->len) { s->ready = 0; next_send++; }
+            }
+            if (!s->ready && s->sent == s->len && s->notifications == 0) {
+                s->sent = -1;
+                free_slots[free_count++] = i;
+            }
+        }
+        io_uring_cq_advance(&ring, seen);
+    }
+    if (sent != len) { errno = 0; die("sent fewer bytes than asked"); }
+    io_uring_queue_exit(&ring); /* unregisters the buffers and files, as the Java sender's close */
+    for (int i = 0; i < depth; i++) free(bufs[i]);
+    free(bufs);
+    free(iov);
+    free(slots);
+    free(order);
+    free(free_slots);
 }
 
 /* ---- uring-splice: Netty's IoUringFileRegion ---- */
@@ -662,7 +794,8 @@ int main(int argc, char **argv) {
     int read_send = strcmp(mode, "uring-read-send") == 0, send_zc = strcmp(mode, "uring-send-zc") == 0;
     int direct = strcmp(mode, "uring-direct") == 0, splice_mode = strcmp(mode, "uring-splice") == 0;
     int linked = strcmp(mode, "uring-splice-linked") == 0;
-    if (!read_send && !send_zc && !direct && !splice_mode && !linked) usage();
+    int fixed_send_mode = strcmp(mode, "uring-fixed-send") == 0, fixed_zc = strcmp(mode, "uring-fixed-send-zc") == 0;
+    if (!read_send && !send_zc && !direct && !splice_mode && !linked && !fixed_send_mode && !fixed_zc) usage();
     int fd = open(path, O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
     if (fd < 0) die(path);
     struct stat st;
@@ -684,7 +817,8 @@ int main(int argc, char **argv) {
     struct twin_span span = span_start();
     int sock = connect_to(argv[3], argv[4]);
     write_length_header(sock, len);
-    if (splice_mode) send_uring_splice(&ring, fd, sock, len);
+    if (fixed_send_mode || fixed_zc) send_fixed(fd, sock, len, bufsize, (int) depth, fixed_zc);
+    else if (splice_mode) send_uring_splice(&ring, fd, sock, len);
     else if (linked) send_splice_linked(&ring, fd, sock, len, pipefd, pipe_size);
     else send_pipeline(&ring, fd, sock, len, bufsize, (int) depth, send_zc, direct ? DIRECT_ALIGN : 1);
     if (close(sock) < 0) die("close(socket)");

@@ -69,7 +69,9 @@ class TwinTableTest {
     void everyTwinModeComesFromTheRegistryAndUringModesGoToTheLiburingTwin() {
         assertThat(TwinModes.BY_METHOD).containsEntry("transfer-to", "sendfile").containsEntry("io-uring", "uring-splice")
                 .containsEntry("io-uring-read-send", "uring-read-send").containsEntry("io-uring-send-zc", "uring-send-zc")
-                .containsEntry("io-uring-direct", "uring-direct").containsEntry("io-uring-splice-linked", "uring-splice-linked");
+                .containsEntry("io-uring-direct", "uring-direct").containsEntry("io-uring-splice-linked", "uring-splice-linked")
+                .containsEntry("uring-fixed-send", "uring-fixed-send").containsEntry("uring-fixed-send-zc", "uring-fixed-send-zc");
+        assertThat(TwinModes.isUring("uring-fixed-send-zc")).as("the own-ring methods' twins are liburing ones").isTrue();
         assertThat(TwinModes.UPLOAD_BY_METHOD).containsEntry("io-uring-recv-write", "uring-recv-write").doesNotContainKey("stream");
         assertThat(TwinModes.isUring("uring-recv-write")).isTrue();
         assertThat(TwinModes.isUring("uring-splice")).isTrue();

@@ -2,7 +2,6 @@ package io.xferbench.twin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.registry.UploadMethods;
@@ -13,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +32,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class UploadTwinReceiversTest {
     private static final int BUFFER = 64 * 1024;
     private static final int DEPTH = 3;
-    private static final Path SOURCES = Path.of("..", "native", "c");
 
     @TempDir
     static Path dir;
@@ -57,8 +54,8 @@ class UploadTwinReceiversTest {
     void cAndJavaReceiversWriteTheSourceByteForByte(long size) throws Exception {
         ReceiverMethod method = UploadMethods.byId("io-uring-recv-write").orElseThrow();
         MethodAssumptions.assumeAvailable(method.id(), method.availability());
-        Path plainTwin = built("xfer_twin.c", "xfer_twin");
-        Path uringTwin = built("xfer_uring_twin.c", "xfer_uring_twin", "-luring");
+        Path plainTwin = TwinBinaries.built(dir, "xfer_twin.c", "xfer_twin");
+        Path uringTwin = TwinBinaries.built(dir, "xfer_uring_twin.c", "xfer_uring_twin", "-luring");
 
         Path source = dir.resolve("source-" + size + ".bin");
         byte[] bytes = new byte[(int) size];
@@ -92,30 +89,5 @@ class UploadTwinReceiversTest {
             assertThat(String.format("%08x", r.crc32c())).isEqualTo(sourceCrc);
         }
         assertThat(Files.mismatch(source, javaTarget)).as("Java target vs source").isEqualTo(-1L);
-    }
-
-    /** gcc -O2 SOURCE into the test's directory, once; the test is skipped (or failed on CI) without gcc or liburing. */
-    private static synchronized Path built(String source, String binary, String... libs) throws Exception {
-        Path out = dir.resolve(binary);
-        if (Files.isExecutable(out)) {
-            return out;
-        }
-        if (libs.length > 0 && !Files.exists(Path.of("/usr/include/liburing.h"))) {
-            MethodAssumptions.assumeAvailable(binary, Availability.unavailable(
-                    "liburing-dev is missing (/usr/include/liburing.h), needed to build the C twin"));
-        }
-        List<String> cmd = new java.util.ArrayList<>(List.of("gcc", "-O2", "-Wall", "-Wextra", "-o", out.toString(),
-                SOURCES.resolve(source).toString()));
-        cmd.addAll(List.of(libs));
-        Process gcc;
-        try {
-            gcc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            MethodAssumptions.assumeAvailable(binary, Availability.unavailable("gcc is missing, needed to build the C twin: " + e.getMessage()));
-            throw e;
-        }
-        String log = new String(gcc.getInputStream().readAllBytes());
-        assertThat(gcc.waitFor()).as("gcc " + source + ": " + log).isZero();
-        return out;
     }
 }
