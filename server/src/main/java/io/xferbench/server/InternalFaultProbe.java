@@ -12,11 +12,9 @@ public final class InternalFaultProbe {
      * whose name is not known yet (said as ""); an event loop's upload chunk, on the pool before its write
  * ({@code UPLOAD_CHUNK}, where a test may hold it: the loop pauses reading meanwhile). {@code BODY_WRITE} is the event loops' only: a failure inside the
      * body's write, which reaches them through the write's future as Netty's own would (a thread model's write
-     * throws, as at {@code BODY}). The proxy's: a first frame's handling before anything is relayed
-     * ({@code PROXY_SETUP}), the relay being built, the upstream connected ({@code PROXY_NEW_RELAY}), and the
-     * relay's start, past the point of an answer ({@code PROXY_RELAY}), named by the frame's file name.
+     * throws, as at {@code BODY}).
      */
-    public enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, UPLOAD_CHUNK, PROXY_SETUP, PROXY_NEW_RELAY, PROXY_RELAY }
+    public enum Point { PARSE, FILE_WORK, ANSWER, BODY, BODY_WRITE, UPLOAD_END, UPLOAD_CHUNK }
 
     @FunctionalInterface
     public interface Hook {

@@ -13,7 +13,6 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.protocol.Wire;
 import io.xferbench.server.InternalErrors;
-import io.xferbench.server.InternalFaultProbe;
 import io.xferbench.server.Tokens;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.limits.LingeringClose;
@@ -129,7 +128,6 @@ final class ProxySession {
                     + config.upstreamHost() + ":" + config.upstreamPort());
             return Next.READ_FRAME;
         }
-        InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_SETUP, first.name());
         return connect(first);
     }
 
@@ -173,20 +171,13 @@ final class ProxySession {
         shared.measurements().started(conn, peer);
         RelayMethod method = chosen.method();
         TransferOptions options = chosen.options();
-        try (Relay r = newRelay(method, options)) {
+        try (Relay r = shared.relays().newRelay(method, options)) {
             relaying = true;
-            InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_RELAY, current.name());
             Relay.Relayed moved = r.relay(client, upstream);
             LOG.fine(() -> method.id() + " relayed " + moved.clientToUpstream() + " bytes up, " + moved.upstreamToClient() + " down");
         } finally {
             shared.measurements().finished(conn);
         }
-    }
-
-    /** Builds the connection's relay; a test may make that fail ({@link InternalFaultProbe.Point#PROXY_NEW_RELAY}). */
-    private Relay newRelay(RelayMethod method, TransferOptions options) throws IOException {
-        InternalFaultProbe.at(InternalFaultProbe.Point.PROXY_NEW_RELAY, current.name());
-        return method.newRelay(options);
     }
 
     /** As the server's: logged with client and request, and told to the client while nothing was relayed. */

@@ -5,5 +5,5 @@ import io.xferbench.server.measure.Measurements;
 
 /** What every connection of one proxy works with. */
 record ProxyShared(ProxyConfig config, ConnectionRegistry registry, Measurements measurements, OpenSockets sockets,
-                   RelaySetup setup, UpstreamDial upstream) {
+                   RelaySetup setup, UpstreamDial upstream, RelayFactory relays) {
 }

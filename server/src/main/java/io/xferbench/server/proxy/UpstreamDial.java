@@ -5,7 +5,6 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.server.limits.ConnectionRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -14,10 +13,12 @@ import java.time.Duration;
 final class UpstreamDial {
     private final ProxyConfig config;
     private final ConnectionRegistry registry;
+    private final UpstreamConnector connector;
 
-    UpstreamDial(ProxyConfig config, ConnectionRegistry registry) {
+    UpstreamDial(ProxyConfig config, ConnectionRegistry registry, UpstreamConnector connector) {
         this.config = config;
         this.registry = registry;
+        this.connector = connector;
     }
 
     /**
@@ -38,7 +39,7 @@ final class UpstreamDial {
         // The reaper interrupts a late connect: no timer, and no syscall more per connection than the connect.
         registry.enter(conn, ConnectionRegistry.State.CONNECTING, config.idleTimeout());
         try {
-            return connectDirectly(address);
+            return connector.connect(address);
         } catch (ClosedByInterruptException late) {
             Thread.interrupted();
             failure = new IOException("did not accept within " + NoAnswerException.format(config.idleTimeout()));
@@ -50,22 +51,5 @@ final class UpstreamDial {
         }
         ProxyAnswers.error(client, Status.SERVER_ERROR, "proxy cannot reach upstream " + upstreamName + ": " + failure.getMessage());
         return null;
-    }
-
-    /** @throws IOException the upstream cannot be reached; nothing is left open */
-    private static SocketChannel connectDirectly(InetSocketAddress address) throws IOException {
-        SocketChannel upstream = SocketChannel.open();
-        try {
-            upstream.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            upstream.connect(address);
-            return upstream;
-        } catch (IOException | RuntimeException | Error e) {
-            try {
-                upstream.close();
-            } catch (IOException closing) {
-                e.addSuppressed(closing);
-            }
-            throw e;
-        }
     }
 }

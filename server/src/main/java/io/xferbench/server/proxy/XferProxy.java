@@ -43,15 +43,20 @@ public final class XferProxy implements AutoCloseable {
     private final ProxyShared shared;
     private BoundedAcceptor acceptor;
 
-    private XferProxy(ProxyConfig config) {
+    private XferProxy(ProxyConfig config, UpstreamConnector connector, RelayFactory relays) {
         this.config = config;
         this.shared = new ProxyShared(config, registry, measurements, sockets, new RelaySetup(config),
-                new UpstreamDial(config, registry));
+                new UpstreamDial(config, registry, connector), relays);
     }
 
     public static XferProxy start(ProxyConfig config) throws IOException {
+        return start(config, UpstreamConnector.DIRECT, RelayFactory.DIRECT);
+    }
+
+    /** A proxy whose upstream connections and relays come from {@code connector} and {@code relays}. */
+    static XferProxy start(ProxyConfig config, UpstreamConnector connector, RelayFactory relays) throws IOException {
         RelaySetup.checkDefault(config);
-        XferProxy proxy = new XferProxy(config);
+        XferProxy proxy = new XferProxy(config, connector, relays);
         proxy.acceptor = BoundedAcceptor.start("proxy", config.bind(), config.port(), config.maxConnections(), proxy::serve);
         return proxy;
     }

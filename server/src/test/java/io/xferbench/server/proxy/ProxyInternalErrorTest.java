@@ -3,6 +3,9 @@ package io.xferbench.server.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.xferbench.core.method.Relay;
+import io.xferbench.core.method.RelayMethod;
+import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
@@ -11,7 +14,6 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.CapturedLog;
-import io.xferbench.server.InternalFaultProbe;
 import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
 import java.io.IOException;
@@ -37,11 +39,18 @@ import org.junit.jupiter.api.io.TempDir;
  * started the connection closes; the proxy serves the next client either way. A first frame it cannot read is
  * answered BAD_REQUEST before the close. The old proxy answered neither (it closed the client before answering),
  * logged a RuntimeException without client or request, and let an Error end the connection's thread unlogged.
+ * The failures are thrown by wrappers around the proxy's upstream connector and relay factory.
  */
 @Timeout(120)
 class ProxyInternalErrorTest {
     private static final String BOOM = "boom.dat";
     private static final List<Function<String, Throwable>> KINDS = List.of(IllegalStateException::new, NoClassDefFoundError::new);
+
+    /** Where a failure is thrown: connecting upstream (a first frame's handling), building the relay, relaying. */
+    private enum Point { CONNECT, NEW_RELAY, RELAY }
+
+    private record Fault(Point point, Throwable thrown) {
+    }
 
     @TempDir
     Path dataDir;
@@ -49,6 +58,7 @@ class ProxyInternalErrorTest {
     private CapturedLog log;
     private XferServer server;
     private XferProxy proxy;
+    private volatile Fault fault;
 
     @BeforeEach
     void start() throws Exception {
@@ -56,12 +66,12 @@ class ProxyInternalErrorTest {
         Files.write(dataDir.resolve(BOOM), new byte[64 * 1024]);
         Files.write(dataDir.resolve("ok.dat"), new byte[64 * 1024]);
         server = XferServer.start(ServerConfig.loopback(dataDir));
-        proxy = XferProxy.start(ProxyConfig.loopback(server.port(), "copy"));
+        proxy = XferProxy.start(ProxyConfig.loopback(server.port(), "copy"), this::connect, this::newRelay);
     }
 
     @AfterEach
     void stop() throws Exception {
-        InternalFaultProbe.hook = null;
+        fault = null;
         proxy.close();
         server.close();
         log.close();
@@ -73,7 +83,7 @@ class ProxyInternalErrorTest {
         for (Function<String, Throwable> kind : KINDS) {
             for (boolean proxyFrame : new boolean[] {false, true}) {
                 String token = "injected-" + (round++);
-                failAt(InternalFaultProbe.Point.PROXY_SETUP, kind.apply(token));
+                failAt(Point.CONNECT, kind.apply(token));
                 String what = kind.apply(token).getClass().getSimpleName() + (proxyFrame ? " PROXY frame" : " plain");
                 try (XferConnection c = XferConnection.open("127.0.0.1", proxy.port(), "", Duration.ofSeconds(30))) {
                     assertThatThrownBy(() -> {
@@ -87,7 +97,7 @@ class ProxyInternalErrorTest {
                         assertThat(e.getMessage()).as(what).contains("internal error", token).doesNotContain("\n");
                     });
                 }
-                InternalFaultProbe.hook = null;
+                fault = null;
                 assertLogged(proxyFrame ? "PROXY " : "DOWNLOAD " + BOOM, token, what);
                 servesTheNextClient(what);
             }
@@ -100,7 +110,7 @@ class ProxyInternalErrorTest {
         int round = 0;
         for (boolean proxyFrame : new boolean[] {false, true}) {
             String token = "upstream-" + (round++);
-            failAt(InternalFaultProbe.Point.PROXY_NEW_RELAY, new IllegalStateException(token));
+            failAt(Point.NEW_RELAY, new IllegalStateException(token));
             try (XferConnection c = XferConnection.open("127.0.0.1", proxy.port(), "", Duration.ofSeconds(30))) {
                 if (proxyFrame) {
                     // "proxy ready" is out: the error answers the first request relayed.
@@ -112,7 +122,7 @@ class ProxyInternalErrorTest {
                             assertThat(e.getMessage()).contains("internal error", token);
                         });
             }
-            InternalFaultProbe.hook = null;
+            fault = null;
             assertLogged(proxyFrame ? "PROXY copy" : "DOWNLOAD " + BOOM, token, "proxy frame " + proxyFrame);
             servesTheNextClient("after " + token);
         }
@@ -123,14 +133,14 @@ class ProxyInternalErrorTest {
         int round = 0;
         for (Function<String, Throwable> kind : KINDS) {
             String token = "relaying-" + (round++);
-            failAt(InternalFaultProbe.Point.PROXY_RELAY, kind.apply(token));
+            failAt(Point.RELAY, kind.apply(token));
             String what = kind.apply(token).getClass().getSimpleName();
             try (XferConnection c = XferConnection.open("127.0.0.1", proxy.port(), "", Duration.ofSeconds(30))) {
                 // The frame went upstream already: no error frame may be put in front of its answer, only the close.
                 assertThatThrownBy(() -> c.download(download(BOOM))).as(what).isInstanceOf(IOException.class)
                         .isNotInstanceOf(RemoteException.class);
             }
-            InternalFaultProbe.hook = null;
+            fault = null;
             assertLogged("DOWNLOAD " + BOOM, token, what);
             servesTheNextClient(what);
         }
@@ -148,10 +158,35 @@ class ProxyInternalErrorTest {
         servesTheNextClient("after a bad frame");
     }
 
-    private static void failAt(InternalFaultProbe.Point point, Throwable thrown) {
-        InternalFaultProbe.hook = (p, name) -> {
-            if (p == point && (name.equals(BOOM) || p != InternalFaultProbe.Point.PROXY_RELAY && name.isEmpty())) {
-                throw sneaky(thrown);
+    private void failAt(Point point, Throwable thrown) {
+        fault = new Fault(point, thrown);
+    }
+
+    private void failIfAt(Point point) {
+        Fault f = fault;
+        if (f != null && f.point() == point) {
+            throw sneaky(f.thrown());
+        }
+    }
+
+    private SocketChannel connect(InetSocketAddress upstream) throws IOException {
+        failIfAt(Point.CONNECT);
+        return UpstreamConnector.DIRECT.connect(upstream);
+    }
+
+    private Relay newRelay(RelayMethod method, TransferOptions options) throws IOException {
+        failIfAt(Point.NEW_RELAY);
+        Relay relay = RelayFactory.DIRECT.newRelay(method, options);
+        return new Relay() {
+            @Override
+            public Relayed relay(SocketChannel client, SocketChannel upstream) throws IOException {
+                failIfAt(Point.RELAY);
+                return relay.relay(client, upstream);
+            }
+
+            @Override
+            public void close() throws IOException {
+                relay.close();
             }
         };
     }
