@@ -70,7 +70,7 @@ final class OutputOptions {
         write(report);
         if (report.anyFailed()) {
             System.err.println("xferbench: FAILED rows: " + Arrays.toString(report.results().stream()
-                    .filter(r -> r.error() != null).map(MethodResult::label).toArray()));
+                    .filter(r -> r.status() instanceof MethodResult.Status.Failed).map(MethodResult::label).toArray()));
             return Cli.FAILED;
         }
         return 0;

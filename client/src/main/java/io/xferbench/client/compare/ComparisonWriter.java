@@ -59,11 +59,15 @@ public final class ComparisonWriter {
     }
 
     private static String rate(MethodResult r) {
-        if (r.skipped() != null) {
-            return "skipped";
-        }
-        if (r.error() != null) {
-            return "FAILED";
+        switch (r.status()) {
+            case MethodResult.Status.Skipped s -> {
+                return "skipped";
+            }
+            case MethodResult.Status.Failed f -> {
+                return "FAILED";
+            }
+            case MethodResult.Status.Measured m -> {
+            }
         }
         RunComparison.Range range = RunComparison.Range.of(r);
         return range == null ? "n/a" : r.throughput().single() ? ReportCharts.number(range.median()) + " (no range)"

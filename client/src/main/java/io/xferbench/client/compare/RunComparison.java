@@ -51,7 +51,7 @@ public record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<Met
     /** A row's rate: median, min and max over rounds; MiB/s, or req/s for empty-body rows. */
     record Range(double median, double min, double max) {
         static Range of(MethodResult r) {
-            if (r.skipped() != null || r.error() != null) {
+            if (!r.measured()) {
                 return null;
             }
             MethodResult.Throughput t = r.throughput();

@@ -87,13 +87,11 @@ public final class ReportCharts {
     }
 
     private static BarChart.Cell cell(MethodResult r, Function<MethodResult, BarChart.Cell> measure) {
-        if (r.skipped() != null) {
-            return new BarChart.Unmeasured("skipped: " + r.skipped(), false);
-        }
-        if (r.error() != null) {
-            return new BarChart.Unmeasured("FAILED: " + r.error(), true);
-        }
-        return measure.apply(r);
+        return switch (r.status()) {
+            case MethodResult.Status.Skipped s -> new BarChart.Unmeasured("skipped: " + s.reason(), false);
+            case MethodResult.Status.Failed f -> new BarChart.Unmeasured("FAILED: " + f.cause(), true);
+            case MethodResult.Status.Measured m -> measure.apply(r);
+        };
     }
 
     private static BarChart.Cell mibPerSec(MethodResult r) {

@@ -195,7 +195,7 @@ public final class ReportWriter {
 
     /** "yes", or "yes shared" when the far side's columns include other clients' work; "NO" unverified. */
     private static String verified(MethodResult r) {
-        return (r.verified() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
+        return (r.measured() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
     }
 
     /** The measured process's peak live threads in the window (io-wq workers included), "n/a" when not counted. */
@@ -228,15 +228,16 @@ public final class ReportWriter {
 
     /** Adds a skipped or failed row, its reason in place of its figures; false for a measured one. */
     private static boolean unmeasured(Table table, MethodResult r) {
-        if (r.skipped() != null) {
-            table.spanningRow("skipped", List.of(r.label(), Sizes.format(r.row().size()), "skipped: " + r.skipped()));
-            return true;
+        switch (r.status()) {
+            case MethodResult.Status.Skipped s ->
+                    table.spanningRow("skipped", List.of(r.label(), Sizes.format(r.row().size()), "skipped: " + s.reason()));
+            case MethodResult.Status.Failed f ->
+                    table.spanningRow("failed", List.of(r.label(), Sizes.format(r.row().size()), "FAILED: " + f.cause()));
+            case MethodResult.Status.Measured m -> {
+                return false;
+            }
         }
-        if (r.error() != null) {
-            table.spanningRow("failed", List.of(r.label(), Sizes.format(r.row().size()), "FAILED: " + r.error()));
-            return true;
-        }
-        return false;
+        return true;
     }
 
     private static String cpuPerTransfer(MethodResult.Cpu cpu) {
@@ -268,7 +269,7 @@ public final class ReportWriter {
                     num(t.mibPerSecMax()), latency == null ? "" : num(latency.p50()), latency == null ? "" : num(latency.p99()),
                     cpuField(r.clientCpu(), MethodResult.Cpu::userSecondsPerGiB), cpuField(r.clientCpu(), MethodResult.Cpu::systemSecondsPerGiB),
                     cpuField(r.serverCpu(), MethodResult.Cpu::userSecondsPerGiB), cpuField(r.serverCpu(), MethodResult.Cpu::systemSecondsPerGiB),
-                    num(r.syscallCounts().perGiB()), Boolean.toString(r.verified()), quote(r.skipped()), quote(r.error()),
+                    num(r.syscallCounts().perGiB()), Boolean.toString(r.status().flat().verified()), quote(r.status().flat().skipped()), quote(r.status().flat().error()),
                     num(t.transfersPerSec()), num(r.syscallCounts().perTransfer()),
                     row.relayBuffer() == null ? "" : Integer.toString(row.relayBuffer()), row.measuredProcess(),
                     cpuField(r.serverCpu(), MethodResult.Cpu::contextSwitchesPerGiB),

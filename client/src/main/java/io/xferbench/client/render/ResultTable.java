@@ -97,18 +97,20 @@ final class ResultTable {
     /** Adds a skipped or failed row: the reason in place of its figures; false for a measured one. */
     private static boolean unmeasured(MethodResult r, Table table) {
         List<String> named = List.of(r.label(), Sizes.format(r.row().size()));
-        if (r.skipped() != null) {
-            table.spanningRow("skipped", Stream.concat(named.stream(), Stream.of("skipped: " + r.skipped())).toList());
-        } else if (r.error() != null) {
-            table.spanningRow("failed", Stream.concat(named.stream(), Stream.of("FAILED: " + r.error())).toList());
-        } else {
-            return false;
+        switch (r.status()) {
+            case MethodResult.Status.Skipped s ->
+                    table.spanningRow("skipped", Stream.concat(named.stream(), Stream.of("skipped: " + s.reason())).toList());
+            case MethodResult.Status.Failed f ->
+                    table.spanningRow("failed", Stream.concat(named.stream(), Stream.of("FAILED: " + f.cause())).toList());
+            case MethodResult.Status.Measured m -> {
+                return false;
+            }
         }
         return true;
     }
 
     private static String verified(MethodResult r) {
-        return (r.verified() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
+        return (r.measured() ? "yes" : "NO") + (r.sharing().wasShared() ? " shared" : "");
     }
 
     /** Every syscall counted, largest first, divided by {@code per}: the one that defines a method is never cut off. */

@@ -24,8 +24,9 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
             throw new java.nio.file.NoSuchFileException(file.toString());
         }
         Report report;
+        JsonNode tree;
         try {
-            JsonNode tree = JSON.readTree(file.toFile());
+            tree = JSON.readTree(file.toFile());
             if (tree == null || !tree.isObject()) {
                 throw new IOException(file + " is not an xferbench client JSON report: not a JSON object");
             }
@@ -42,8 +43,9 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         if (report == null || report.environment() == null || report.results() == null) {
             throw new IOException(file + " is not an xferbench client JSON report: no environment or results");
         }
+        JsonNode rows = tree.get("results");
         for (int i = 0; i < report.results().size(); i++) {
-            String problem = problem(report.results().get(i));
+            String problem = problem(report.results().get(i), rows.get(i));
             if (problem != null) {
                 throw new IOException(file + " is not an xferbench client JSON report: results[" + i + "] " + problem);
             }
@@ -90,8 +92,11 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         return null;
     }
 
-    /** What a hand-edited or truncated row lacks that every written row has; null when nothing. */
-    private static String problem(MethodResult r) {
+    /**
+     * What a hand-edited or truncated row lacks that every written row has; null when nothing. Its status is checked as
+     * written ({@code json}): one with no reason and no rounds is no row, not a failed one.
+     */
+    private static String problem(MethodResult r, JsonNode json) {
         if (r == null) {
             return "is null";
         }
@@ -101,10 +106,14 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         if (r.row().method() == null) {
             return "has no method";
         }
-        if (r.skipped() == null && r.error() == null && r.throughput().repeatMibPerSec() == null) {
+        if (absent(json.get("skipped")) && absent(json.get("error")) && r.throughput().repeatMibPerSec() == null) {
             return "(" + r.row().method() + ") is neither skipped nor failed but has no measured rounds (repeatMibPerSec)";
         }
         return null;
+    }
+
+    private static boolean absent(JsonNode field) {
+        return field == null || field.isNull();
     }
 
     /**
@@ -123,6 +132,6 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
     }
 
     public boolean anyFailed() {
-        return results.stream().anyMatch(r -> r.error() != null);
+        return results.stream().anyMatch(r -> r.status() instanceof MethodResult.Status.Failed);
     }
 }

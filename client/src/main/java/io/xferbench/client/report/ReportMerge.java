@@ -94,11 +94,15 @@ public final class ReportMerge {
     private static Merged mergeRow(MethodResult.Row row, List<MethodResult> parts, List<Input> inputs) {
         for (int i = 0; i < parts.size(); i++) {
             MethodResult p = parts.get(i);
-            if (p.error() != null) {
-                return new Merged(MethodResult.failed(row, inputs.get(i).name() + ": " + p.error()), Double.NaN);
-            }
-            if (p.skipped() != null) {
-                return new Merged(MethodResult.skipped(row, p.skipped()), Double.NaN);
+            switch (p.status()) {
+                case MethodResult.Status.Failed f -> {
+                    return new Merged(MethodResult.failed(row, inputs.get(i).name() + ": " + f.cause()), Double.NaN);
+                }
+                case MethodResult.Status.Skipped s -> {
+                    return new Merged(MethodResult.skipped(row, s.reason()), Double.NaN);
+                }
+                case MethodResult.Status.Measured m -> {
+                }
             }
             if (p.throughput().startedAtEpochMicros() == null) {
                 return new Merged(MethodResult.failed(row, inputs.get(i).name() + " has no measured span (a report older than "
@@ -116,7 +120,6 @@ public final class ReportMerge {
         long voluntary = 0;
         long involuntary = 0;
         boolean cpuKnown = true;
-        boolean verified = true;
         for (MethodResult p : parts) {
             MethodResult.Throughput t = p.throughput();
             from = Math.min(from, t.startedAtEpochMicros());
@@ -125,7 +128,6 @@ public final class ReportMerge {
             earliestEnd = Math.min(earliestEnd, t.endedAtEpochMicros());
             bytes += t.bytes();
             transfers += t.transfers();
-            verified &= p.verified();
             if (p.clientCpu() == null) {
                 cpuKnown = false;
             } else {
@@ -143,7 +145,7 @@ public final class ReportMerge {
                 List.of(mibPerSec), perSecond, perSecond, perSecond, from, to);
         MethodResult.Cpu clientCpu = cpuKnown ? MethodResult.Cpu.of(user, system, voluntary, involuntary, bytes / (double) Sizes.GiB, transfers) : null;
         MethodResult result = new MethodResult(row, throughput, null, clientCpu, null, MethodResult.Syscalls.unavailable(FAR_SIDE_NOT_MERGED),
-                null, null, MethodResult.Sharing.UNKNOWN, null, verified, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
         return new Merged(result, Math.max(0, earliestEnd - latestStart) / (double) Math.max(1, to - from));
     }
 

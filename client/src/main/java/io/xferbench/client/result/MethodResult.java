@@ -1,9 +1,11 @@
 package io.xferbench.client.result;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
@@ -17,8 +19,9 @@ import java.util.Map;
 /**
  * One row of results: one method at one size, in one direction. Serialised into the JSON report (schema in
  * docs/results.md). The parts marked {@link JsonUnwrapped} keep the row's JSON flat, as it was before the parts were
- * split out, so older reports still read back. A skipped row has {@code skipped} set and no numbers; a failed one has
- * {@code error}.
+ * split out, so older reports still read back. Whether the row was measured, skipped or failed is its {@link Status};
+ * skipped and failed rows carry no numbers. In JSON the status is the flat {@code verified}, {@code skipped} and
+ * {@code error} fields reports have always had ({@link Status.Flat}).
  *
  * @param row              which method, size and direction
  * @param throughput       bytes, transfers and rates of the measured rounds
@@ -31,19 +34,108 @@ import java.util.Map;
  * @param sharing          whether other clients' connections worked in the measured process during the window
  * @param serverThreadsPeak the most threads {@link Row#measuredProcess()} had alive in the window, io-wq workers
  *                         included (MeasurementReport#threadsPeak); null when not measured or the far side could not count
- * @param verified         every transfer's bytes (and CRC32C when asked) matched
+ * @param status           measured (every transfer's bytes, and CRC32C when asked, matched), skipped or failed
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
+// The reading creator below would put its named fields first; rows keep the order they were always written in.
+@JsonPropertyOrder({"row", "throughput", "latencyMillis", "clientCpu", "serverCpu", "syscallCounts", "residencyPermille", "uploadPhasesMillis",
+        "sharing", "serverThreadsPeak", "flatStatus"})
 public record MethodResult(@JsonUnwrapped Row row, @JsonUnwrapped Throughput throughput, Latency latencyMillis, Cpu clientCpu, Cpu serverCpu,
                     @JsonUnwrapped Syscalls syscallCounts, Residency residencyPermille, UploadPhases uploadPhasesMillis,
-                    @JsonUnwrapped Sharing sharing, Integer serverThreadsPeak, boolean verified, String skipped, String error) {
+                    @JsonUnwrapped Sharing sharing, Integer serverThreadsPeak, @JsonIgnore Status status) {
 
-    public static MethodResult skipped(Row row, String reason) {
-        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, null, false, reason, null);
+    public MethodResult {
+        java.util.Objects.requireNonNull(status, "status");
     }
 
-    public static MethodResult failed(Row row, String error) {
-        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, null, false, null, error);
+    /** A row as reports write it: its status as the flat {@code verified}, {@code skipped} and {@code error} fields. */
+    @JsonCreator
+    private static MethodResult read(@JsonUnwrapped Row row, @JsonUnwrapped Throughput throughput, @JsonProperty("latencyMillis") Latency latencyMillis,
+                                     @JsonProperty("clientCpu") Cpu clientCpu, @JsonProperty("serverCpu") Cpu serverCpu,
+                                     @JsonUnwrapped Syscalls syscallCounts, @JsonProperty("residencyPermille") Residency residencyPermille,
+                                     @JsonProperty("uploadPhasesMillis") UploadPhases uploadPhasesMillis, @JsonUnwrapped Sharing sharing,
+                                     @JsonProperty("serverThreadsPeak") Integer serverThreadsPeak, @JsonUnwrapped Status.Flat status) {
+        return new MethodResult(row, throughput, latencyMillis, clientCpu, serverCpu, syscallCounts, residencyPermille, uploadPhasesMillis,
+                sharing, serverThreadsPeak, status.status());
+    }
+
+    /** The status as reports write it, after every other field as it always was. */
+    @JsonUnwrapped
+    @JsonProperty
+    private Status.Flat flatStatus() {
+        return status.flat();
+    }
+
+    public static MethodResult skipped(Row row, String reason) {
+        return unmeasured(row, new Status.Skipped(reason));
+    }
+
+    public static MethodResult failed(Row row, String cause) {
+        return unmeasured(row, new Status.Failed(cause));
+    }
+
+    private static MethodResult unmeasured(Row row, Status status) {
+        return new MethodResult(row, Throughput.NONE, null, null, null, Syscalls.NONE, null, null, Sharing.UNKNOWN, null, status);
+    }
+
+    /** Whether the row has figures: neither skipped nor failed. */
+    public boolean measured() {
+        return status() instanceof Status.Measured;
+    }
+
+    /**
+     * What became of a row. Only a measured row has figures, and every transfer of it was verified: a transfer that was
+     * not fails the row.
+     */
+    public sealed interface Status {
+        /** Every round ran and every transfer's bytes (and CRC32C when asked) matched. */
+        record Measured() implements Status {
+        }
+
+        /** The method cannot run here (no io_uring, O_DIRECT refused, a size past its limit). */
+        record Skipped(String reason) implements Status {
+            public Skipped {
+                java.util.Objects.requireNonNull(reason, "reason");
+            }
+        }
+
+        /** A transfer failed, was not verified, or the row could not be made (merge). */
+        record Failed(String cause) implements Status {
+            public Failed {
+                java.util.Objects.requireNonNull(cause, "cause");
+            }
+        }
+
+        Status MEASURED = new Measured();
+
+        /** The fields reports write: {@code verified}, {@code skipped} and {@code error}. */
+        default Flat flat() {
+            return switch (this) {
+                case Measured m -> new Flat(true, null, null);
+                case Skipped s -> new Flat(false, s.reason(), null);
+                case Failed f -> new Flat(false, null, f.cause());
+            };
+        }
+
+        /**
+         * A status as reports write it: measured rows {@code verified: true}, skipped rows their reason, failed rows their
+         * error (the other two null, verified false).
+         */
+        record Flat(boolean verified, String skipped, String error) {
+            /**
+             * The status these fields say. A row that is neither skipped nor failed yet not verified never came out of
+             * a client; read back, it is failed rather than shown as measured.
+             */
+            Status status() {
+                if (error != null) {
+                    return new Failed(error);
+                }
+                if (skipped != null) {
+                    return new Skipped(skipped);
+                }
+                return verified ? MEASURED : new Failed("not verified");
+            }
+        }
     }
 
     /** Method as shown in tables: the relay buffer is part of a proxy row's identity when the client chose one. */
@@ -143,11 +235,11 @@ public record MethodResult(@JsonUnwrapped Row row, @JsonUnwrapped Throughput thr
 
     /** This row with the wall-clock span of its measured rounds; a row that moved nothing stays as it is. */
     public MethodResult measuredBetween(long startedAtEpochMicros, long endedAtEpochMicros) {
-        if (skipped != null || error != null) {
+        if (!measured()) {
             return this;
         }
         return new MethodResult(row, throughput.measuredBetween(startedAtEpochMicros, endedAtEpochMicros), latencyMillis, clientCpu,
-                serverCpu, syscallCounts, residencyPermille, uploadPhasesMillis, sharing, serverThreadsPeak, verified, skipped, error);
+                serverCpu, syscallCounts, residencyPermille, uploadPhasesMillis, sharing, serverThreadsPeak, status);
     }
 
     /** Client-side latency of one transfer, request written → last byte read, in milliseconds. */

@@ -76,7 +76,7 @@ final class Results {
                 syscalls(countSyscalls, far, gib, transfers),
                 upload ? null : new MethodResult.Residency(residencyBefore, residencyAfter),
                 upload ? uploadPhases(rounds) : null, new MethodResult.Sharing(foreign > 0, foreign),
-                far.threadsPeak() > 0 ? far.threadsPeak() : null, true, null, null);
+                far.threadsPeak() > 0 ? far.threadsPeak() : null, MethodResult.Status.MEASURED);
     }
 
     /** The far side's counts, per GiB and per transfer, or why there are none. */

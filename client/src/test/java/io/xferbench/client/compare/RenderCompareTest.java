@@ -26,7 +26,7 @@ class RenderCompareTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 64 * Sizes.MiB),
                 new MethodResult.Throughput(192 * Sizes.MiB, 3, 1.0, median, min, max, List.of(min, median, max), null, null, null),
                 new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
-                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
     }
 
     private static MethodResult.Cpu cpu() {
@@ -131,7 +131,7 @@ class RenderCompareTest {
         MethodResult once = new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "stream", 64 * Sizes.MiB),
                 new MethodResult.Throughput(64 * Sizes.MiB, 1, 1.0, 15, 15, 15, List.of(15.0), null, null, null),
                 new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
-                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
         Report report = new Report(Map.of(), List.of(once));
         assertThat(ReportWriter.table(report)).contains("15 (no range)").doesNotContain("[15..15]");
         assertThat(ReportWriter.render(report, "markdown")).contains("| 15 (no range) |");

@@ -22,7 +22,7 @@ class ChartsTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, size),
                 new MethodResult.Throughput(3 * size, 3, 1.0, median, min, max, List.of(min, median, max), 3.0, 2.0, 4.0),
                 new MethodResult.Latency(1, 2, 2), null, null, MethodResult.Syscalls.unavailable("perf not installed"),
-                null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+                null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
     }
 
     /** a at 1 MiB and 64 MiB, b skipped at 1 MiB only, c run at 64 MiB only. */
@@ -117,7 +117,7 @@ class ChartsTest {
     void emptyBodyRowsAreChartedPerRequestBySeriesOfScenario() {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
-                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
         List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
         assertThat(charts).extracting(ReportCharts.Named::suffix).containsExactly("-requests", "-requests-cpu", "-requests-syscalls");
         BarChart requests = charts.get(0).chart();
@@ -130,7 +130,7 @@ class ChartsTest {
     void aProxyRunsTitlesNameTheProxyOnce() {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
-                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, true, null, null);
+                null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
         List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
         assertThat(charts.get(1).chart().title()).isEqualTo("xferbench proxy process CPU microseconds per request (usr+sys)");
         assertThat(charts.get(2).chart().title()).isEqualTo("xferbench proxy process syscalls per request");

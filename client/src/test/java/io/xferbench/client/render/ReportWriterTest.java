@@ -29,7 +29,7 @@ class ReportWriterTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "transfer-to", 1L << 30),
                 new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
                 new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), new MethodResult.Syscalls(syscalls, 6.0, 6.0, 0L, null),
-                new MethodResult.Residency(1000, 1000), null, ALONE, 57, true, null, null);
+                new MethodResult.Residency(1000, 1000), null, ALONE, 57, MethodResult.Status.MEASURED);
     }
 
     /** 4000 empty-body exchanges through the copy relay with a 1 KiB buffer. */
@@ -41,7 +41,7 @@ class ReportWriterTest {
         return new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, 1024),
                 new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
                 new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 4.025, 0L, null),
-                new MethodResult.Residency(1000, 1000), null, ALONE, null, true, null, null);
+                new MethodResult.Residency(1000, 1000), null, ALONE, null, MethodResult.Status.MEASURED);
     }
 
     private static Report report() {
@@ -64,7 +64,7 @@ class ReportWriterTest {
         return new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, method, 1L << 30),
                 new MethodResult.Throughput(1L << 30, 1, 0.5, 2048, 2000, 2100, List.of(2048.0), 2.0, 2.0, 2.0),
                 new MethodResult.Latency(500.0, 500.0, 500.0), cpu(), cpu(),
-                new MethodResult.Syscalls(syscalls, 100.0, 100.0, sqes, null), null, null, ALONE, null, true, null, null);
+                new MethodResult.Syscalls(syscalls, 100.0, 100.0, sqes, null), null, null, ALONE, null, MethodResult.Status.MEASURED);
     }
 
     /** transfer-to's sendfile64 is shown although six other syscalls were counted more often. */
@@ -157,7 +157,7 @@ class ReportWriterTest {
         MethodResult rare = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
                 new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 2.0, 0L, null),
-                new MethodResult.Residency(1000, 1000), null, ALONE, null, true, null, null);
+                new MethodResult.Residency(1000, 1000), null, ALONE, null, MethodResult.Status.MEASURED);
         assertThat(ReportWriter.table(new Report(Map.of(), List.of(rare)))).contains("read=2.00 ioctl=<0.01 write=0.00");  // write: the relay's defining syscall, never called
         assertThat(MethodSyscalls.figure(3, 1 << 20, "%.0f")).isEqualTo("<1");
         assertThat(MethodSyscalls.figure(0, 1, "%.0f")).isEqualTo("0");
@@ -168,7 +168,7 @@ class ReportWriterTest {
         MethodResult small = exchanges();
         MethodResult connect = new MethodResult(new MethodResult.Row(Direction.RELAY, "splice-pooled", MethodResult.Scenario.CONNECT, 0, null),
                 new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0, 0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
-                cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, null, true, null, null);
+                cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, null, MethodResult.Status.MEASURED);
         String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
         assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
@@ -180,7 +180,7 @@ class ReportWriterTest {
     void uploadsShowWhereTheServersTimeWent() {
         MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "splice", 1L << 20),
                 new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
-                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, null, true, null, null);
+                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, null, MethodResult.Status.MEASURED);
         String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
         assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
@@ -191,7 +191,7 @@ class ReportWriterTest {
     void anInlineChecksumIsSaidNotShownAsZeroMilliseconds() {
         MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "stream", 1L << 20),
                 new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
-                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 0.0, null), ALONE, null, true, null, null);
+                cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 0.0, null), ALONE, null, MethodResult.Status.MEASURED);
         assertThat(ReportWriter.table(new Report(Map.of(), List.of(upload)))).containsPattern("stream +1MiB +40\\.50 +inline +-");
     }
 
@@ -213,6 +213,27 @@ class ReportWriterTest {
         assertThat(back.results()).hasSize(3);
         assertThat(back.results().get(0).throughput().mibPerSec()).isEqualTo(4096);
         assertThat(back.results().get(0).throughput().transfersPerSec()).isEqualTo(4.0);
+    }
+
+    @Test
+    void eachStatusIsWrittenAsTheFlatFieldsAndReadsBackAsItself() throws Exception {
+        String json = ReportWriter.render(report(), "json");
+        assertThat(json).contains("\"verified\" : true,\n    \"skipped\" : null,\n    \"error\" : null")
+                .contains("\"verified\" : false,\n    \"skipped\" : \"Netty io_uring unavailable: kernel says no\",\n    \"error\" : null")
+                .contains("\"verified\" : false,\n    \"skipped\" : null,\n    \"error\" : \"verification failed: CRC32C mismatch\"");
+        assertThat(JSON.readTree(json).get("results").get(0).has("flatStatus")).as("the status is its three fields only").isFalse();
+        assertThat(JSON.readTree(json).get("results").get(0).has("status")).isFalse();
+        assertThat(JSON.readTree(json).get("results").get(0).has("measured")).isFalse();
+        List<MethodResult.Status> back = JSON.readValue(json, Report.class).results().stream().map(MethodResult::status).toList();
+        assertThat(back).containsExactly(MethodResult.Status.MEASURED,
+                new MethodResult.Status.Skipped("Netty io_uring unavailable: kernel says no"),
+                new MethodResult.Status.Failed("verification failed: CRC32C mismatch"));
+    }
+
+    @Test
+    void aRowNeitherSkippedNorFailedButNotVerifiedReadsBackAsFailed() throws Exception {
+        String json = ReportWriter.render(new Report(Map.of(), List.of(measured())), "json").replace("\"verified\" : true", "\"verified\" : false");
+        assertThat(JSON.readValue(json, Report.class).results().get(0).status()).isEqualTo(new MethodResult.Status.Failed("not verified"));
     }
 
     @Test
@@ -291,7 +312,7 @@ class ReportWriterTest {
         MethodResult shared = new MethodResult(MethodResult.Row.served(Direction.DOWNLOAD, "stream", 1L << 30),
                 new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
                 new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, null,
-                new MethodResult.Sharing(true, 3), null, true, null, null);
+                new MethodResult.Sharing(true, 3), null, MethodResult.Status.MEASURED);
         Report report = new Report(Map.of(), List.of(alone, shared));
         String table = ReportWriter.table(report);
         assertThat(table.lines().filter(l -> l.startsWith("stream")).findFirst().orElseThrow()).contains("yes shared");

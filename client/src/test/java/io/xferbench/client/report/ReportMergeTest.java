@@ -27,7 +27,7 @@ class ReportMergeTest {
         return new MethodResult(ROW, new MethodResult.Throughput(bytes, transfers, (toMicros - fromMicros) / 1e6, 1, 1, 1, List.of(1.0),
                 null, null, null).measuredBetween(fromMicros, toMicros), new MethodResult.Latency(1, 2, 2),
                 MethodResult.Cpu.of(0.5, 0.25, 10, 1, 1, 1), MethodResult.Cpu.of(9, 9, 9, 9, 1, 1),
-                MethodResult.Syscalls.unavailable("perf not installed"), null, null, new MethodResult.Sharing(true, 1), 40, true, null, null);
+                MethodResult.Syscalls.unavailable("perf not installed"), null, null, new MethodResult.Sharing(true, 1), 40, MethodResult.Status.MEASURED);
     }
 
     private static ReportMerge.Input input(String name, String id, MethodResult... rows) {
@@ -56,7 +56,7 @@ class ReportMergeTest {
         assertThat(r.clientCpu().userSeconds()).isEqualTo(1.0);
         assertThat(r.serverCpu()).as("the far side's windows overlap: not summed").isNull();
         assertThat(r.syscallCounts().unavailable()).isEqualTo(ReportMerge.FAR_SIDE_NOT_MERGED);
-        assertThat(r.verified()).isTrue();
+        assertThat(r.status()).isEqualTo(MethodResult.Status.MEASURED);
         ReportMerge.Clients clients = (ReportMerge.Clients) merged.environment().get("clients");
         assertThat(clients.count()).isEqualTo(2);
         assertThat(clients.members()).extracting(ReportMerge.Member::host).containsExactly("h-a", "h-b");
@@ -69,9 +69,9 @@ class ReportMergeTest {
     void aFailedOrMissingRowFailsTheMergedRow() {
         MethodResult failed = MethodResult.failed(ROW, "verification failed");
         Report merged = ReportMerge.merge(List.of(input("a", "1/2", row(1, 1, 0, 1)), input("b", "2/2", failed)));
-        assertThat(merged.results().get(0).error()).isEqualTo("b: verification failed");
+        assertThat(merged.results().get(0).status()).isEqualTo(new MethodResult.Status.Failed("b: verification failed"));
         merged = ReportMerge.merge(List.of(input("a", "1/2", row(1, 1, 0, 1)), input("b", "2/2")));
-        assertThat(merged.results().get(0).error()).contains("not in b");
+        assertThat(cause(merged.results().get(0))).contains("not in b");
     }
 
     @Test
@@ -135,5 +135,11 @@ class ReportMergeTest {
         assertThat(r.exit()).as(r.err()).isEqualTo(Cli.USAGE);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).contains("has no clientId");
+    }
+
+    /** The cause of a failed row; fails the test for a measured or skipped one. */
+    private static String cause(MethodResult r) {
+        assertThat(r.status()).isInstanceOf(MethodResult.Status.Failed.class);
+        return ((MethodResult.Status.Failed) r.status()).cause();
     }
 }
