@@ -4,7 +4,6 @@ import io.xferbench.client.report.ClientId;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -37,14 +36,14 @@ final class CooperationOptions {
         Thread.sleep(wait);
     }
 
-    /** Adds clientId (and startAt) to the report's environment when given. */
-    void describe(Map<String, Object> environment) {
-        if (clientId != null) {
-            environment.put("clientId", clientId.toString());
-        }
-        if (startAt != null) {
-            environment.put("startAt", startAt.toString());
-        }
+    /** {@code --client-id} as the report's environment records it; null when not given. */
+    String reportedClientId() {
+        return clientId == null ? null : clientId.toString();
+    }
+
+    /** {@code --start-at} as the report's environment records it; null when not given. */
+    String reportedStartAt() {
+        return startAt == null ? null : startAt.toString();
     }
 
     /** Epoch seconds (decimals allowed) or an ISO-8601 instant, at most {@link #LONGEST_WAIT} ahead. */

@@ -2,6 +2,8 @@ package io.xferbench.client.command;
 
 import io.xferbench.client.report.Provenance;
 import io.xferbench.client.report.Report;
+import io.xferbench.client.report.RunEnvironment;
+import io.xferbench.client.report.RunSettings;
 import io.xferbench.client.result.MethodResult;
 import io.xferbench.client.run.Outcome;
 import io.xferbench.client.run.Progress;
@@ -17,9 +19,7 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -100,18 +100,11 @@ public final class DownloadCommand implements Callable<Integer> {
             }
         }
         progress.finish();
-        Map<String, Object> settings = rounds.describe(server, parsedSizes);
-        settings.put("cache", cache.name().toLowerCase(java.util.Locale.ROOT));
-        settings.put("bufferSize", bufferSize);
-        settings.put("unalignedBuffer", buffer.unaligned);
-        settings.put("receiver", "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
-        Map<String, Object> environment = new LinkedHashMap<>();
-        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
-        environment.put("settings", settings);
-        cooperation.describe(environment);
-        environment.put("client", EnvironmentInfo.describe(null));
-        environment.put("network", server.networkPath(info));
-        environment.put("server", info.environment());
-        return output.emit(new Report(environment, results));
+        RunSettings settings = new RunSettings.Download(rounds.describe(server, parsedSizes), cache.name().toLowerCase(java.util.Locale.ROOT),
+                bufferSize, buffer.unaligned, "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
+        RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
+                cooperation.reportedClientId(), cooperation.reportedStartAt(), EnvironmentInfo.describe(null), server.networkPath(info),
+                null, info.environment());
+        return output.emit(new Report(environment.asReportEnvironment(), results));
     }
 }

@@ -2,6 +2,8 @@ package io.xferbench.client.command;
 
 import io.xferbench.client.report.Provenance;
 import io.xferbench.client.report.Report;
+import io.xferbench.client.report.RunEnvironment;
+import io.xferbench.client.report.RunSettings;
 import io.xferbench.client.result.MethodResult.Scenario;
 import io.xferbench.client.result.MethodResult;
 import io.xferbench.client.run.Outcome;
@@ -23,9 +25,7 @@ import io.xferbench.core.registry.RelayMethods;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -184,26 +184,12 @@ public final class ProxyCommand implements Callable<Integer> {
             }
         }
         progress.finish();
-        Map<String, Object> settings = rounds.describe(server, parsedSizes);
-        settings.put("scenarios", scenarios);
-        settings.put("exchangesPerConnectionPerRound", exchanges);
-        settings.put("connectsPerConnectionPerRound", connects);
-        settings.put("bodiesPerConnectionPerRound", bodies);
-        settings.put("upstreamMethod", downloadMethod);
-        settings.put("proxyDefaultRelayBuffer", proxyInfo.relayBuffer());
-        settings.put("measured", "proxy process (pid " + proxyInfo.pid() + "): CPU and syscalls in its own MEASURE window");
-        Map<String, Object> proxy = new LinkedHashMap<>();
-        proxy.put("pid", proxyInfo.pid());
-        proxy.put("upstream", proxyInfo.upstream());
-        proxy.putAll(proxyInfo.environment());
-        Map<String, Object> environment = new LinkedHashMap<>();
-        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
-        environment.put("settings", settings);
-        environment.put("client", EnvironmentInfo.describe(null));
-        environment.put("network", server.networkPath(proxyInfo));
-        environment.put("proxy", proxy);
-        environment.put("server", upstreamInfo.environment());
-        return output.emit(new Report(environment, results));
+        RunSettings settings = new RunSettings.Proxy(rounds.describe(server, parsedSizes), scenarios, exchanges, connects, bodies,
+                downloadMethod, proxyInfo.relayBuffer(), "proxy process (pid " + proxyInfo.pid() + "): CPU and syscalls in its own MEASURE window");
+        RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
+                null, null, EnvironmentInfo.describe(null), server.networkPath(proxyInfo),
+                new RunEnvironment.ProxySide(proxyInfo.pid(), proxyInfo.upstream(), proxyInfo.environment()), upstreamInfo.environment());
+        return output.emit(new Report(environment.asReportEnvironment(), results));
     }
 
     /** Generates and warms the upstream's files of {@code sizes} (and the empty one) through the proxy's default relay. */

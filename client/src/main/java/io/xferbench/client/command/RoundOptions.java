@@ -1,11 +1,10 @@
 package io.xferbench.client.command;
 
+import io.xferbench.client.report.RunSettings;
 import io.xferbench.client.run.Progress;
 import io.xferbench.client.run.TransferDriver;
 import io.xferbench.core.cli.Converters;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -69,14 +68,8 @@ final class RoundOptions {
     }
 
     /** The run's settings as printed above the table and stored in the JSON; commands add their own after these. */
-    Map<String, Object> describe(ServerOptions server, List<Long> sizes) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("server", server.host + ":" + server.port);
-        m.put("sizes", sizes);
-        m.put("repeat", repeat);
-        m.put("warmup", warmup);
-        m.put("concurrency", concurrency);
-        m.put("verify", verify.name().toLowerCase(java.util.Locale.ROOT));
-        return m;
+    RunSettings.Rounds describe(ServerOptions server, List<Long> sizes) {
+        return new RunSettings.Rounds(server.host + ":" + server.port, sizes, repeat, warmup, concurrency,
+                verify.name().toLowerCase(java.util.Locale.ROOT));
     }
 }

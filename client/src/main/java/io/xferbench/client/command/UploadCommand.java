@@ -2,6 +2,8 @@ package io.xferbench.client.command;
 
 import io.xferbench.client.report.Provenance;
 import io.xferbench.client.report.Report;
+import io.xferbench.client.report.RunEnvironment;
+import io.xferbench.client.report.RunSettings;
 import io.xferbench.client.result.MethodResult;
 import io.xferbench.client.run.Outcome;
 import io.xferbench.client.run.Progress;
@@ -20,9 +22,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ServerDescription;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -101,23 +101,14 @@ public final class UploadCommand implements Callable<Integer> {
             }
         }
         progress.finish();
-        Map<String, Object> settings = rounds.describe(server, parsedSizes);
-        settings.put("fsync", fsync);
-        settings.put("bufferSize", bufferSize);
-        settings.put("unalignedBuffer", buffer.unaligned);
-        settings.put("sender", "FileChannel.transferTo (sendfile) from the page cache of a generated file in " + bodies
-                + ", same for every method");
-        settings.put("stored", "the server's data directory as " + uploadName(0)
-                + (rounds.concurrency > 1 ? " .. " + uploadName(rounds.concurrency - 1) : "")
-                + ", replaced by each upload (temp file, verify, rename)");
-        Map<String, Object> environment = new LinkedHashMap<>();
-        environment.put("provenance", Provenance.now(spec.commandLine().getParseResult().originalArgs()));
-        environment.put("settings", settings);
-        cooperation.describe(environment);
-        environment.put("client", EnvironmentInfo.describe(bodies));
-        environment.put("network", server.networkPath(info));
-        environment.put("server", info.environment());
-        return output.emit(new Report(environment, results));
+        RunSettings settings = new RunSettings.Upload(rounds.describe(server, parsedSizes), fsync, bufferSize, buffer.unaligned,
+                "FileChannel.transferTo (sendfile) from the page cache of a generated file in " + bodies + ", same for every method",
+                "the server's data directory as " + uploadName(0) + (rounds.concurrency > 1 ? " .. " + uploadName(rounds.concurrency - 1) : "")
+                        + ", replaced by each upload (temp file, verify, rename)");
+        RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
+                cooperation.reportedClientId(), cooperation.reportedStartAt(), EnvironmentInfo.describe(bodies), server.networkPath(info),
+                null, info.environment());
+        return output.emit(new Report(environment.asReportEnvironment(), results));
     }
 
     /** One name per connection, so concurrent uploads never replace each other's file mid-round. */

@@ -1,5 +1,7 @@
 package io.xferbench.client.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -16,26 +18,30 @@ import java.util.Set;
  * @param a   its value in the first report; null when absent
  * @param b   its value in the second report; null when absent
  */
-public record SettingsDifference(String key, Object a, Object b) {
+public record SettingsDifference(String key, JsonNode a, JsonNode b) {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The settings of a report; empty when it has none (reports older than the field, hand-made ones). */
-    static Map<String, Object> of(Report report) {
-        Map<String, Object> settings = new LinkedHashMap<>();
-        if (report.environment().get("settings") instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> settings.put(String.valueOf(k), v));
+    /**
+     * The settings of a report; empty when it has none (reports older than the field, hand-made ones). JSON values by name:
+     * two arbitrary reports (commands, versions) have different settings, so no record fits both.
+     */
+    static Map<String, JsonNode> of(Report report) {
+        Map<String, JsonNode> settings = new LinkedHashMap<>();
+        if (JSON.valueToTree(report.environment().get("settings")) instanceof com.fasterxml.jackson.databind.node.ObjectNode m) {
+            m.properties().forEach(e -> settings.put(e.getKey(), e.getValue()));
         }
         return settings;
     }
 
     /** Every setting either report has whose values differ, in the first report's order, then the second's. */
     public static List<SettingsDifference> between(Report first, Report second) {
-        Map<String, Object> a = of(first);
-        Map<String, Object> b = of(second);
+        Map<String, JsonNode> a = of(first);
+        Map<String, JsonNode> b = of(second);
         Set<String> keys = new LinkedHashSet<>(a.keySet());
         keys.addAll(b.keySet());
         List<SettingsDifference> differences = new ArrayList<>();
         for (String key : keys) {
-            // JSON read back gives Integer where a fresh report has Long, lists for lists: compare their text.
+            // A number may be an int in one report and a long in the other: compare their JSON text.
             if (!Objects.equals(String.valueOf(a.get(key)), String.valueOf(b.get(key)))) {
                 differences.add(new SettingsDifference(key, a.get(key), b.get(key)));
             }
@@ -45,6 +51,10 @@ public record SettingsDifference(String key, Object a, Object b) {
 
     /** {@code concurrency: 1 vs 4}, {@code sizes: 16MiB vs 8MiB} (not bytes); an absent value is written {@code (none)}. */
     public String describe() {
-        return key + ": " + (a == null ? "(none)" : RunSummary.value(key, a)) + " vs " + (b == null ? "(none)" : RunSummary.value(key, b));
+        return key + ": " + value(a) + " vs " + value(b);
+    }
+
+    private String value(JsonNode v) {
+        return v == null ? "(none)" : RunSummary.value(key, JSON.convertValue(v, Object.class));
     }
 }

@@ -1,0 +1,44 @@
+package io.xferbench.client.report;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.metrics.NetworkPath;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What download, upload and proxy write as a report's {@code environment} (docs/results.md), in the order reports have
+ * always had it. A {@link Report} holds it as JSON reads it back ({@link #asReportEnvironment}), so a fresh report and one
+ * read from a file look alike to render, compare and merge.
+ *
+ * @param clientId cooperating clients only ({@code --client-id}), else not written
+ * @param startAt  {@code --start-at} when given, else not written
+ * @param client   this machine ({@link io.xferbench.core.metrics.EnvironmentInfo})
+ * @param proxy    proxy runs only, else not written
+ * @param server   the server's INFO environment (the upstream's in proxy runs)
+ */
+public record RunEnvironment(Provenance provenance, RunSettings settings, @JsonInclude(JsonInclude.Include.NON_NULL) String clientId,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String startAt, Map<String, Object> client, NetworkPath network,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) ProxySide proxy, Map<String, Object> server) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The proxy process: its pid and upstream, then its machine's description.
+     *
+     * @param machine the proxy's INFO environment, written flat after pid and upstream
+     */
+    public record ProxySide(long pid, String upstream, @JsonIgnore Map<String, Object> machine) {
+        @JsonAnyGetter
+        private Map<String, Object> machineFields() {
+            return machine;
+        }
+    }
+
+    /** This environment as {@link Report#environment()} holds it: as its JSON reads back. */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> asReportEnvironment() {
+        return JSON.convertValue(this, LinkedHashMap.class);
+    }
+}
