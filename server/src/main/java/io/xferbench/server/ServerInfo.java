@@ -1,10 +1,13 @@
 package io.xferbench.server;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.MachineDescription;
 import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
@@ -15,15 +18,25 @@ import io.xferbench.server.loop.EventLoopTransport;
 import io.xferbench.server.thread.PlatformPollers;
 import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The INFO answer of a server ({@link ServerDescription}); its methods in every direction and its I/O models
  * (direction {@code io-model}), available or not.
  */
 public final class ServerInfo {
+
+    /**
+     * The server's INFO environment: its machine, then how it serves.
+     *
+     * @param ioModel              the I/O model serving (the others are listed as io-model methods)
+     * @param corkResponses        whether download answers are corked
+     * @param virtualThreadPollers the virtual model only: the JDK's poller mode in effect; else not written
+     */
+    record ServerEnvironment(@JsonUnwrapped MachineDescription machine, String ioModel, boolean corkResponses,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String virtualThreadPollers) {
+    }
+
     private ServerInfo() {
     }
 
@@ -46,14 +59,11 @@ public final class ServerInfo {
         for (ServerModels.Model m : ServerModels.all()) {
             methods.add(entry("io-model", m.id(), m.summary(), m.availability().get()));
         }
-        Map<String, Object> environment = new LinkedHashMap<>(EnvironmentInfo.describe(config.dataDir()));
-        environment.put("ioModel", config.ioModel());
         // Whether download answers are corked here: asked for, and set through Netty's option on the event loops or the
         // shim's setsockopt on the thread models.
-        environment.put("corkResponses", onLoops ? config.corkResponses() : ResponseCork.corks(config));
-        if (config.ioModel().equals(ServerModels.VIRTUAL)) {
-            environment.put("virtualThreadPollers", PlatformPollers.inEffect());
-        }
+        ServerEnvironment environment = new ServerEnvironment(EnvironmentInfo.describe(config.dataDir()), config.ioModel(),
+                onLoops ? config.corkResponses() : ResponseCork.corks(config),
+                config.ioModel().equals(ServerModels.VIRTUAL) ? PlatformPollers.inEffect() : null);
         return ServerDescription.server(environment, methods, NetworkLinks.of(local));
     }
 

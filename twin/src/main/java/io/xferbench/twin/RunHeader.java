@@ -3,10 +3,10 @@ package io.xferbench.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.method.Direction;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.MachineDescription;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * The lines above the table: machine, file system, cache state, rounds, buffer and how the C twins were built, so a
@@ -16,7 +16,7 @@ record RunHeader(TwinOptions options, Path file, long startResidentPermille, lon
                  String loadBefore, String loadAfter) {
 
     void print(PrintStream out) {
-        Map<String, Object> env = EnvironmentInfo.describe(options.dataDir());
+        MachineDescription env = EnvironmentInfo.describe(options.dataDir());
         out.println();
         boolean upload = options.direction() == Direction.UPLOAD;
         out.println(upload
@@ -24,10 +24,10 @@ record RunHeader(TwinOptions options, Path file, long startResidentPermille, lon
                         + " file beside the source (created before accept, removed and syncfs'd after every receive; no fsync, no re-read)"
                 : "DOWNLOAD: Java sender vs C twin, file -> loopback TCP -> one drain (TwinDrain: BodyReceiver, 1 MiB aligned direct buffer,"
                         + " length check only)");
-        out.printf(Locale.ROOT, "  jdk: %s (%s)   kernel: %s   cpus: %s (%s)%n", env.get("jdk"), env.get("jvm"),
-                env.get("kernel"), env.get("cpus"), env.get("cpuModel"));
+        out.printf(Locale.ROOT, "  jdk: %s (%s)   kernel: %s   cpus: %s (%s)%n", env.jdk(), env.jvm(),
+                env.kernel(), env.cpus(), env.cpuModel());
         out.printf(Locale.ROOT, "  file: %s (%s), %s on %s %s%n", file.getFileName(), Sizes.format(options.size()),
-                env.get("fileSystem"), env.get("fileSystemDevice"), options.dataDir());
+                env.fileSystem(), env.fileSystemDevice(), options.dataDir());
         out.printf(Locale.ROOT, "  cache: %s warm (resident %.1f%% at start, min %.1f%% before a measured transfer, %d re-warm(s)); %s%n",
                 upload ? "source" : "file", startResidentPermille / 10.0, minResidentPermille / 10.0, rewarms,
                 upload ? "the target is written to the page cache (the receivers neither fsync nor read back)"

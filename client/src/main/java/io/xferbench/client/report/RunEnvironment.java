@@ -3,7 +3,9 @@ package io.xferbench.client.report;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.metrics.MachineDescription;
 import io.xferbench.core.metrics.NetworkPath;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,22 +19,24 @@ import java.util.Map;
  * @param startAt  {@code --start-at} when given, else not written
  * @param client   this machine ({@link io.xferbench.core.metrics.EnvironmentInfo})
  * @param proxy    proxy runs only, else not written
- * @param server   the server's INFO environment (the upstream's in proxy runs)
+ * @param server   the server's INFO environment (the upstream's in proxy runs), as it sent it
  */
 public record RunEnvironment(Provenance provenance, RunSettings settings, @JsonInclude(JsonInclude.Include.NON_NULL) String clientId,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String startAt, Map<String, Object> client, NetworkPath network,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) ProxySide proxy, Map<String, Object> server) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String startAt, MachineDescription client, NetworkPath network,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) ProxySide proxy, JsonNode server) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * The proxy process: its pid and upstream, then its machine's description.
      *
-     * @param machine the proxy's INFO environment, written flat after pid and upstream
+     * @param machine the proxy's INFO environment as it sent it, written flat after pid and upstream
      */
-    public record ProxySide(long pid, String upstream, @JsonIgnore Map<String, Object> machine) {
+    public record ProxySide(long pid, String upstream, @JsonIgnore JsonNode machine) {
         @JsonAnyGetter
-        private Map<String, Object> machineFields() {
-            return machine;
+        private Map<String, JsonNode> machineFields() {
+            Map<String, JsonNode> fields = new LinkedHashMap<>();
+            machine.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
+            return fields;
         }
     }
 

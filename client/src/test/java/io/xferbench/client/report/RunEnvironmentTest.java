@@ -3,7 +3,9 @@ package io.xferbench.client.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.MachineDescription;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,8 @@ class RunEnvironmentTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Provenance PROVENANCE = Provenance.now(List.of("download"));
     private static final RunSettings.Rounds ROUNDS = new RunSettings.Rounds("127.0.0.1:7070", List.of(1L << 20, 1L << 30), 5, 1, 2, "crc32c");
-    private static final Map<String, Object> MACHINE = EnvironmentInfo.describe(null);
+    private static final MachineDescription MACHINE = EnvironmentInfo.describe(null);
+    private static final JsonNode FAR = JSON.valueToTree(MACHINE);
 
     private static Map<String, Object> rounds() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -43,7 +46,7 @@ class RunEnvironmentTest {
         before.put("network", null);
         before.put("server", Map.of("jdk", "x"));
         RunEnvironment now = new RunEnvironment(PROVENANCE, new RunSettings.Download(ROUNDS, "warm", 65536, false, "r"), "1/2",
-                "2026-05-01T12:00:00Z", MACHINE, null, null, Map.of("jdk", "x"));
+                "2026-05-01T12:00:00Z", MACHINE, null, null, JSON.valueToTree(Map.of("jdk", "x")));
         assertThat(JSON.writeValueAsString(now)).isEqualTo(JSON.writeValueAsString(before));
         assertThat(JSON.writeValueAsString(now.asReportEnvironment())).isEqualTo(JSON.writeValueAsString(before));
     }
@@ -63,7 +66,7 @@ class RunEnvironmentTest {
         before.put("network", null);
         before.put("server", MACHINE);
         RunEnvironment now = new RunEnvironment(PROVENANCE, new RunSettings.Upload(ROUNDS, true, 1 << 20, true, "s", "t"), null, null,
-                MACHINE, null, null, MACHINE);
+                MACHINE, null, null, FAR);
         assertThat(JSON.writeValueAsString(now)).isEqualTo(JSON.writeValueAsString(before));
     }
 
@@ -80,7 +83,7 @@ class RunEnvironmentTest {
         Map<String, Object> proxy = new LinkedHashMap<>();
         proxy.put("pid", 7L);
         proxy.put("upstream", "127.0.0.1:7070");
-        proxy.putAll(MACHINE);
+        proxy.putAll(JSON.convertValue(MACHINE, Map.class));
         Map<String, Object> before = new LinkedHashMap<>();
         before.put("provenance", PROVENANCE);
         before.put("settings", settings);
@@ -90,7 +93,7 @@ class RunEnvironmentTest {
         before.put("server", MACHINE);
         RunEnvironment now = new RunEnvironment(PROVENANCE, new RunSettings.Proxy(ROUNDS, List.of("small", "bulk"), 2000, 500, 64,
                 "transfer-to", 65536, "proxy process (pid 7)"), null, null, MACHINE, null,
-                new RunEnvironment.ProxySide(7, "127.0.0.1:7070", MACHINE), MACHINE);
+                new RunEnvironment.ProxySide(7, "127.0.0.1:7070", FAR), FAR);
         assertThat(JSON.writeValueAsString(now)).isEqualTo(JSON.writeValueAsString(before));
     }
 }

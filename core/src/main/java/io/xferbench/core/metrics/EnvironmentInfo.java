@@ -5,8 +5,6 @@ import java.net.InetAddress;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** How a number was obtained: JDK, kernel, CPUs, file system, kernel tuning. Attached to every result file. */
 public final class EnvironmentInfo {
@@ -14,34 +12,27 @@ public final class EnvironmentInfo {
     }
 
     /** Facts about this process's machine; {@code dataDir} (nullable) adds its file system. */
-    public static Map<String, Object> describe(Path dataDir) {
-        Map<String, Object> env = new LinkedHashMap<>();
-        env.put("jdk", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version"));
-        env.put("jvm", System.getProperty("java.vm.name"));
-        env.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
-        env.put("cpus", Runtime.getRuntime().availableProcessors());
-        env.put("cpuModel", cpuModel());
-        // A pinned run (taskset, cgroup cpusets) says so: two processes on one CPU measure something else.
-        env.put("cpusAllowed", cpusAllowed());
-        env.put("memoryBytes", memTotal());
-        env.put("host", hostname());
+    public static MachineDescription describe(Path dataDir) {
+        String fileSystem = null;
         String device = null;
+        Long blockSize = null;
         if (dataDir != null) {
-            env.put("dataDir", dataDir.toString());
             try {
                 FileStore store = Files.getFileStore(dataDir);
-                env.put("fileSystem", store.type());
-                env.put("fileSystemDevice", store.name());
-                env.put("fileSystemBlockSize", store.getBlockSize());
+                fileSystem = store.type();
                 device = store.name();
+                blockSize = store.getBlockSize();
             } catch (IOException | UnsupportedOperationException e) {
-                env.put("fileSystem", "unknown: " + e.getMessage());
+                fileSystem = "unknown: " + e.getMessage();
             }
         }
-        env.put("tuning", HostTuning.read(device));
-        env.put("perfSyscallCounting", PerfSyscallCounter.availability().isAvailable() ? "available"
-                : "unavailable: " + PerfSyscallCounter.availability().unavailableReason());
-        return env;
+        return new MachineDescription(System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.name"),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                Runtime.getRuntime().availableProcessors(), cpuModel(), cpusAllowed(), memTotal(), hostname(),
+                dataDir == null ? null : dataDir.toString(), fileSystem, device, blockSize, HostTuning.read(device),
+                PerfSyscallCounter.availability().isAvailable() ? "available"
+                        : "unavailable: " + PerfSyscallCounter.availability().unavailableReason());
     }
 
     private static String cpuModel() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.NetworkLink;
 import io.xferbench.core.metrics.SyscallCounts;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +44,13 @@ class ProtocolJsonTest {
                 .isInstanceOf(ProtocolException.class);
     }
 
+    /** What a server says of itself, reduced to one fact. */
+    private record Cpus(int cpus) {
+    }
+
     @Test
     void aServerDescriptionLeavesOutTheProxyFieldsAndUnlimitedMethodsTheirLimit() throws Exception {
-        ServerDescription server = ServerDescription.server(Map.of("cpus", 2), List.of(
+        ServerDescription server = ServerDescription.server(new Cpus(2), List.of(
                 MethodDescription.of("download", "stream", "streams", true, null),
                 MethodDescription.of("upload", "mmap", "maps", true, null).withLimit(1L << 31, "int mapping")),
                 new NetworkLink("veth", "xfb-server", "198.18.0.1", 1500, "noqueue",
@@ -58,10 +63,10 @@ class ProtocolJsonTest {
         assertThat(tree.get("methods").get(1).get("maxLength").asLong()).isEqualTo(1L << 31);
         ServerDescription back = ProtocolJson.read(ProtocolJson.write(server), ServerDescription.class);
         assertThat(back.methods("upload")).hasSize(1);
-        assertThat(back.environment()).containsEntry("cpus", 2);
+        assertThat(back.environment().get("cpus").asInt()).isEqualTo(2);
         assertThat(back.network()).as("typed, read back whole").isEqualTo(server.network());
 
-        ServerDescription proxy = ServerDescription.proxy("h:1", "copy", 65536, Map.of(), List.of(), null);
+        ServerDescription proxy = ServerDescription.proxy("h:1", "copy", 65536, EnvironmentInfo.describe(null), List.of(), null);
         assertThat(JSON.readTree(ProtocolJson.write(proxy)).get("relayBuffer").asInt()).isEqualTo(65536);
         assertThat(JSON.readTree(ProtocolJson.write(proxy)).has("network")).as("absent when unknown").isFalse();
     }

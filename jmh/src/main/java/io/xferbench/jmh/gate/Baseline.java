@@ -1,5 +1,6 @@
 package io.xferbench.jmh.gate;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -8,17 +9,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import io.xferbench.core.metrics.MachineDescription;
 import java.util.Optional;
 
 /**
  * The committed baseline: the gate policy (thresholds), what its counts depend on ({@code countsDependOn}, checked
  * before every run; null in a baseline written before it was recorded), the host its ratios were measured on
- * ({@code ratiosDependOn}; null likewise), the environment it was measured in (for people), and the JMH results
- * verbatim ({@code results}), so {@code --compare} can read it like any JMH result file.
+ * ({@code ratiosDependOn}; null likewise), the environment it was measured in (for people: kept as the file has it, of
+ * whichever version wrote it), and the JMH results verbatim ({@code results}), so {@code --compare} can read it like any
+ * JMH result file.
  */
 public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostFingerprint ratiosDependOn,
-                       Map<String, Object> environment, List<BenchmarkResult> results) {
+                       JsonNode environment, List<BenchmarkResult> results) {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static Baseline read(Path file) throws IOException {
@@ -27,8 +29,7 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostF
             throw new IOException(file + " is not a gate baseline (no \"results\"); create one with --update-baseline");
         }
         GatePolicy policy = root.has("policy") ? JSON.treeToValue(root.get("policy"), GatePolicy.class) : GatePolicy.DEFAULT;
-        @SuppressWarnings("unchecked")
-        Map<String, Object> env = root.has("environment") ? JSON.treeToValue(root.get("environment"), Map.class) : Map.of();
+        JsonNode env = root.has("environment") ? root.get("environment") : JSON.createObjectNode();
         CountEnvironment counts = root.hasNonNull("countsDependOn") ? JSON.treeToValue(root.get("countsDependOn"), CountEnvironment.class) : null;
         HostFingerprint host = root.hasNonNull("ratiosDependOn") ? JSON.treeToValue(root.get("ratiosDependOn"), HostFingerprint.class) : null;
         return new Baseline(policy, counts, host, env, JmhResults.parse(root.get("results")));
@@ -36,7 +37,7 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostF
 
     /** Writes a baseline from a JMH result file, keeping its results byte for byte as JMH wrote them. */
     public static void write(Path file, GatePolicy policy, CountEnvironment countsDependOn, HostFingerprint ratiosDependOn,
-                             Map<String, Object> environment, Path jmhResults) throws IOException {
+                             Environment environment, Path jmhResults) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         root.put("about", "xferbench performance-gate baseline: accept new numbers with scripts/perf-gate --update-baseline, then commit");
         root.set("policy", JSON.valueToTree(policy));
@@ -46,6 +47,10 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostF
         root.set("results", JSON.readTree(jmhResults.toFile()));
         Files.createDirectories(file.toAbsolutePath().getParent());
         JSON.writeValue(file.toFile(), root);
+    }
+
+    /** What a baseline records of where it was measured: the machine, then the suite it ran. */
+    public record Environment(@JsonUnwrapped MachineDescription machine, GateSuite suite) {
     }
 
     /**

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.OptionalInt;
 
 /**
@@ -52,6 +52,6 @@ record MeasuredIn(CountEnvironment counts, HostFingerprint host, String where) {
             return Baseline.read(file);
         }
         MeasuredIn m = of(file);
-        return new Baseline(GatePolicy.DEFAULT, m.counts(), m.host(), Map.of(), JmhResults.read(file));
+        return new Baseline(GatePolicy.DEFAULT, m.counts(), m.host(), JsonNodeFactory.instance.objectNode(), JmhResults.read(file));
     }
 }

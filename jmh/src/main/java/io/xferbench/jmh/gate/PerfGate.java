@@ -9,10 +9,8 @@ import io.xferbench.jmh.gate.Verdict.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -208,9 +206,8 @@ public final class PerfGate implements Callable<Integer> {
         }
 
         if (update) {
-            Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(null));
-            env.put("suite", suite);
-            Baseline.write(baselineFile, GatePolicy.DEFAULT, CountEnvironment.current(), HostFingerprint.current(), env, out);
+            Baseline.write(baselineFile, GatePolicy.DEFAULT, CountEnvironment.current(), HostFingerprint.current(),
+                    new Baseline.Environment(EnvironmentInfo.describe(null), suite), out);
             System.out.println("perf-gate: baseline written to " + baselineFile + " (" + current.size() + " results); commit it");
             return GateReport.EXIT_OK;
         }

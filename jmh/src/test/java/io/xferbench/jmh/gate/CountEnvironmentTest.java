@@ -45,13 +45,13 @@ class CountEnvironmentTest {
 
     @Test
     void aBaselineFromAnotherJdkIsRefusedInOneLineThatSaysHowToRebaseline() {
-        Baseline b = new Baseline(GatePolicy.DEFAULT, BASE, null, Map.of(), List.of());
+        Baseline b = new Baseline(GatePolicy.DEFAULT, BASE, null, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), List.of());
         Path file = Path.of("jmh/gate/baseline.json");
         assertThat(b.refusal(BASE, file)).isEmpty();
         String why = b.refusal(new CountEnvironment(21, "6.18", "4.2.18.Final"), file).orElseThrow();
         assertThat(why).doesNotContain("\n").contains("JDK 21 here, JDK 25 in the baseline")
                 .contains("scripts/perf-gate --update-baseline --baseline jmh/gate/baseline.json").doesNotContain("kernel");
-        assertThat(new Baseline(GatePolicy.DEFAULT, null, null, Map.of(), List.of()).refusal(BASE, file).orElseThrow())
+        assertThat(new Baseline(GatePolicy.DEFAULT, null, null, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), List.of()).refusal(BASE, file).orElseThrow())
                 .contains("does not record what its counts depend on").contains("--update-baseline");
     }
 
@@ -59,7 +59,7 @@ class CountEnvironmentTest {
     void theBaselineFileKeepsWhatCountsDependOn() throws Exception {
         Path results = Files.writeString(tmp.resolve("results.json"), "[]");
         Path file = tmp.resolve("baseline.json");
-        Baseline.write(file, GatePolicy.DEFAULT, BASE, null, Map.of("host", "x"), results);
+        Baseline.write(file, GatePolicy.DEFAULT, BASE, null, new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), results);
         assertThat(Baseline.read(file).countsDependOn()).isEqualTo(BASE);
     }
 
@@ -70,7 +70,7 @@ class CountEnvironmentTest {
         Path file = tmp.resolve("baseline.json");
         CountEnvironment here = CountEnvironment.current();
         Baseline.write(file, GatePolicy.DEFAULT, new CountEnvironment(here.jdkFeature() - 4, here.kernel(), here.netty()),
-                null, Map.of(), results);
+                null, new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), results);
 
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream old = System.err;

@@ -40,7 +40,7 @@ class PerfGateCompareEnvironmentTest {
     /** A baseline file holding the fixture baseline run, recorded as measured in {@code counts} on {@code host}. */
     private Path baseline(CountEnvironment counts, HostFingerprint host) throws Exception {
         Path file = tmp.resolve("baseline.json");
-        Baseline.write(file, GatePolicy.DEFAULT, counts, host, Map.of(), fixture("baseline-run.json"));
+        Baseline.write(file, GatePolicy.DEFAULT, counts, host, new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), fixture("baseline-run.json"));
         return file;
     }
 
@@ -167,10 +167,10 @@ class PerfGateCompareEnvironmentTest {
         Path b = tmp.resolve("b.json");
         CountEnvironment here = CountEnvironment.current();
         Baseline.write(b, GatePolicy.DEFAULT, new CountEnvironment(here.jdkFeature(), "5.4", here.netty()),
-                HostFingerprint.current(), Map.of(), fixture("baseline-run.json"));
+                HostFingerprint.current(), new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), fixture("baseline-run.json"));
         assertThat(compare("--compare", a.toString(), b.toString()).err()).contains("kernel 5.4 in " + b);
 
-        Baseline.write(b, GatePolicy.DEFAULT, null, null, Map.of(), fixture("baseline-run.json"));
+        Baseline.write(b, GatePolicy.DEFAULT, null, null, new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), fixture("baseline-run.json"));
         Outcome o = compare("--compare", a.toString(), b.toString());
         assertThat(o.exit()).isEqualTo(GateReport.EXIT_COULD_NOT_RUN);
         assertThat(o.err().strip()).isEqualTo("perf-gate: could not run: " + b

@@ -101,12 +101,12 @@ class PerfGateHostFingerprintTest {
         assertThat(new HostFingerprint(XEON, 4, 64, "none").differencesFrom(base, "here")).containsExactly(
                 "CPU " + XEON + " here, AMD EPYC in the baseline", "4 cores here, 2 in the baseline",
                 "memory class 64 GiB here, 32 GiB in the baseline", "virtualisation none here, vm in the baseline");
-        Baseline b = new Baseline(GatePolicy.DEFAULT, null, base, Map.of(), List.of());
+        Baseline b = new Baseline(GatePolicy.DEFAULT, null, base, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), List.of());
         Path file = Path.of("jmh/gate/baseline.json");
         assertThat(b.ratioRefusal(base, "here", file)).isEmpty();
         assertThat(b.ratioRefusal(new HostFingerprint(XEON, 2, 32, "vm"), "here", file).orElseThrow())
                 .isEqualTo("not judged: baseline from another host (CPU " + XEON + " here, AMD EPYC in the baseline)");
-        assertThat(new Baseline(GatePolicy.DEFAULT, null, null, Map.of(), List.of()).ratioRefusal(base, "here", file).orElseThrow())
+        assertThat(new Baseline(GatePolicy.DEFAULT, null, null, com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), List.of()).ratioRefusal(base, "here", file).orElseThrow())
                 .startsWith("not judged: jmh/gate/baseline.json does not record the host");
     }
 
@@ -115,7 +115,7 @@ class PerfGateHostFingerprintTest {
         Path results = file("results.json", "[]");
         Path baseline = tmp.resolve("baseline.json");
         HostFingerprint host = new HostFingerprint(XEON, 2, 32, "vm");
-        Baseline.write(baseline, GatePolicy.DEFAULT, CountEnvironment.current(), host, Map.of(), results);
+        Baseline.write(baseline, GatePolicy.DEFAULT, CountEnvironment.current(), host, new Baseline.Environment(io.xferbench.core.metrics.EnvironmentInfo.describe(null), null), results);
         assertThat(Baseline.read(baseline).ratiosDependOn()).isEqualTo(host);
 
         Path old = file("old.json", "{\"countsDependOn\": {\"jdkFeature\": 25, \"kernel\": \"6.18\", \"netty\": \"4.2.18.Final\"}, \"results\": []}");
@@ -127,9 +127,9 @@ class PerfGateHostFingerprintTest {
     void theCommittedBaselineRecordsItsHost() throws Exception {
         Baseline committed = Baseline.read(Path.of("gate", "baseline.json"));
         assertThat(committed.ratiosDependOn()).isNotNull();
-        assertThat(committed.ratiosDependOn().cpuModel()).isEqualTo(committed.environment().get("cpuModel"));
-        assertThat(committed.ratiosDependOn().cores()).isEqualTo(committed.environment().get("cpus"));
+        assertThat(committed.ratiosDependOn().cpuModel()).isEqualTo(committed.environment().get("cpuModel").asText());
+        assertThat(committed.ratiosDependOn().cores()).isEqualTo(committed.environment().get("cpus").asInt());
         assertThat(committed.ratiosDependOn().memoryClassGiB())
-                .isEqualTo(HostFingerprint.memoryClassGiB(((Number) committed.environment().get("memoryBytes")).longValue()));
+                .isEqualTo(HostFingerprint.memoryClassGiB(committed.environment().get("memoryBytes").asLong()));
     }
 }

@@ -1,6 +1,8 @@
 package io.xferbench.client.load.target;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.MachineDescription;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,12 +12,14 @@ import java.util.concurrent.TimeUnit;
 
 /** Where a load run happened: the machine (from core) and the versions of the outside tools it drove. */
 public final class LoadEnvironment {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private LoadEnvironment() {
     }
 
     /** The machine only: {@code client load} drives one server it did not start, with no outside tool. */
     public static Map<String, Object> describe() {
-        return new LinkedHashMap<>(EnvironmentInfo.describe(null));
+        return machine(null);
     }
 
     /**
@@ -23,13 +27,22 @@ public final class LoadEnvironment {
      * outside tool the bench drives: nginx and wrk are named only when they take part.
      */
     public static Map<String, Object> describe(Path dataDir, boolean nginxRuns, boolean wrkRuns) {
-        Map<String, Object> env = new LinkedHashMap<>(EnvironmentInfo.describe(dataDir));
+        Map<String, Object> env = machine(dataDir);
         if (nginxRuns) {
             NginxProcess.binary().ifPresent(n -> env.put("nginx", version(n, "-v")));
         }
         if (wrkRuns) {
             WrkRun.binary().ifPresent(w -> env.put("wrk", version(w, "-v")));
         }
+        return env;
+    }
+
+    /** The machine's fields by name, the kernel settings kept typed for the table header (LoadReport#value). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> machine(Path dataDir) {
+        MachineDescription machine = EnvironmentInfo.describe(dataDir);
+        Map<String, Object> env = JSON.convertValue(machine, LinkedHashMap.class);
+        env.put("tuning", machine.tuning());
         return env;
     }
 
