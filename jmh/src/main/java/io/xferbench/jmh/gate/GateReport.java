@@ -183,12 +183,12 @@ public record GateReport(List<Verdict> verdicts) {
     }
 
     public void writeJson(Path file) throws IOException {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("passed", !failed());
-        root.put("exitCode", exitCode());
-        root.put("summary", summary());
-        root.put("verdicts", verdicts);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), root);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(),
+                new Written(!failed(), exitCode(), summary(), verdicts));
+    }
+
+    /** The JSON report: the outcome, then every verdict. */
+    private record Written(boolean passed, int exitCode, String summary, List<Verdict> verdicts) {
     }
 
     private static String num(double d) {
