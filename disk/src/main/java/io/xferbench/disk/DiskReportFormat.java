@@ -7,7 +7,6 @@ import io.xferbench.core.table.MarkdownTable;
 import io.xferbench.core.table.Table;
 import io.xferbench.core.table.TextTable;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,16 +18,17 @@ public final class DiskReportFormat {
     private DiskReportFormat() {
     }
 
+    /** The JSON document: the environment, then the rows. */
+    private record Document(Map<String, String> environment, List<?> rows) {
+    }
+
     /** {@code table} is the rows for people (the environment is added as its preamble); {@code csv} the rows for tools. */
     public static String render(String format, Map<String, String> environment, List<?> rows, Table table, Table csv)
             throws IOException {
         environment.forEach((k, v) -> table.preamble(k + ": " + v));
         return switch (format) {
             case "json" -> {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("environment", environment);
-                doc.put("rows", rows);
-                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc) + "\n";
+                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(new Document(environment, rows)) + "\n";
             }
             case "csv" -> CsvTable.render(csv);
             case "markdown" -> MarkdownTable.render(table);
