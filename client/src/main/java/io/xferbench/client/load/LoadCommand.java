@@ -13,6 +13,7 @@ import io.xferbench.client.load.fileops.FileOpsWorkload;
 import io.xferbench.client.load.fileops.ReadBack;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.LoadSettings;
 import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.ServerWatch;
 import io.xferbench.core.Sizes;
@@ -27,10 +28,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -197,12 +196,8 @@ public final class LoadCommand implements Callable<Integer> {
             rows.add(new LoadReport.Row(server, model, "xferbench", proto, op, fileSize, connections, r, null, watch.report(), null,
                     readBack, null).withMethod(asked));
         }
-        Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("fileSize", Sizes.format(fileSize));
-        settings.put("threads", loops);
-        settings.put(requests > 0 ? "requests" : "duration", requests > 0 ? requests : duration.toMillis() + " ms");
-        settings.put("warmup", warmup.toMillis() + " ms");
-        settings.put("loop", rate > 0 ? "open at " + rate + " req/s" : "closed");
+        LoadSettings settings = new LoadSettings.Load(Sizes.format(fileSize), loops, requests > 0 ? requests : null,
+                requests > 0 ? null : duration.toMillis() + " ms", warmup.toMillis() + " ms", rate > 0 ? "open at " + rate + " req/s" : "closed");
         String text = LoadReport.render(LoadEnvironment.describe(), settings, rows, format);
         if (out != null) {
             Files.writeString(out, text, StandardCharsets.UTF_8);

@@ -2,22 +2,23 @@ package io.xferbench.client.load.bench;
 
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.LoadSettings;
 import io.xferbench.client.load.report.SeedTable;
 import io.xferbench.client.load.report.SweepChart;
 import io.xferbench.client.load.report.SweepChartFile;
+import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.ServerPlacement;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
 
 /** Where a load bench's rows go: the report (--format, to --out or stdout), its JSON copy (--json) and the sweep chart. */
 final class BenchOutput {
     private BenchOutput() {
     }
 
-    static void write(LoadBenchCommand bench, Map<String, Object> environment, Map<String, Object> settings,
+    static void write(LoadBenchCommand bench, LoadEnvironment environment, LoadSettings settings,
                       List<LoadReport.Row> rows, ServerPlacement placement) throws IOException {
         if (bench.json != null) {
             Files.writeString(bench.json, LoadReport.render(environment, settings, rows, LoadReportFormat.JSON), StandardCharsets.UTF_8);

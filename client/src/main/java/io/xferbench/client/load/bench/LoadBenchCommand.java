@@ -4,6 +4,7 @@ import io.xferbench.client.load.engine.LoadPlan;
 import io.xferbench.client.load.exchange.Exchange;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.LoadSettings;
 import io.xferbench.client.load.target.JitSettle;
 import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.LoadTarget;
@@ -193,10 +194,10 @@ public final class LoadBenchCommand implements Callable<Integer> {
         int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
         Path dataDir = freshDataDir();
         // wrk runs downloads only (over HTTP: nginx's, and the xferbench servers' HTTP side).
-        Map<String, Object> environment = LoadEnvironment.describe(dataDir, true, !noWrk && ops.contains(FileOp.DOWNLOAD));
+        LoadEnvironment environment = LoadEnvironment.describe(dataDir, true, !noWrk && ops.contains(FileOp.DOWNLOAD));
         ServerPlacement placement = placement();
         List<LoadReport.Row> rows = measureAll(dataDir, placement, loops, crc);
-        Map<String, Object> settings = BenchSettings.of(this, loops, placement);
+        LoadSettings settings = BenchSettings.of(this, loops, placement);
         BenchOutput.write(this, environment, settings, rows, placement);
         return exitCode(rows);
     }

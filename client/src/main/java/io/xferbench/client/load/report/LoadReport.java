@@ -1,6 +1,7 @@
 package io.xferbench.client.load.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.client.load.engine.LoadResult;
@@ -9,6 +10,7 @@ import io.xferbench.client.load.exchange.MethodsRun;
 import io.xferbench.client.load.fileops.ReadBack;
 import io.xferbench.client.load.target.CgroupSyscallWindow;
 import io.xferbench.client.load.target.JitSettle;
+import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.ServerSampler;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.HostTuning;
@@ -210,39 +212,42 @@ public final class LoadReport {
      * @param environment where it ran (JDK, kernel, CPUs, servers' versions)
      * @param settings    how it ran (sizes, durations, threads), so a number can be reproduced
      */
-    public static String render(Map<String, Object> environment, Map<String, Object> settings, List<Row> rows,
-                         LoadReportFormat format) throws JsonProcessingException {
+    public static String render(LoadEnvironment environment, LoadSettings settings, List<Row> rows, LoadReportFormat format)
+            throws JsonProcessingException {
         return switch (format) {
             case TABLE -> header(environment, settings) + LoadTable.table(rows);
-            case JSON -> {
-                Map<String, Object> doc = new LinkedHashMap<>();
-                doc.put("schema", SCHEMA);
-                doc.put("environment", environment);
-                doc.put("settings", settings);
-                doc.put("rows", rows.stream().map(r -> fields(r, rows)).toList());
-                yield JSON.writeValueAsString(doc) + "\n";
-            }
+            case JSON -> JSON.writeValueAsString(new Document(SCHEMA, environment, settings,
+                    rows.stream().map(r -> fields(r, rows)).toList())) + "\n";
             case CSV -> csv(rows);
         };
     }
 
-    private static String header(Map<String, Object> environment, Map<String, Object> settings) {
+    /** The JSON document ({@link #SCHEMA}). */
+    private record Document(String schema, LoadEnvironment environment, LoadSettings settings, List<Map<String, Object>> rows) {
+    }
+
+    private static String header(LoadEnvironment environment, LoadSettings settings) throws JsonProcessingException {
         return "# " + line(environment) + "\n# " + line(settings) + "\n";
     }
 
-    private static String line(Map<String, Object> m) {
-        return m.entrySet().stream().map(e -> value(e.getKey(), e.getValue())).collect(Collectors.joining(", "));
+    /** Every field as the JSON writes it, {@code name value}, in its order. */
+    private static String line(Object described) throws JsonProcessingException {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : JSON.valueToTree(described).properties()) {
+            parts.add(value(field.getKey(), field.getValue()));
+        }
+        return String.join(", ", parts);
     }
 
-    /** One setting for a reader: the kernel settings in words, not a record's toString; memory in GiB, not bytes. */
-    private static String value(String key, Object v) {
-        if (v instanceof HostTuning t) {
-            return key + " " + String.join(", ", t.phrases());
+    /** One setting for a reader: the kernel settings in words, not as JSON; memory in GiB, not bytes. */
+    private static String value(String key, JsonNode v) throws JsonProcessingException {
+        if (key.equals("tuning") && v.isObject()) {
+            return key + " " + String.join(", ", JSON.treeToValue(v, HostTuning.class).phrases());
         }
-        if (key.equals("memoryBytes") && v instanceof Number n) {
-            return String.format(Locale.ROOT, "memory %.1f GiB", n.longValue() / (double) Sizes.GiB);
+        if (key.equals("memoryBytes") && v.isNumber()) {
+            return String.format(Locale.ROOT, "memory %.1f GiB", v.asLong() / (double) Sizes.GiB);
         }
-        return key + " " + v;
+        return key + " " + JSON.treeToValue(v, Object.class);
     }
 
     static Optional<Row> reference(Row row, List<Row> rows) {

@@ -1,7 +1,9 @@
 package io.xferbench.client.load.report;
 
 import io.xferbench.client.load.target.ServerPlacement;
+import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.core.Sizes;
+import io.xferbench.core.metrics.MachineDescription;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +33,7 @@ public record SweepChart(String title, List<String> subtitle, List<Integer> conc
     }
 
     /** @param path where the load went ({@link ServerPlacement#described()}) */
-    public static SweepChart of(List<LoadReport.Row> rows, long fileSize, Map<String, Object> environment, String path) {
+    public static SweepChart of(List<LoadReport.Row> rows, long fileSize, LoadEnvironment environment, String path) {
         Map<String, Line> lines = new LinkedHashMap<>();
         TreeSet<Integer> xs = new TreeSet<>();
         java.util.DoubleSummaryStatistics seconds = new java.util.DoubleSummaryStatistics();
@@ -59,9 +61,9 @@ public record SweepChart(String title, List<String> subtitle, List<Integer> conc
             subtitle.add("each point: one measured window of " + window(seconds) + " per row after its warm-up, no range "
                     + "(--repeat N measures N windows a row)");
         }
-        subtitle.add(environment.getOrDefault("jdk", "") + " " + environment.getOrDefault("kernel", "")
-                + ", generator on " + environment.getOrDefault("cpus", "?") + " CPUs"
-                + (environment.containsKey("cpusAllowed") ? " (CPU list " + environment.get("cpusAllowed") + ")" : ""));
+        MachineDescription machine = environment.machine();
+        subtitle.add(machine.jdk() + " " + machine.kernel() + ", generator on " + machine.cpus() + " CPUs"
+                + (machine.cpusAllowed() != null ? " (CPU list " + machine.cpusAllowed() + ")" : ""));
         return new SweepChart("Load sweep: requests/s and server threads against concurrent connections", subtitle,
                 List.copyOf(xs), List.copyOf(lines.values()));
     }

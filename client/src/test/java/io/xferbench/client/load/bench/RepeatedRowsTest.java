@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.xferbench.client.load.engine.LoadResult;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.TestEnvironments;
 import io.xferbench.client.load.report.Repeats;
 import io.xferbench.client.load.target.JitSettle;
 import io.xferbench.client.load.target.ServerSampler;
@@ -131,7 +132,7 @@ class RepeatedRowsTest {
         List<LoadReport.Row> rows = List.of(warming, warm);
 
         assertThat(LoadReport.fields(warming, rows)).containsEntry("serverJitCpuShare", 0.23);
-        String table = LoadReport.render(Map.of(), Map.of(), rows, LoadReportFormat.TABLE);
+        String table = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.TABLE);
         assertThat(table).contains("JIT: ").contains("xferbench netty-epoll sendfile native 50 conns 23%")
                 .doesNotContain("500 conns 1%"); // under 5 %: compilation no longer matters to the figures
     }
@@ -152,11 +153,11 @@ class RepeatedRowsTest {
         assertThat(LoadReport.fields(restless, rows)).containsEntry("jitSettleSlices", 58).containsEntry("jitSettleSeconds", 60.4)
                 .containsEntry("jitSettleLastShare", 0.12).containsEntry("jitSettled", false);
         assertThat(LoadReport.fields(nginx, rows)).doesNotContainKey("jitSettleSlices");
-        String table = LoadReport.render(Map.of(), Map.of(), rows, LoadReportFormat.TABLE);
+        String table = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.TABLE);
         assertThat(table).contains("until the server's compiler threads took under 5% of its CPU in 3 slices of 1 s in a "
                 + "row: 43-60 s per row; not quiet within --jit-settle: xferbench netty-io-uring sendfile native download 1000 conns "
                 + "(12% in its last second).");
-        assertThat(LoadReport.render(Map.of(), Map.of(), List.of(nginx), LoadReportFormat.TABLE)).doesNotContain("JIT settle");
+        assertThat(LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, List.of(nginx), LoadReportFormat.TABLE)).doesNotContain("JIT settle");
     }
 
     /** Rows that all settled for as long said "5-5 s per row". */
@@ -166,7 +167,7 @@ class RepeatedRowsTest {
         List<LoadReport.Row> rows = List.of(50, 200).stream().map(conns -> new LoadReport.Row("xferbench", "netty-epoll sendfile",
                 "xferbench", "native", "download", 1024, conns, r, new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null)
                 .withJitSettle(new JitSettle.Outcome(5, 5.02, 0.3, false))).toList();
-        assertThat(LoadReport.render(Map.of(), Map.of(), rows, LoadReportFormat.TABLE)).contains("in a row: 5 s per row;");
+        assertThat(LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.TABLE)).contains("in a row: 5 s per row;");
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.xferbench.client.load.exchange.MethodsRun;
 import io.xferbench.client.load.exchange.NativeDownloadExchange;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.TestEnvironments;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.method.Availability;
@@ -57,13 +58,13 @@ class MethodRunLoadTest {
     }
 
     private static JsonNode json(LoadReport.Row row) throws Exception {
-        String doc = LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.JSON);
+        String doc = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, List.of(row), LoadReportFormat.JSON);
         return new ObjectMapper().readTree(doc).path("rows").get(0);
     }
 
     /** The table's line for {@code row}: the one after the column names. */
     private static String tableLine(LoadReport.Row row) throws Exception {
-        return LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.TABLE).lines().skip(3).findFirst().orElseThrow();
+        return LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, List.of(row), LoadReportFormat.TABLE).lines().skip(3).findFirst().orElseThrow();
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.xferbench.client.load.exchange.LoadProtocolException;
 import io.xferbench.client.load.exchange.ResponseParser;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.TestEnvironments;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.data.DataDirectory;
 import java.io.IOException;
@@ -142,9 +143,9 @@ class PutStoredCrcTest {
                     + " of 2 files read back (their last PUT)");
             LoadReport.Row row = new LoadReport.Row("nginx", "sendfile", "xferbench", "http", "delete", FILE, 2, o.result(), null,
                     null, null, r, null);
-            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.TABLE))
+            assertThat(LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, List.of(row), LoadReportFormat.TABLE))
                     .contains("yes (" + r.statusOnlyNote() + ")");
-            assertThat(LoadReport.render(Map.of(), Map.of(), List.of(row), LoadReportFormat.JSON))
+            assertThat(LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, List.of(row), LoadReportFormat.JSON))
                     .contains("\"putsStatusOnly\" : " + r.puts()).contains("\"files\" : 2");
         } finally {
             http.stop(0);

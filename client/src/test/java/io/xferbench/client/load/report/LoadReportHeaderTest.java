@@ -2,23 +2,22 @@ package io.xferbench.client.load.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.core.metrics.HostTuning;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The load table's environment line is read by people: it printed the tuning record's toString and memory in bytes. */
 class LoadReportHeaderTest {
     @Test
     void kernelSettingsAreInWordsAndMemoryInGiB() throws Exception {
-        Map<String, Object> environment = new LinkedHashMap<>();
-        environment.put("kernel", "Linux 6.18");
-        environment.put("memoryBytes", 25276510208L);
-        environment.put("tuning", new HostTuning("performance", "madvise", "max", "bbr", "4096 131072 33554432",
-                "4096 16384 4194304", "4194304", "4194304", "mq-deadline"));
-        String header = LoadReport.render(environment, Map.of(), List.of(), LoadReportFormat.TABLE).lines().findFirst().orElseThrow();
-        assertThat(header).isEqualTo("# kernel Linux 6.18, memory 23.5 GiB, tuning governor performance, THP madvise, cgroup memory max, "
-                + "TCP bbr rmem 4096 131072 33554432 wmem 4096 16384 4194304 rmem_max 4194304 wmem_max 4194304, I/O scheduler mq-deadline");
+        LoadEnvironment environment = TestEnvironments.machine("JDK", "Linux 6.18", 2, "0-1", 25276510208L,
+                new HostTuning("performance", "madvise", "max", "bbr", "4096 131072 33554432",
+                        "4096 16384 4194304", "4194304", "4194304", "mq-deadline"));
+        String header = LoadReport.render(environment, TestEnvironments.SETTINGS, List.of(), LoadReportFormat.TABLE).lines().findFirst()
+                .orElseThrow();
+        assertThat(header).startsWith("# jdk JDK, ").contains(", kernel Linux 6.18, cpus 2, ").contains(", memory 23.5 GiB, ")
+                .contains(", tuning governor performance, THP madvise, cgroup memory max, TCP bbr rmem 4096 131072 33554432 wmem "
+                        + "4096 16384 4194304 rmem_max 4194304 wmem_max 4194304, I/O scheduler mq-deadline, ");
     }
 }

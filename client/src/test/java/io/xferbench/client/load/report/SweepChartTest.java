@@ -32,7 +32,7 @@ class SweepChartTest {
                 row("xferbench", "xferbench", "download", 500, 20_000, 523),
                 LoadReport.Row.skipped("xferbench", "m", "xferbench", "http", 1024, 50, "not here"));
 
-        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2), ServerPlacement.LOOPBACK.described());
+        SweepChart chart = SweepChart.of(rows, 1024, TestEnvironments.machine("JDK", "Linux", 2, null), ServerPlacement.LOOPBACK.described());
 
         assertThat(chart.concurrencies()).containsExactly(50, 500);
         assertThat(chart.lines()).extracting(SweepChart.Line::label).containsExactly("nginx m (http)", "xferbench m (http)");
@@ -70,8 +70,8 @@ class SweepChartTest {
                 once.operation(), once.fileSize(), once.concurrency(), once.result(), once.serverFigures(), null, null, null,
                 null).withRepeats(three);
 
-        assertThat(SweepChart.of(List.of(once), 1024, Map.of(), "loopback").subtitle()).noneMatch(l -> l.contains("median"));
-        assertThat(SweepChart.of(List.of(repeated), 1024, Map.of(), "loopback").subtitle())
+        assertThat(SweepChart.of(List.of(once), 1024, TestEnvironments.NONE, "loopback").subtitle()).noneMatch(l -> l.contains("median"));
+        assertThat(SweepChart.of(List.of(repeated), 1024, TestEnvironments.NONE, "loopback").subtitle())
                 .anyMatch(l -> l.contains("median of 3 windows"));
     }
 
@@ -79,7 +79,7 @@ class SweepChartTest {
     @Test
     void singleWindowsSaySoAndHowLong() {
         LoadReport.Row once = row("nginx", "xferbench", "download", 500, 38_000, 3);
-        assertThat(SweepChart.of(List.of(once), 1024, Map.of(), "loopback").subtitle())
+        assertThat(SweepChart.of(List.of(once), 1024, TestEnvironments.NONE, "loopback").subtitle())
                 .contains("each point: one measured window of 1.0 s per row after its warm-up, no range (--repeat N measures N windows a row)");
     }
 
@@ -88,8 +88,8 @@ class SweepChartTest {
         List<LoadReport.Row> rows = List.of(row("xferbench", "xferbench", "download", 50, 20_000, 30));
         ServerPlacement veth = new ServerPlacement(List.of("nsenter", "--net=/run/netns/S", "taskset", "-c", "0"), "198.18.0.1");
 
-        List<String> overVeth = SweepChart.of(rows, 1024, Map.of("cpus", 1, "cpusAllowed", "1"), veth.described()).subtitle();
-        List<String> overLoopback = SweepChart.of(rows, 1024, Map.of("cpus", 2), ServerPlacement.LOOPBACK.described()).subtitle();
+        List<String> overVeth = SweepChart.of(rows, 1024, TestEnvironments.machine(null, null, 1, "1"), veth.described()).subtitle();
+        List<String> overLoopback = SweepChart.of(rows, 1024, TestEnvironments.machine(null, null, 2, null), ServerPlacement.LOOPBACK.described()).subtitle();
 
         assertThat(overVeth).anyMatch(l -> l.contains("servers at 198.18.0.1 started with 'nsenter --net=/run/netns/S taskset -c 0'"))
                 .noneMatch(l -> l.contains("loopback")).anyMatch(l -> l.endsWith("generator on 1 CPUs (CPU list 1)"));
@@ -109,7 +109,7 @@ class SweepChartTest {
                 row("xferbench", "xferbench", "download", 500, 21_000, 37),
                 row("nginx", "xferbench", "download", 50, 20_000, 37),
                 row("nginx", "xferbench", "download", 500, 21_000, 37));
-        SweepChart chart = SweepChart.of(rows, 1024, Map.of("jdk", "JDK", "kernel", "Linux", "cpus", 2), ServerPlacement.LOOPBACK.described());
+        SweepChart chart = SweepChart.of(rows, 1024, TestEnvironments.machine("JDK", "Linux", 2, null), ServerPlacement.LOOPBACK.described());
         BufferedImage image = SweepChartFile.image(chart);
         int first = 0x4e79a7; // the palette's first colour: the line drawn first, under the other
         int panelsEnd = image.getHeight() - 60; // above the legend, which shows every colour anyway
