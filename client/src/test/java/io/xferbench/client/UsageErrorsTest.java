@@ -1,5 +1,6 @@
 package io.xferbench.client;
 
+import io.xferbench.client.report.Environments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.client.render.ReportFormat;
@@ -171,7 +172,7 @@ public class UsageErrorsTest {
         "render RUN --out DIR/o/", "render RUN --format csv --out RUN", "render RUN --format csv,json --out DIR/run.x",
         "compare RUN RUN --out RUN", "compare RUN RUN --out DIR/nodir/c.txt", "merge RUN RUN --format json --out RUN"})
     void anOutputThatCannotBeWrittenIsAUsageErrorBeforeAnyWork(String args, @TempDir Path dir) throws Exception {
-        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(java.util.Map.of(), java.util.List.of()),
+        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(Environments.of(java.util.Map.of()), java.util.List.of()),
                 ReportFormat.JSON));
         String[] argv = args.split(" ");
         for (int i = 0; i < argv.length; i++) {
@@ -201,7 +202,7 @@ public class UsageErrorsTest {
         "load-bench --server-jar pom.xml --json RO/r.json", "load-bench --server-jar pom.xml --chart RO/s.png",
         "compare RUN RUN --out RO/c.txt"})
     void anOutputInADirectoryThatCannotBeWrittenIsAUsageErrorBeforeAnyWork(String args, @TempDir Path dir) throws Exception {
-        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(java.util.Map.of(), java.util.List.of()),
+        Path report = Files.writeString(dir.resolve("run.json"), ReportWriter.render(new Report(Environments.of(java.util.Map.of()), java.util.List.of()),
                 ReportFormat.JSON));
         Path ro = Files.createDirectory(dir.resolve("ro"));
         UnwritableDirectory.make(ro);

@@ -105,6 +105,6 @@ public final class DownloadCommand implements Callable<Integer> {
         RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
                 cooperation.reportedClientId(), cooperation.reportedStartAt(), EnvironmentInfo.describe(null), server.networkPath(info),
                 null, info.environment());
-        return output.emit(new Report(environment.asReportEnvironment(), results));
+        return output.emit(Report.of(environment, results));
     }
 }

@@ -32,7 +32,8 @@ public final class MergeCommand implements Callable<Integer> {
             inputs.add(new ReportMerge.Input(file.toString(), Report.read(file)));
         }
         Report merged = ReportMerge.merge(inputs);
-        if (merged.environment().get("clients") instanceof ReportMerge.Clients c && c.overlapMinimum() != null
+        ReportMerge.Clients c = merged.clients();
+        if (c != null && c.overlapMinimum() != null
                 && c.overlapMinimum() < LOW_OVERLAP) {
             System.err.printf(java.util.Locale.ROOT, "xferbench: the clients measured at the same time for only %.0f%% of a row's span: "
                     + "start them together (--start-at) and merge one method and size per run%n", 100 * c.overlapMinimum());

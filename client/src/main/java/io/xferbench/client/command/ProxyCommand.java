@@ -189,7 +189,7 @@ public final class ProxyCommand implements Callable<Integer> {
         RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
                 null, null, EnvironmentInfo.describe(null), server.networkPath(proxyInfo),
                 new RunEnvironment.ProxySide(proxyInfo.pid(), proxyInfo.upstream(), proxyInfo.environment()), upstreamInfo.environment());
-        return output.emit(new Report(environment.asReportEnvironment(), results));
+        return output.emit(Report.of(environment, results));
     }
 
     /** Generates and warms the upstream's files of {@code sizes} (and the empty one) through the proxy's default relay. */

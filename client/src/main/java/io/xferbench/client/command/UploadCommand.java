@@ -108,7 +108,7 @@ public final class UploadCommand implements Callable<Integer> {
         RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
                 cooperation.reportedClientId(), cooperation.reportedStartAt(), EnvironmentInfo.describe(bodies), server.networkPath(info),
                 null, info.environment());
-        return output.emit(new Report(environment.asReportEnvironment(), results));
+        return output.emit(Report.of(environment, results));
     }
 
     /** One name per connection, so concurrent uploads never replace each other's file mid-round. */

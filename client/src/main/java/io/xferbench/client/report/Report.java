@@ -11,8 +11,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** The whole output of a run: how it was obtained, then one result per method and size. */
-public record Report(Map<String, Object> environment, List<MethodResult> results) {
+/**
+ * The whole output of a run: how it was obtained, then one result per method and size.
+ *
+ * @param environment how it was obtained, as JSON: read back from a report of whichever version wrote it (or made here
+ *                    from a {@link RunEnvironment}), so render, compare and merge read both alike
+ */
+public record Report(JsonNode environment, List<MethodResult> results) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** What {@code client load --format json} writes as its {@code schema} ({@code xferbench-load/1}). */
@@ -40,7 +45,7 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException(file + " is not an xferbench client JSON report: " + e.getOriginalMessage());
         }
-        if (report == null || report.environment() == null || report.results() == null) {
+        if (report == null || report.environment() == null || !report.environment().isObject() || report.results() == null) {
             throw new IOException(file + " is not an xferbench client JSON report: no environment or results");
         }
         JsonNode rows = tree.get("results");
@@ -54,8 +59,8 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         if (environmentProblem != null) {
             throw new IOException(file + " is not an xferbench client JSON report: environment." + environmentProblem);
         }
-        if (report.environment().get("provenance") instanceof Map<?, ?> p && p.get("schemaVersion") instanceof Number v
-                && v.intValue() > Provenance.SCHEMA_VERSION) {
+        JsonNode v = report.environment().path("provenance").path("schemaVersion");
+        if (v.isNumber() && v.intValue() > Provenance.SCHEMA_VERSION) {
             // Read anyway: most of a newer layout is the same, and the reader is told what to trust.
             System.err.println("xferbench: warning: " + file + " has schema " + v + ", newer than this client's "
                     + Provenance.SCHEMA_VERSION + ": fields it changed may be misread or missing");
@@ -67,11 +72,11 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
      * The environment's typed parts, converted here as the renderers will convert them, so that a hand-edited one is
      * rejected naming itself rather than failing later as a bare conversion error; null when all convert.
      */
-    private static String environmentProblem(Map<String, Object> environment) {
+    private static String environmentProblem(JsonNode environment) {
         Map<String, Class<?>> typed = Map.of("network", NetworkPath.class, "provenance", Provenance.class,
                 "clients", ReportMerge.Clients.class);
         for (Map.Entry<String, Class<?>> part : typed.entrySet()) {
-            Object value = environment.get(part.getKey());
+            JsonNode value = environment.get(part.getKey());
             try {
                 if (value != null && JSON.convertValue(value, part.getValue()) instanceof ReportMerge.Clients c && c.members() == null) {
                     return "clients has no members";
@@ -81,9 +86,10 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
             }
         }
         for (String side : List.of("client", "server", "proxy")) {
-            if (environment.get(side) instanceof Map<?, ?> m && m.get("tuning") != null) {
+            JsonNode tuning = environment.path(side).get("tuning");
+            if (tuning != null && !tuning.isNull()) {
                 try {
-                    JSON.convertValue(m.get("tuning"), HostTuning.class);
+                    JSON.convertValue(tuning, HostTuning.class);
                 } catch (IllegalArgumentException e) {
                     return side + ".tuning: " + e.getMessage();
                 }
@@ -116,19 +122,30 @@ public record Report(Map<String, Object> environment, List<MethodResult> results
         return field == null || field.isNull();
     }
 
+    /** A report just measured: its environment as JSON, as the report will be read back. */
+    public static Report of(RunEnvironment environment, List<MethodResult> results) {
+        return new Report(JSON.valueToTree(environment), results);
+    }
+
     /**
      * The network path the run took ({@code environment.network}), typed whether this report was just measured or
      * read back from JSON; null for reports older than the field.
      */
     public NetworkPath network() {
-        Object network = environment.get("network");
+        JsonNode network = environment.get("network");
         return network == null ? null : JSON.convertValue(network, NetworkPath.class);
     }
 
     /** Which build made this report, when, with which arguments; null for reports older than the field. */
     public Provenance provenance() {
-        Object provenance = environment.get("provenance");
+        JsonNode provenance = environment.get("provenance");
         return provenance == null ? null : JSON.convertValue(provenance, Provenance.class);
+    }
+
+    /** Merged reports only: the clients merged; null for a single client's report. */
+    public ReportMerge.Clients clients() {
+        JsonNode clients = environment.get("clients");
+        return clients == null ? null : JSON.convertValue(clients, ReportMerge.Clients.class);
     }
 
     public boolean anyFailed() {

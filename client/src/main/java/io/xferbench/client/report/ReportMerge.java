@@ -1,13 +1,14 @@
 package io.xferbench.client.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.xferbench.client.result.MethodResult;
 import io.xferbench.client.result.RowName;
 import io.xferbench.core.Sizes;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.TypeConversionException;
 
@@ -32,7 +33,7 @@ public final class ReportMerge {
     }
 
     /** Who took part, as recorded in the merged environment's {@code clients}. */
-    record Member(String report, String clientId, Object host) {
+    record Member(String report, String clientId, String host) {
     }
 
     /**
@@ -43,6 +44,8 @@ public final class ReportMerge {
      */
     public record Clients(int count, List<Member> members, Double overlapMinimum) {
     }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ReportMerge() {
     }
@@ -79,12 +82,12 @@ public final class ReportMerge {
                 overlapMin = Double.isNaN(overlapMin) ? m.overlap() : Math.min(overlapMin, m.overlap());
             }
         }
-        Map<String, Object> environment = new LinkedHashMap<>(inputs.get(0).report().environment());
+        ObjectNode environment = inputs.get(0).report().environment().deepCopy();
         environment.remove("clientId");
         environment.remove("client");  // each client's machine is in clients.members
-        List<Member> members = inputs.stream().map(in -> new Member(in.name(), (String) in.report().environment().get("clientId"),
-                in.report().environment().get("client") instanceof Map<?, ?> c ? c.get("host") : null)).toList();
-        environment.put("clients", new Clients(inputs.size(), members, Double.isNaN(overlapMin) ? null : overlapMin));
+        List<Member> members = inputs.stream().map(in -> new Member(in.name(), in.report().environment().path("clientId").textValue(),
+                in.report().environment().path("client").path("host").textValue())).toList();
+        environment.set("clients", JSON.valueToTree(new Clients(inputs.size(), members, Double.isNaN(overlapMin) ? null : overlapMin)));
         return new Report(environment, merged);
     }
 
@@ -156,15 +159,15 @@ public final class ReportMerge {
     private static void checkIds(List<Input> inputs) {
         Set<String> seen = new LinkedHashSet<>();
         for (Input in : inputs) {
-            Object id = in.report().environment().get("clientId");
-            if (id == null) {
+            JsonNode id = in.report().environment().get("clientId");
+            if (id == null || id.isNull()) {
                 throw new IllegalArgumentException(in.name() + " has no clientId: merge only reports of clients run with --client-id I/N");
             }
             ClientId parsed;
             try {
-                parsed = new ClientId.Converter().convert(id.toString());
+                parsed = new ClientId.Converter().convert(id.asText());
             } catch (TypeConversionException e) {
-                throw new IllegalArgumentException(in.name() + ": clientId '" + id + "' is not I/N with 1 <= I <= N");
+                throw new IllegalArgumentException(in.name() + ": clientId '" + id.asText() + "' is not I/N with 1 <= I <= N");
             }
             if (parsed.count() != inputs.size()) {
                 throw new IllegalArgumentException(in.name() + " is client " + parsed + ", but " + inputs.size() + " reports were given");

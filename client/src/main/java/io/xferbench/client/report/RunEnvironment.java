@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.metrics.MachineDescription;
 import io.xferbench.core.metrics.NetworkPath;
 import java.util.LinkedHashMap;
@@ -12,8 +11,8 @@ import java.util.Map;
 
 /**
  * What download, upload and proxy write as a report's {@code environment} (docs/results.md), in the order reports have
- * always had it. A {@link Report} holds it as JSON reads it back ({@link #asReportEnvironment}), so a fresh report and one
- * read from a file look alike to render, compare and merge.
+ * always had it. A {@link Report} holds it as JSON ({@link Report#of}), so a fresh report and one read from a file look
+ * alike to render, compare and merge.
  *
  * @param clientId cooperating clients only ({@code --client-id}), else not written
  * @param startAt  {@code --start-at} when given, else not written
@@ -24,8 +23,6 @@ import java.util.Map;
 public record RunEnvironment(Provenance provenance, RunSettings settings, @JsonInclude(JsonInclude.Include.NON_NULL) String clientId,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String startAt, MachineDescription client, NetworkPath network,
                       @JsonInclude(JsonInclude.Include.NON_NULL) ProxySide proxy, JsonNode server) {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /**
      * The proxy process: its pid and upstream, then its machine's description.
      *
@@ -38,11 +35,5 @@ public record RunEnvironment(Provenance provenance, RunSettings settings, @JsonI
             machine.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
             return fields;
         }
-    }
-
-    /** This environment as {@link Report#environment()} holds it: as its JSON reads back. */
-    @SuppressWarnings("unchecked")
-    public Map<String, Object> asReportEnvironment() {
-        return JSON.convertValue(this, LinkedHashMap.class);
     }
 }

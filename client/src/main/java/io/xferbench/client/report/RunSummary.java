@@ -1,5 +1,6 @@
 package io.xferbench.client.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.client.result.DirectionJson;
 import io.xferbench.core.Sizes;
@@ -8,7 +9,6 @@ import io.xferbench.core.metrics.NetworkPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -22,35 +22,37 @@ public final class RunSummary {
     }
 
     public static List<String> lines(Report report) {
-        Map<String, Object> env = report.environment();
+        JsonNode env = report.environment();
         List<String> lines = new ArrayList<>();
         Provenance provenance = report.provenance();
         if (provenance != null) {
             lines.add(provenance.summary());
         }
         String direction = report.results().isEmpty() ? "" : DirectionJson.name(report.results().get(0).row().direction()) + " ";
-        lines.add(direction + settings(env.get("settings")));
-        StringBuilder where = new StringBuilder(env.get("clients") != null ? clients(env.get("clients")) : "client " + machine(env.get("client")));
-        if (env.get("proxy") instanceof Map<?, ?>) {
-            where.append(" · proxy ").append(machine(env.get("proxy")));
+        lines.add(direction + settings(env.path("settings")));
+        ReportMerge.Clients clients = report.clients();
+        StringBuilder where = new StringBuilder(clients != null ? clients(clients) : "client " + machine(env.path("client")));
+        if (env.path("proxy").isObject()) {
+            where.append(" · proxy ").append(machine(env.path("proxy")));
         }
-        Object server = env.get("server");
-        where.append(" · server ").append(sameMachine(env.get("client"), server) ? "the same machine" + dataOn(server) : machine(server));
+        JsonNode server = env.path("server");
+        where.append(" · server ").append(sameMachine(env.path("client"), server) ? "the same machine" + dataOn(server) : machine(server));
         lines.add(where.toString());
         StringBuilder how = new StringBuilder();
         NetworkPath network = report.network();
         if (network != null) {
             how.append("network ").append(network.path()).append(" mtu ").append(network.client().mtu());
         }
-        if (env.get("client") instanceof Map<?, ?> client && client.get("perfSyscallCounting") != null) {
-            how.append(how.isEmpty() ? "" : " · ").append("perf ").append(client.get("perfSyscallCounting"));
+        JsonNode perf = env.path("client").path("perfSyscallCounting");
+        if (present(perf)) {
+            how.append(how.isEmpty() ? "" : " · ").append("perf ").append(text(perf));
         }
         if (!how.isEmpty()) {
             lines.add(how.toString());
         }
-        List<String> tuning = tuning(env.get("client"));
+        List<String> tuning = tuning(env.path("client"));
         if (!tuning.isEmpty()) {
-            lines.add("tuning client " + String.join(", ", tuning) + farTuning("proxy", env.get("proxy"), tuning)
+            lines.add("tuning client " + String.join(", ", tuning) + farTuning("proxy", env.path("proxy"), tuning)
                     + farTuning("server", server, tuning));
         }
         return lines;
@@ -60,7 +62,7 @@ public final class RunSummary {
      * The proxy's or server's kernel settings where they differ from the client's: the whole set repeated made the
      * line too long for a chart's header (cut there, with the proxy's, the measured process's, not shown at all).
      */
-    private static String farTuning(String side, Object description, List<String> client) {
+    private static String farTuning(String side, JsonNode description, List<String> client) {
         List<String> far = tuning(description);
         if (far.isEmpty()) {
             return "";
@@ -71,8 +73,7 @@ public final class RunSummary {
     }
 
     /** A merged run's clients: how many, on which hosts, how much of a row's span they measured at once. */
-    static String clients(Object clients) {
-        ReportMerge.Clients c = JSON.convertValue(clients, ReportMerge.Clients.class);
+    static String clients(ReportMerge.Clients c) {
         String hosts = c.members().stream().map(m -> (m.clientId() == null ? "" : m.clientId() + " ") + "host " + m.host())
                 .collect(Collectors.joining(", "));
         return c.count() + " clients merged (" + hosts + ")" + (c.overlapMinimum() == null ? ""
@@ -80,23 +81,21 @@ public final class RunSummary {
     }
 
     /** The kernel settings (core.metrics.HostTuning) as phrases; empty for reports older than them. */
-    static List<String> tuning(Object description) {
-        if (!(description instanceof Map<?, ?> m) || m.get("tuning") == null) {
-            return List.of();
-        }
-        // Just measured it is the record, read back from JSON a map.
-        return JSON.convertValue(m.get("tuning"), HostTuning.class).phrases();
+    static List<String> tuning(JsonNode description) {
+        JsonNode tuning = description.path("tuning");
+        return tuning.isObject() ? JSON.convertValue(tuning, HostTuning.class).phrases() : List.of();
     }
 
     /** Every setting but the long explanations, sizes in binary units. */
-    static String settings(Object settings) {
-        if (!(settings instanceof Map<?, ?> m)) {
-            return "";
-        }
-        return m.entrySet().stream()
-                .filter(e -> e.getValue() != null && !(e.getValue() instanceof String s && s.length() > 40))
-                .map(e -> e.getKey() + " " + value(String.valueOf(e.getKey()), e.getValue()))
-                .collect(Collectors.joining(", "));
+    static String settings(JsonNode settings) {
+        List<String> shown = new ArrayList<>();
+        settings.properties().forEach(e -> {
+            JsonNode v = e.getValue();
+            if (present(v) && !(v.isTextual() && v.textValue().length() > 40)) {
+                shown.add(e.getKey() + " " + value(e.getKey(), JSON.convertValue(v, Object.class)));
+            }
+        });
+        return String.join(", ", shown);
     }
 
     /** A setting's value for a reader: sizes and buffers (a number or a list of them) in binary units. */
@@ -113,42 +112,52 @@ public final class RunSummary {
     }
 
     /** JDK, kernel, CPU model and count (and which CPUs, when pinned), memory, host. */
-    static String machine(Object description) {
-        if (!(description instanceof Map<?, ?> m) || m.get("jdk") == null) {
+    static String machine(JsonNode m) {
+        if (!present(m.path("jdk"))) {
             return "unknown";
         }
         StringBuilder b = new StringBuilder();
-        b.append("JDK ").append(m.get("jdk")).append(", ").append(m.get("kernel"));
-        if (m.get("cpuModel") != null) {
-            b.append(", ").append(m.get("cpuModel")).append(" x").append(m.get("cpus"));
+        b.append("JDK ").append(text(m.get("jdk"))).append(", ").append(text(m.get("kernel")));
+        if (present(m.path("cpuModel"))) {
+            b.append(", ").append(text(m.get("cpuModel"))).append(" x").append(text(m.get("cpus")));
         }
-        if (m.get("cpusAllowed") != null) {
-            b.append(" (cpus ").append(m.get("cpusAllowed")).append(')');
+        if (present(m.path("cpusAllowed"))) {
+            b.append(" (cpus ").append(text(m.get("cpusAllowed"))).append(')');
         }
-        if (m.get("memoryBytes") instanceof Number mem && mem.longValue() > 0) {
-            b.append(", ").append(String.format(Locale.ROOT, "%.1f GiB", mem.longValue() / (double) Sizes.GiB));
+        if (m.path("memoryBytes").isNumber() && m.get("memoryBytes").longValue() > 0) {
+            b.append(", ").append(String.format(Locale.ROOT, "%.1f GiB", m.get("memoryBytes").longValue() / (double) Sizes.GiB));
         }
         b.append(dataOn(m));
-        if (m.get("host") != null) {
-            b.append(", host ").append(m.get("host"));
+        if (present(m.path("host"))) {
+            b.append(", host ").append(text(m.get("host")));
         }
         return b.toString();
     }
 
-    private static String dataOn(Object description) {
-        return description instanceof Map<?, ?> m && m.get("fileSystem") != null ? ", data on " + m.get("fileSystem") : "";
+    private static String dataOn(JsonNode description) {
+        return present(description.path("fileSystem")) ? ", data on " + text(description.get("fileSystem")) : "";
     }
 
     /** Same host, JDK, kernel and CPUs: said once instead of twice. */
-    private static boolean sameMachine(Object a, Object b) {
-        if (!(a instanceof Map<?, ?> x) || !(b instanceof Map<?, ?> y)) {
+    private static boolean sameMachine(JsonNode x, JsonNode y) {
+        if (!x.isObject() || !y.isObject()) {
             return false;
         }
         for (String key : List.of("host", "jdk", "kernel", "cpuModel", "cpus", "cpusAllowed", "memoryBytes")) {
-            if (!String.valueOf(x.get(key)).equals(String.valueOf(y.get(key)))) {
+            if (!text(x.get(key)).equals(text(y.get(key)))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Neither absent nor JSON null. */
+    private static boolean present(JsonNode v) {
+        return v != null && !v.isMissingNode() && !v.isNull();
+    }
+
+    /** A field as a reader sees it: text unquoted, anything else as JSON; "null" when absent. */
+    private static String text(JsonNode v) {
+        return v == null || v.isNull() || v.isMissingNode() ? "null" : v.isTextual() ? v.textValue() : v.toString();
     }
 }

@@ -27,7 +27,7 @@ public record SettingsDifference(String key, JsonNode a, JsonNode b) {
      */
     static Map<String, JsonNode> of(Report report) {
         Map<String, JsonNode> settings = new LinkedHashMap<>();
-        if (JSON.valueToTree(report.environment().get("settings")) instanceof com.fasterxml.jackson.databind.node.ObjectNode m) {
+        if (report.environment().get("settings") instanceof com.fasterxml.jackson.databind.node.ObjectNode m) {
             m.properties().forEach(e -> settings.put(e.getKey(), e.getValue()));
         }
         return settings;

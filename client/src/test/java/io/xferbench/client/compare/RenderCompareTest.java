@@ -1,5 +1,6 @@
 package io.xferbench.client.compare;
 
+import io.xferbench.client.report.Environments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.client.ClientMain;
@@ -39,9 +40,9 @@ class RenderCompareTest {
         return file;
     }
 
-    private static final Report A = new Report(Map.of(), List.of(row("stream", 700, 650, 750), row("mmap", 1600, 1400, 1800),
+    private static final Report A = new Report(Environments.of(Map.of()), List.of(row("stream", 700, 650, 750), row("mmap", 1600, 1400, 1800),
             row("gone", 10, 9, 11)));
-    private static final Report B = new Report(Map.of(), List.of(row("stream", 1000, 950, 1100), row("mmap", 1650, 1500, 1700),
+    private static final Report B = new Report(Environments.of(Map.of()), List.of(row("stream", 1000, 950, 1100), row("mmap", 1650, 1500, 1700),
             MethodResult.skipped(MethodResult.Row.served(Direction.DOWNLOAD, "io-uring", 64 * Sizes.MiB), "no io_uring")));
 
     @Test
@@ -97,8 +98,8 @@ class RenderCompareTest {
     /** --method stream,stream: each copy of a row is compared, none dropped, and the pairing is said. */
     @Test
     void repeatedRowsArePairedInOrderAndSaid(@TempDir Path dir) throws Exception {
-        String out = compare(dir, new Report(Map.of(), List.of(row("stream", 700, 650, 750), row("stream", 800, 750, 850))),
-                new Report(Map.of(), List.of(row("stream", 1400, 1300, 1500), row("stream", 1600, 1500, 1700))));
+        String out = compare(dir, new Report(Environments.of(Map.of()), List.of(row("stream", 700, 650, 750), row("stream", 800, 750, 850))),
+                new Report(Environments.of(Map.of()), List.of(row("stream", 1400, 1300, 1500), row("stream", 1600, 1500, 1700))));
         assertThat(out.lines().filter(l -> l.matches("download +stream .*"))).hasSize(2).allMatch(l -> l.contains("+100.0%"));
         assertThat(out).doesNotContain("only in").contains("repeated rows, paired in order (first of A with first of B, ...): "
                 + "download stream 64MiB\n");
@@ -108,17 +109,17 @@ class RenderCompareTest {
     void differingSettingsAreNamedEachOnALine(@TempDir Path dir) throws Exception {
         Map<String, Object> one = Map.of("settings", Map.of("concurrency", 1, "verify", "crc32c", "cache", "warm"));
         Map<String, Object> four = Map.of("settings", Map.of("concurrency", 4, "verify", "length", "cache", "warm"));
-        String out = compare(dir, new Report(one, A.results()), new Report(four, B.results()));
+        String out = compare(dir, new Report(Environments.of(one), A.results()), new Report(Environments.of(four), B.results()));
         assertThat(out).contains("settings differ, concurrency: 1 vs 4\n").contains("settings differ, verify: crc32c vs length\n")
                 .doesNotContain("cache:");
-        assertThat(compare(dir, new Report(one, A.results()), new Report(one, B.results()))).doesNotContain("settings differ");
+        assertThat(compare(dir, new Report(Environments.of(one), A.results()), new Report(Environments.of(one), B.results()))).doesNotContain("settings differ");
     }
 
     /** Sizes were printed in bytes ({@code sizes: [16777216] vs [8388608]}), unlike every other report line. */
     @Test
     void differingSizesAreInBinaryUnits(@TempDir Path dir) throws Exception {
-        String out = compare(dir, new Report(Map.of("settings", Map.of("sizes", List.of(16L << 20), "bufferSize", 65536)), A.results()),
-                new Report(Map.of("settings", Map.of("sizes", List.of(8L << 20, 1L << 30), "bufferSize", 1 << 20)), B.results()));
+        String out = compare(dir, new Report(Environments.of(Map.of("settings", Map.of("sizes", List.of(16L << 20), "bufferSize", 65536))), A.results()),
+                new Report(Environments.of(Map.of("settings", Map.of("sizes", List.of(8L << 20, 1L << 30), "bufferSize", 1 << 20))), B.results()));
         assertThat(out).contains("settings differ, sizes: 16MiB vs 8MiB,1GiB\n").contains("settings differ, bufferSize: 64KiB vs 1MiB\n");
     }
 
@@ -132,12 +133,12 @@ class RenderCompareTest {
                 new MethodResult.Throughput(64 * Sizes.MiB, 1, 1.0, 15, 15, 15, List.of(15.0), null, null, null),
                 new MethodResult.Latency(1, 2, 2), cpu(), cpu(), MethodResult.Syscalls.unavailable("perf not installed"),
                 null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
-        Report report = new Report(Map.of(), List.of(once));
+        Report report = new Report(Environments.of(Map.of()), List.of(once));
         assertThat(ReportWriter.table(report)).contains("15 (no range)").doesNotContain("[15..15]");
         assertThat(ReportWriter.render(report, "markdown")).contains("| 15 (no range) |");
         BarChart.Cell bar = ReportCharts.of(report).get(0).chart().groups().get(0).cells().get(0);
         assertThat(bar).isEqualTo(new BarChart.Bar(15, null, null, "15.0 (no range)"));
-        String out = compare(dir, report, new Report(Map.of(), List.of(row("stream", 30, 29, 31))));
+        String out = compare(dir, report, new Report(Environments.of(Map.of()), List.of(row("stream", 30, 29, 31))));
         assertThat(out.lines().filter(l -> l.startsWith("download")).findFirst().orElseThrow())
                 .contains("15.0 (no range)").contains("+100.0%").endsWith("no range");
     }
@@ -151,12 +152,12 @@ class RenderCompareTest {
         Map<String, Object> now = Map.of("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18"),
                 "server", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", Map.of("cgroupMemoryMax", "268435456")),
                 "network", Map.of("path", "veth"));
-        String out = compare(dir, new Report(old, A.results()), new Report(now, B.results()));
+        String out = compare(dir, new Report(Environments.of(old), A.results()), new Report(Environments.of(now), B.results()));
         assertThat(out).contains("environment differs, client jdk: Temurin 21 vs Temurin 25\n")
                 .contains("environment differs, server jdk: Temurin 21 vs Temurin 25\n")
                 .contains("environment differs, server tuning cgroupMemoryMax: max vs 268435456\n")
                 .contains("environment differs, network path: loopback vs veth\n").doesNotContain("kernel:");
-        assertThat(compare(dir, new Report(old, A.results()), new Report(old, B.results()))).doesNotContain("environment differs");
+        assertThat(compare(dir, new Report(Environments.of(old), A.results()), new Report(Environments.of(old), B.results()))).doesNotContain("environment differs");
     }
 
     /** Proxy rows differ by scenario only: an unmatched one says which. */
@@ -166,7 +167,7 @@ class RenderCompareTest {
                 "x");
         MethodResult connect = MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.of("connect"), 0,
                 null), "x");
-        String out = compare(dir, A, new Report(Map.of(), List.of(small, connect)));
+        String out = compare(dir, A, new Report(Environments.of(Map.of()), List.of(small, connect)));
         assertThat(out).contains("only in B: proxy copy 0 (small), proxy copy 0 (connect)");
     }
 }

@@ -1,5 +1,6 @@
 package io.xferbench.client.render;
 
+import io.xferbench.client.report.Environments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class ChartsTest {
 
     /** a at 1 MiB and 64 MiB, b skipped at 1 MiB only, c run at 64 MiB only. */
     private static Report mixed() {
-        return new Report(Map.of(), List.of(
+        return new Report(Environments.of(Map.of()), List.of(
                 measured("a", Sizes.MiB, 500, 100, 900),
                 MethodResult.skipped(MethodResult.Row.served(Direction.DOWNLOAD, "b", Sizes.MiB), "no io_uring here"),
                 measured("a", 64 * Sizes.MiB, 1927, 1500, 3893),
@@ -118,7 +119,7 @@ class ChartsTest {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
                 null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
-        List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
+        List<ReportCharts.Named> charts = ReportCharts.of(new Report(Environments.of(Map.of()), List.of(small)));
         assertThat(charts).extracting(ReportCharts.Named::suffix).containsExactly("-requests", "-requests-cpu", "-requests-syscalls");
         BarChart requests = charts.get(0).chart();
         assertThat(requests.series()).containsExactly("small");
@@ -131,7 +132,7 @@ class ChartsTest {
         MethodResult small = new MethodResult(new MethodResult.Row(Direction.RELAY, "copy", MethodResult.Scenario.SMALL, 0, null),
                 new MethodResult.Throughput(0, 100, 1, 0, 0, 0, List.of(), 9000.0, 8000.0, 9500.0), new MethodResult.Latency(0.1, 0.2, 0.3),
                 null, null, MethodResult.Syscalls.NONE, null, null, MethodResult.Sharing.UNKNOWN, null, MethodResult.Status.MEASURED);
-        List<ReportCharts.Named> charts = ReportCharts.of(new Report(Map.of(), List.of(small)));
+        List<ReportCharts.Named> charts = ReportCharts.of(new Report(Environments.of(Map.of()), List.of(small)));
         assertThat(charts.get(1).chart().title()).isEqualTo("xferbench proxy process CPU microseconds per request (usr+sys)");
         assertThat(charts.get(2).chart().title()).isEqualTo("xferbench proxy process syscalls per request");
         assertThat(ReportCharts.of(mixed()).get(1).chart().title()).startsWith("xferbench download server CPU seconds per GiB");

@@ -1,5 +1,6 @@
 package io.xferbench.client.render;
 
+import io.xferbench.client.report.Environments;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,7 +46,7 @@ class ReportWriterTest {
     }
 
     private static Report report() {
-        return new Report(Map.of("settings", Map.of("repeat", 2)), List.of(
+        return new Report(Environments.of(Map.of("settings", Map.of("repeat", 2))), List.of(
                 measured(),
                 MethodResult.skipped(MethodResult.Row.served(Direction.DOWNLOAD, "io-uring", 1L << 30), "Netty io_uring unavailable: kernel says no"),
                 MethodResult.failed(MethodResult.Row.served(Direction.DOWNLOAD, "mmap", 1L << 30), "verification failed: CRC32C mismatch")));
@@ -72,19 +73,19 @@ class ReportWriterTest {
     void theSyscallThatDefinesAMethodIsShownEvenWhenNotAmongTheLargest() {
         Map<String, Long> syscalls = new LinkedHashMap<>(Map.of("futex", 900L, "epoll_wait", 800L, "read", 700L,
                 "write", 600L, "close", 500L, "openat", 400L, "sendfile64", 3L));
-        String table = ReportWriter.table(new Report(Map.of(), List.of(download("transfer-to", syscalls, 0))));
+        String table = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(download("transfer-to", syscalls, 0))));
         assertThat(table).contains("futex=900 epoll_wait=800 read=700 write=600 close=500 sendfile64=3")
                 .doesNotContain("openat").doesNotContain("sqes");
         // Never called at all is shown too: the method did not do what defines it.
         syscalls.remove("sendfile64");
-        assertThat(ReportWriter.table(new Report(Map.of(), List.of(download("transfer-to", syscalls, 0))))).contains("close=500 sendfile64=0");
+        assertThat(ReportWriter.table(new Report(Environments.of(Map.of()), List.of(download("transfer-to", syscalls, 0))))).contains("close=500 sendfile64=0");
     }
 
     /** SQEs belong to io_uring methods only: direct-io's are the process's own, not the method's. */
     @Test
     void ioUringSubmissionsAreShownOnlyForMethodsThatUseIoUring() {
         Map<String, Long> syscalls = Map.of("pread64", 16384L, "write", 16384L, "io_uring_enter", 4096L);
-        String table = ReportWriter.table(new Report(Map.of(), List.of(download("direct-io", syscalls, 2),
+        String table = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(download("direct-io", syscalls, 2),
                 download("io-uring-read-send", syscalls, 8192))));
         assertThat(table.lines().filter(l -> l.startsWith("direct-io ")).findFirst().orElseThrow()).doesNotContain("sqes");
         assertThat(table.lines().filter(l -> l.startsWith("io-uring-read-send ")).findFirst().orElseThrow())
@@ -105,7 +106,7 @@ class ReportWriterTest {
     /** 50000.0/100000.0 µs of CPU per request is wider than the column's 15 places: the column widens, its header with it. */
     @Test
     void aCellWiderThanItsColumnWidensItAndTheHeaderStaysOverIt() {
-        List<String> lines = ReportWriter.table(new Report(Map.of(), List.of(exchanges()))).lines().toList();
+        List<String> lines = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(exchanges()))).lines().toList();
         String header = lines.stream().filter(l -> l.startsWith("method ")).findFirst().orElseThrow();
         String row = lines.stream().filter(l -> l.startsWith("copy 1KiB")).findFirst().orElseThrow();
         assertThat(row.indexOf("50000.0/100000.0") + "50000.0/100000.0".length())
@@ -117,7 +118,7 @@ class ReportWriterTest {
     @Test
     void aLongMethodNameWidensTheColumnForEveryRow() {
         Map<String, Long> syscalls = Map.of("io_uring_enter", 4096L);
-        List<String> lines = ReportWriter.table(new Report(Map.of(), List.of(download("io-uring-splice-linked", syscalls, 8192),
+        List<String> lines = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(download("io-uring-splice-linked", syscalls, 8192),
                 download("stream", syscalls, 0)))).lines().toList();
         String header = lines.stream().filter(l -> l.startsWith("method ")).findFirst().orElseThrow();
         String longRow = lines.stream().filter(l -> l.startsWith("io-uring-splice-linked ")).findFirst().orElseThrow();
@@ -130,7 +131,7 @@ class ReportWriterTest {
 
     @Test
     void emptyBodyExchangesGetTheirOwnSectionPerRequestAndNameTheProxy() {
-        Report r = new Report(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42, "jdk", "Temurin 25", "kernel", "Linux 6.18")), List.of(exchanges(),
+        Report r = new Report(Environments.of(Map.of("settings", Map.of(), "proxy", Map.of("pid", 42, "jdk", "Temurin 25", "kernel", "Linux 6.18"))), List.of(exchanges(),
                 MethodResult.skipped(new MethodResult.Row(Direction.RELAY, "io-uring", MethodResult.Scenario.SMALL, 0, null), "no io_uring here")));
         String table = ReportWriter.table(r);
         assertThat(table).contains("· proxy JDK Temurin 25, Linux 6.18 ·").contains("proxy, small: empty-body exchanges")
@@ -143,7 +144,7 @@ class ReportWriterTest {
 
     @Test
     void aReportWithBothKindsPrintsBothSections() {
-        String table = ReportWriter.table(new Report(Map.of(), List.of(exchanges(), measured())));
+        String table = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(exchanges(), measured())));
         assertThat(table).contains("MiB/s median [min..max]").contains("req/s median [min..max]");
         assertThat(table.indexOf("MiB/s median")).as("bytes first").isLessThan(table.indexOf("req/s median"));
     }
@@ -158,7 +159,7 @@ class ReportWriterTest {
                 new MethodResult.Throughput(0, 4000, 0.4, 0, 0, 0, List.of(0.0, 0.0), 10000.0, 9500.0, 10100.0),
                 new MethodResult.Latency(0.085, 0.2, 0.5), cpu(), cpu(), new MethodResult.Syscalls(syscalls, null, 2.0, 0L, null),
                 new MethodResult.Residency(1000, 1000), null, ALONE, null, MethodResult.Status.MEASURED);
-        assertThat(ReportWriter.table(new Report(Map.of(), List.of(rare)))).contains("read=2.00 ioctl=<0.01 write=0.00");  // write: the relay's defining syscall, never called
+        assertThat(ReportWriter.table(new Report(Environments.of(Map.of()), List.of(rare)))).contains("read=2.00 ioctl=<0.01 write=0.00");  // write: the relay's defining syscall, never called
         assertThat(MethodSyscalls.figure(3, 1 << 20, "%.0f")).isEqualTo("<1");
         assertThat(MethodSyscalls.figure(0, 1, "%.0f")).isEqualTo("0");
     }
@@ -169,7 +170,7 @@ class ReportWriterTest {
         MethodResult connect = new MethodResult(new MethodResult.Row(Direction.RELAY, "splice-pooled", MethodResult.Scenario.CONNECT, 0, null),
                 new MethodResult.Throughput(0, 500, 1.0, 0, 0, 0, List.of(0.0, 0.0), 500.0, 450.0, 550.0), new MethodResult.Latency(1.9, 4.0, 9.0),
                 cpu(), cpu(), new MethodResult.Syscalls(Map.of("splice", 2000L), null, 20.0, 0L, null), null, null, ALONE, null, MethodResult.Status.MEASURED);
-        String table = ReportWriter.table(new Report(Map.of(), List.of(small, connect)));
+        String table = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(small, connect)));
         assertThat(table).contains("proxy, small:").contains("proxy, connect: a new connection per empty-body exchange");
         assertThat(table.indexOf("proxy, small:")).isLessThan(table.indexOf("copy 1KiB")).isLessThan(table.indexOf("proxy, connect:"));
         assertThat(table.indexOf("proxy, connect:")).isLessThan(table.indexOf("splice-pooled"));
@@ -181,7 +182,7 @@ class ReportWriterTest {
         MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "splice", 1L << 20),
                 new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
                 cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 9.25, null), ALONE, null, MethodResult.Status.MEASURED);
-        String table = ReportWriter.table(new Report(Map.of(), List.of(upload)));
+        String table = ReportWriter.table(new Report(Environments.of(Map.of()), List.of(upload)));
         assertThat(table).contains("upload phases").containsPattern("splice +1MiB +40\\.50 +9\\.25 +-");
         assertThat(ReportWriter.table(report())).doesNotContain("upload phases");
     }
@@ -192,7 +193,7 @@ class ReportWriterTest {
         MethodResult upload = new MethodResult(MethodResult.Row.served(Direction.UPLOAD, "stream", 1L << 20),
                 new MethodResult.Throughput(1L << 20, 1, 0.05, 20, 20, 20, List.of(20.0), 20.0, 20.0, 20.0), new MethodResult.Latency(50.0, 50.0, 50.0),
                 cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, new MethodResult.UploadPhases(40.5, 0.0, null), ALONE, null, MethodResult.Status.MEASURED);
-        assertThat(ReportWriter.table(new Report(Map.of(), List.of(upload)))).containsPattern("stream +1MiB +40\\.50 +inline +-");
+        assertThat(ReportWriter.table(new Report(Environments.of(Map.of()), List.of(upload)))).containsPattern("stream +1MiB +40\\.50 +inline +-");
     }
 
     @Test
@@ -232,7 +233,7 @@ class ReportWriterTest {
 
     @Test
     void aRowNeitherSkippedNorFailedButNotVerifiedReadsBackAsFailed() throws Exception {
-        String json = ReportWriter.render(new Report(Map.of(), List.of(measured())), "json").replace("\"verified\" : true", "\"verified\" : false");
+        String json = ReportWriter.render(new Report(Environments.of(Map.of()), List.of(measured())), "json").replace("\"verified\" : true", "\"verified\" : false");
         assertThat(JSON.readValue(json, Report.class).results().get(0).status()).isEqualTo(new MethodResult.Status.Failed("not verified"));
     }
 
@@ -263,10 +264,10 @@ class ReportWriterTest {
 
     @Test
     void contextSwitchesArePerGiBAndPerRequest() throws Exception {
-        assertThat(ReportWriter.table(new Report(Map.of(), List.of(exchanges())))).contains("ctx sw/req").contains(" 1.50 ");
-        String csv = ReportWriter.render(new Report(Map.of(), List.of(measured())), "csv");
+        assertThat(ReportWriter.table(new Report(Environments.of(Map.of()), List.of(exchanges())))).contains("ctx sw/req").contains(" 1.50 ");
+        String csv = ReportWriter.render(new Report(Environments.of(Map.of()), List.of(measured())), "csv");
         assertThat(csv.lines().toList().get(1)).endsWith(",2000.00,1.50000,false,0,57");
-        JsonNode cpu = JSON.readTree(ReportWriter.render(new Report(Map.of(), List.of(measured())), "json"))
+        JsonNode cpu = JSON.readTree(ReportWriter.render(new Report(Environments.of(Map.of()), List.of(measured())), "json"))
                 .get("results").get(0).get("serverCpu");
         assertThat(cpu.get("contextSwitchesPerGiB").asDouble()).isEqualTo(2000.0);
         assertThat(cpu.get("contextSwitchesPerTransfer").asDouble()).isEqualTo(1.5);
@@ -275,7 +276,7 @@ class ReportWriterTest {
     /** The Markdown and HTML reports had no context-switch column although the text table, CSV and JSON have one. */
     @Test
     void markdownAndHtmlShowContextSwitchesAsTheTextTableDoes() throws Exception {
-        Report report = new Report(Map.of(), List.of(measured(), exchanges()));
+        Report report = new Report(Environments.of(Map.of()), List.of(measured(), exchanges()));
         List<String> markdown = ReportWriter.render(report, "markdown").lines().filter(l -> l.startsWith("|")).toList();
         assertThat(cell(markdown, "server ctx sw/GiB", "transfer-to")).isEqualTo("2000");
         assertThat(cell(markdown, "proxy ctx sw/req", "copy 1KiB")).isEqualTo("1.50");
@@ -287,7 +288,7 @@ class ReportWriterTest {
     /** The figures sit right in Markdown as in the text table; method, size, verified and the syscall names left. */
     @Test
     void markdownRightAlignsTheFigures() throws Exception {
-        String markdown = ReportWriter.render(new Report(Map.of(), List.of(measured(), exchanges())), "markdown");
+        String markdown = ReportWriter.render(new Report(Environments.of(Map.of()), List.of(measured(), exchanges())), "markdown");
         assertThat(markdown.lines().filter(l -> l.startsWith("|---"))).hasSize(2)
                 .allMatch(l -> l.equals("|---|---|" + "---:|".repeat(9) + "---|---|"));
     }
@@ -313,7 +314,7 @@ class ReportWriterTest {
                 new MethodResult.Throughput(2L << 30, 2, 0.5, 4096, 4000, 4200, List.of(4000.0, 4200.0), 4.0, 3.9, 4.1),
                 new MethodResult.Latency(250.0, 260.0, 260.0), cpu(), cpu(), MethodResult.Syscalls.unavailable("no perf"), null, null,
                 new MethodResult.Sharing(true, 3), null, MethodResult.Status.MEASURED);
-        Report report = new Report(Map.of(), List.of(alone, shared));
+        Report report = new Report(Environments.of(Map.of()), List.of(alone, shared));
         String table = ReportWriter.table(report);
         assertThat(table.lines().filter(l -> l.startsWith("stream")).findFirst().orElseThrow()).contains("yes shared");
         assertThat(table.lines().filter(l -> l.startsWith("transfer-to")).findFirst().orElseThrow()).doesNotContain("shared");
@@ -335,7 +336,7 @@ class ReportWriterTest {
         env.put("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning",
                 new io.xferbench.core.metrics.HostTuning("performance", "madvise", "max", "cubic", "4096 131072 6291456",
                         "4096 16384 4194304", "212992", "212992", null)));
-        Report report = new Report(env, List.of(measured()));
+        Report report = new Report(Environments.of(env), List.of(measured()));
         Report back = JSON.readValue(ReportWriter.render(report, "json"), Report.class);
         assertThat(back.provenance()).isEqualTo(report.provenance());
         List<String> header = ReportWriter.table(back).lines().toList();
@@ -356,7 +357,7 @@ class ReportWriterTest {
         env.put("client", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", client));
         env.put("proxy", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", client));
         env.put("server", Map.of("jdk", "Temurin 25", "kernel", "Linux 6.18", "tuning", server));
-        assertThat(ReportWriter.table(new Report(env, List.of(exchanges()))).lines())
+        assertThat(ReportWriter.table(new Report(Environments.of(env), List.of(exchanges()))).lines())
                 .contains("tuning client governor performance, THP madvise, cgroup memory max, TCP cubic rmem 4096 131072 6291456 "
                         + "wmem 4096 16384 4194304 rmem_max 212992 wmem_max 212992 · proxy the same"
                         + " · server the same but cgroup memory 268435456, I/O scheduler mq-deadline");
