@@ -3,7 +3,7 @@ package io.xferbench.jmh;
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SourceFile;
-import io.xferbench.jmh.drain.DrainProcess;
+import io.xferbench.jmh.drain.DrainServerProcess;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
@@ -17,10 +17,10 @@ final class FileToDrain implements AutoCloseable {
     private final TestFile file;
     private final FileChannel channel;
     private final SourceFile source;
-    private final DrainProcess drain;
+    private final DrainServerProcess drain;
     private long sent;
 
-    private FileToDrain(TestFile file, FileChannel channel, DrainProcess drain) {
+    private FileToDrain(TestFile file, FileChannel channel, DrainServerProcess drain) {
         this.file = file;
         this.channel = channel;
         this.source = new SourceFile(file.path(), channel, file.size());
@@ -32,7 +32,7 @@ final class FileToDrain implements AutoCloseable {
         TestFile file = BenchData.open().generated(size);
         FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ);
         try {
-            return new FileToDrain(file, channel, DrainProcess.start(size));
+            return new FileToDrain(file, channel, DrainServerProcess.start(size));
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

@@ -4,7 +4,7 @@ import io.xferbench.core.data.TestFile;
 import io.xferbench.core.method.Relay;
 import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.jmh.drain.DrainProcess;
+import io.xferbench.jmh.drain.DrainServerProcess;
 import io.xferbench.jmh.drain.FeedProcess;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
@@ -50,7 +50,7 @@ public class ProxyRelayBenchmark extends AbstractBenchmark {
     public int buffer;
 
     private FeedProcess feed;
-    private DrainProcess drain;
+    private DrainServerProcess drain;
     private Relay relayer;
     private Thread pump;
     private volatile Throwable failure;
@@ -60,7 +60,7 @@ public class ProxyRelayBenchmark extends AbstractBenchmark {
     public void setUp() throws IOException {
         RelayMethod m = BenchMethods.relay(relay);
         TestFile body = BenchData.open().generated(size);
-        drain = DrainProcess.start(size);
+        drain = DrainServerProcess.start(size);
         feed = FeedProcess.start(body.path());
         relayer = m.newRelay(new TransferOptions(buffer, false));
         SocketChannel client = feed.socket();

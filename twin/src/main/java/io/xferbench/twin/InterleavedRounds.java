@@ -28,11 +28,11 @@ final class InterleavedRounds {
     private final TwinOptions options;
     private final Path file;
     private final ChildCommand jvm;
-    private final DrainProcess drain;
+    private final TwinDrainProcess drain;
     private final CTwin cTwin;
     private final ResidencyGuard cache;
 
-    InterleavedRounds(TwinOptions options, Path file, ChildCommand jvm, DrainProcess drain, CTwin cTwin, ResidencyGuard cache) {
+    InterleavedRounds(TwinOptions options, Path file, ChildCommand jvm, TwinDrainProcess drain, CTwin cTwin, ResidencyGuard cache) {
         this.options = options;
         this.file = file;
         this.jvm = jvm;

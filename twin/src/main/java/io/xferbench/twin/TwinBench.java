@@ -68,7 +68,7 @@ public final class TwinBench {
             throws IOException, InterruptedException {
         CTwin cTwin = new CTwin(options.twin(), options.uringTwin(), options.buffer(), options.uringDepth(), file);
         List<TwinRow> rows = new ArrayList<>();
-        try (DrainProcess drain = DrainProcess.start(jvm)) {
+        try (TwinDrainProcess drain = TwinDrainProcess.start(jvm)) {
             InterleavedRounds rounds = new InterleavedRounds(options, file, jvm, drain, cTwin, cache);
             for (String id : options.methods()) {
                 rows.add(rounds.measure(DownloadMethods.byId(id).orElseThrow()));

@@ -22,7 +22,7 @@ class KilledHarnessChildrenTest {
 
     /** The harness: starts a drain as TwinBench does, prints its children's pids, then waits to be killed. */
     public static void main(String[] args) throws Exception {
-        DrainProcess drain = DrainProcess.start(TwinBench.CHILD_JVMS);
+        TwinDrainProcess drain = TwinDrainProcess.start(TwinBench.CHILD_JVMS);
         ProcessHandle.current().children().forEach(c -> System.out.println("child " + c.pid()));
         System.out.println("drain on port " + drain.port());
         System.out.flush();

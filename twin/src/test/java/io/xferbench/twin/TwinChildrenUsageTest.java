@@ -109,7 +109,7 @@ class TwinChildrenUsageTest {
         assertThat(receive.uringDepth).isEqualTo(4);
 
         TwinDrain drain = new TwinDrain();
-        Cli.commandLine(drain).parseArgs(); // DrainProcess starts it without arguments
+        Cli.commandLine(drain).parseArgs(); // TwinDrainProcess starts it without arguments
         assertThat(drain.bind).isEqualTo("127.0.0.1");
         assertThat(drain.port).isZero();
         assertThat(drain.connections).isZero();

@@ -9,21 +9,21 @@ import java.util.concurrent.TimeUnit;
  * The benchmark's side of a {@link DrainServer}: starts it as a child JVM, connects to it over loopback and waits,
  * without syscalls, until it has received a given number of bytes.
  */
-public final class DrainProcess implements AutoCloseable {
+public final class DrainServerProcess implements AutoCloseable {
     /** A receiver that makes no progress for this long is dead or wedged; the op fails instead of hanging. */
     private static final long STALL_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private final HelperJvm child;
     private final SharedCounters shared;
 
-    private DrainProcess(HelperJvm child) {
+    private DrainServerProcess(HelperJvm child) {
         this.child = child;
         this.shared = child.shared();
     }
 
     /** Starts a drain for bodies of {@code size} bytes and returns once connected (blocking socket, TCP_NODELAY). */
-    public static DrainProcess start(long size) throws IOException {
-        return new DrainProcess(HelperJvm.start("drain", DrainServer.class, Long.toString(size)));
+    public static DrainServerProcess start(long size) throws IOException {
+        return new DrainServerProcess(HelperJvm.start("drain", DrainServer.class, Long.toString(size)));
     }
 
     /** The connected socket the benchmark sends on. */

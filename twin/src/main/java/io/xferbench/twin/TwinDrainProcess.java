@@ -14,12 +14,12 @@ import java.util.concurrent.TimeoutException;
  * The {@link TwinDrain} child process every sender sends to, and its results in order. Its stdout is read on a
  * thread of its own ({@link ChildProcess}) so the drain never blocks on a full pipe while a sender is being waited for.
  */
-final class DrainProcess implements AutoCloseable {
+final class TwinDrainProcess implements AutoCloseable {
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
     private final ChildProcess child;
     private final int port;
 
-    private DrainProcess(ChildProcess child) throws IOException, TimeoutException {
+    private TwinDrainProcess(ChildProcess child) throws IOException, TimeoutException {
         this.child = child;
         String first = child.readLine(Duration.ofSeconds(60));
         if (first == null || !first.startsWith("twin-drain listening on ")) {
@@ -28,10 +28,10 @@ final class DrainProcess implements AutoCloseable {
         this.port = Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
     }
 
-    static DrainProcess start(ChildCommand jvm) throws IOException, InterruptedException {
+    static TwinDrainProcess start(ChildCommand jvm) throws IOException, InterruptedException {
         ChildProcess child = ChildProcess.start("TwinDrain", jvm.java(JvmFlags.required(), TwinDrain.class.getName(), List.of()));
         try {
-            return new DrainProcess(child);
+            return new TwinDrainProcess(child);
         } catch (TimeoutException e) {
             child.terminate(STOP_GRACE);
             throw new IOException("drain did not start: " + e.getMessage());
