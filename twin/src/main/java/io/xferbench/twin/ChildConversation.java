@@ -1,6 +1,7 @@
 package io.xferbench.twin;
 
 import io.xferbench.core.process.ChildProcess;
+import io.xferbench.core.process.ListeningLine;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +36,11 @@ final class ChildConversation implements AutoCloseable {
             throw new IOException(name + ": expected '" + prefix + "...', got: " + line);
         }
         return line;
+    }
+
+    /** Waits for the child's "NAME listening on HOST:PORT" line ({@link ListeningLine}). */
+    void awaitListening(Duration timeout) throws IOException {
+        ListeningLine.await(child, timeout);
     }
 
     /** Kills the child at once (it failed to start as expected). */

@@ -4,6 +4,7 @@ import io.xferbench.core.process.ChildCommand;
 import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,8 @@ import java.util.Map;
  * {@link #arm()} and {@link #result()}, all in this JVM, as a long-running server receives.
  */
 final class JavaReceiverProcess implements ReceiverSide, AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
     private final ChildConversation child;
 
     private JavaReceiverProcess(ChildConversation child) {
@@ -29,7 +32,7 @@ final class JavaReceiverProcess implements ReceiverSide, AutoCloseable {
                 jvm.java(JvmFlags.required(), TwinReceive.class.getName(),
                         List.of(arguments(method, target, buffer, uringDepth))));
         try {
-            child.expect("twin-receive listening on ");
+            child.awaitListening(START_TIMEOUT);
         } catch (IOException e) {
             child.kill();
             throw e;

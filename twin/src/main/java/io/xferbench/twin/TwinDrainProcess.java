@@ -3,6 +3,7 @@ package io.xferbench.twin;
 import io.xferbench.core.Sizes;
 import io.xferbench.core.process.ChildCommand;
 import io.xferbench.core.process.ChildProcess;
+import io.xferbench.core.process.ListeningLine;
 import io.xferbench.nativeio.JvmFlags;
 import java.io.IOException;
 import java.time.Duration;
@@ -15,26 +16,20 @@ import java.util.concurrent.TimeoutException;
  * thread of its own ({@link ChildProcess}) so the drain never blocks on a full pipe while a sender is being waited for.
  */
 final class TwinDrainProcess implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
     private final ChildProcess child;
     private final int port;
 
-    private TwinDrainProcess(ChildProcess child) throws IOException, TimeoutException {
+    private TwinDrainProcess(ChildProcess child) throws IOException {
         this.child = child;
-        String first = child.readLine(Duration.ofSeconds(60));
-        if (first == null || !first.startsWith("twin-drain listening on ")) {
-            throw new IOException("drain did not start: " + first);
-        }
-        this.port = Integer.parseInt(first.substring(first.lastIndexOf(':') + 1));
+        this.port = ListeningLine.await(child, START_TIMEOUT).getPort();
     }
 
     static TwinDrainProcess start(ChildCommand jvm) throws IOException, InterruptedException {
         ChildProcess child = ChildProcess.start("TwinDrain", jvm.java(JvmFlags.required(), TwinDrain.class.getName(), List.of()));
         try {
             return new TwinDrainProcess(child);
-        } catch (TimeoutException e) {
-            child.terminate(STOP_GRACE);
-            throw new IOException("drain did not start: " + e.getMessage());
         } catch (IOException | RuntimeException e) {
             child.terminate(STOP_GRACE);
             throw e;

@@ -8,52 +8,112 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
- * A started child process talked to in lines: lines to its stdin, its stdout read line by line (its stderr goes to
- * ours). Its stdout is read on a daemon thread of its own from the start, so the child never blocks on a full pipe
- * while its parent waits for something else; the lines queue until read, or are dropped after {@link #discardOutput}.
+ * A started child process talked to in lines: lines to its stdin, its stdout read line by line (its stderr is copied
+ * to ours, its last lines kept for error messages). Both are read on daemon threads of their own from the start, so
+ * the child never blocks on a full pipe while its parent waits for something else; stdout's lines queue until read,
+ * or go elsewhere after {@link #forwardOutput} / {@link #discardOutput}.
  */
 public final class ChildProcess implements AutoCloseable {
     /** Queued once stdout has ended (by identity): every later read sees the end too. */
     private static final String END = new String("end of stdout");
     private static final Duration KILL_WAIT = Duration.ofSeconds(30);
+    private static final int STDERR_TAIL_LINES = 20;
+    private static final long STDERR_END_WAIT_MILLIS = 1000;
 
     private final String name;
     private final Process process;
     private final Writer in;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private volatile boolean discarding;
+    /** Where stdout's lines go once the reader no longer queues them; null while they queue. Guarded by this. */
+    private Consumer<String> sink;
+    private final Deque<String> stderrTail = new ArrayDeque<>();
+    private final Thread stderrCopier;
 
     private ChildProcess(String name, Process process) {
         this.name = name;
         this.process = process;
         this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         Thread.ofPlatform().daemon().name("xferbench-" + name + "-stdout").start(this::readStdout);
+        this.stderrCopier = Thread.ofPlatform().daemon().name("xferbench-" + name + "-stderr").start(this::copyStderr);
     }
 
-    /** Starts {@code command} (see {@link ChildCommand}); {@code name} names it in errors and its reader thread. */
+    /** Starts {@code command} (see {@link ChildCommand}); {@code name} names it in errors and its reader threads. */
     public static ChildProcess start(String name, List<String> command) throws IOException {
-        return new ChildProcess(name, new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        return new ChildProcess(name, new ProcessBuilder(command).start());
+    }
+
+    /**
+     * Talks to {@code process}, started elsewhere (by a launcher that also tracks it for stopping). Its stderr, if
+     * not redirected, is copied to ours as for {@link #start}.
+     */
+    public static ChildProcess of(String name, Process process) {
+        return new ChildProcess(name, process);
     }
 
     private void readStdout() {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
-                if (!discarding) {
-                    lines.add(line);
-                }
+                deliver(line);
             }
         } catch (IOException e) {
             // the child was stopped: its output ends here
         } finally {
             lines.add(END);
+        }
+    }
+
+    private synchronized void deliver(String line) {
+        if (sink == null) {
+            lines.add(line);
+        } else {
+            sink.accept(line);
+        }
+    }
+
+    private void copyStderr() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                System.err.println(line);
+                synchronized (stderrTail) {
+                    stderrTail.addLast(line);
+                    if (stderrTail.size() > STDERR_TAIL_LINES) {
+                        stderrTail.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the child was stopped: its stderr ends here
+        }
+    }
+
+    /** The name given at start, for messages. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The last lines (up to 20) the child wrote to stderr, for an error message. Once the child has exited, waits
+     * briefly for its last lines to be read.
+     */
+    public List<String> stderrTail() throws InterruptedException {
+        if (!process.isAlive()) {
+            stderrCopier.join(STDERR_END_WAIT_MILLIS);
+        }
+        synchronized (stderrTail) {
+            return List.copyOf(stderrTail);
         }
     }
 
@@ -90,10 +150,23 @@ public final class ChildProcess implements AutoCloseable {
         return line;
     }
 
+    /** From now on the child's stdout lines, those queued first, go to {@code to} (on the reader thread) instead. */
+    public synchronized void forwardOutput(Consumer<String> to) {
+        List<String> queued = new ArrayList<>();
+        lines.drainTo(queued);
+        for (String line : queued) {
+            if (line == END) {
+                lines.add(END);
+            } else {
+                to.accept(line);
+            }
+        }
+        sink = to;
+    }
+
     /** From now on the child's stdout is read and dropped: lines nobody reads must not pile up. */
     public void discardOutput() {
-        discarding = true;
-        lines.removeIf(l -> l != END);
+        forwardOutput(line -> { });
     }
 
     /** Sends {@code line} to the child's stdin at once; fails once the child has closed it (exited). */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,34 @@ class ChildProcessTest {
             if (child != null) {
                 child.destroyForcibly();
             }
+        }
+    }
+
+    @Test
+    void forwardedOutputKeepsItsOrderFromTheQueuedLinesOn() throws Exception {
+        List<String> got = new CopyOnWriteArrayList<>();
+        try (ChildProcess child = ChildProcess.start("cat", List.of("cat"))) {
+            child.writeLine("one");
+            child.writeLine("two");
+            assertThat(child.readLine()).isEqualTo("one");
+            child.forwardOutput(got::add); // "two" queued or not yet read: either way it comes first
+            child.writeLine("three");
+            child.closeInput();
+            assertThat(child.waitFor(Duration.ofSeconds(30))).isTrue();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (got.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(got).containsExactly("two", "three");
+            assertThat(child.readLine()).as("the end still reaches a reader").isNull();
+        }
+    }
+
+    @Test
+    void theLastStderrLinesAreKeptForErrors() throws Exception {
+        try (ChildProcess child = ChildProcess.start("complainer", List.of("sh", "-c", "seq 1 25 >&2"))) {
+            assertThat(child.waitFor()).isZero();
+            assertThat(child.stderrTail()).hasSize(20).startsWith("6").endsWith("25");
         }
     }
 }

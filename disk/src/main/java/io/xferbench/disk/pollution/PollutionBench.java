@@ -4,6 +4,7 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.data.ContentGenerator;
 import io.xferbench.core.process.ChildProcess;
+import io.xferbench.core.process.ListeningLine;
 import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
@@ -21,11 +22,10 @@ import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * scripts/bench-pollution: a memory cgroup holding an xferbench server that serves a hot set of small files to
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 public final class PollutionBench {
     /** sendfile(2) from the page cache: what a static-file server does with a hot small file. */
     static final String SERVER_METHOD = "transfer-to";
-    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    private static final Duration SERVER_START = Duration.ofSeconds(60);
 
     private PollutionBench() {
     }
@@ -101,7 +101,8 @@ public final class PollutionBench {
             ChildProcess server = CgroupJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
                     List.of("--data-dir", dir.toString(), "--port", "0"));
             cleanup.add(server::close);
-            InetSocketAddress address = listening(server);
+            InetSocketAddress address = ListeningLine.await(server, SERVER_START);
+            server.discardOutput(); // the server's progress lines are not part of the report
             if (!group.hasMember(server.pid())) {
                 throw new IOException("the server (pid " + server.pid() + ") is not in " + group.dir());
             }
@@ -121,20 +122,5 @@ public final class PollutionBench {
             }
             return new Result(PollutionEnvironment.describe(o, o.dir, device, group, cpus, SERVER_METHOD), rows);
         }
-    }
-
-    /** Waits for the server's "listening on HOST:PORT" line; its later output is dropped (still read: it never blocks). */
-    private static InetSocketAddress listening(ChildProcess server) throws IOException {
-        String line;
-        StringBuilder early = new StringBuilder();
-        while ((line = server.readLine()) != null) {
-            Matcher m = LISTENING.matcher(line);
-            if (m.find()) {
-                server.discardOutput(); // the server's progress lines are not part of the report
-                return new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2)));
-            }
-            early.append(line).append('\n');
-        }
-        throw new IOException("the xferbench server exited before listening:\n" + early);
     }
 }

@@ -5,26 +5,20 @@ import io.xferbench.client.load.exchange.HttpGetExchange;
 import io.xferbench.client.load.exchange.NativeDownloadExchange;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.process.ChildCommand;
-import java.io.BufferedReader;
+import io.xferbench.core.process.ChildProcess;
+import io.xferbench.core.process.ListeningLine;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The xferbench server jar run as a child process on loopback, answering the native protocol. */
 public final class XferServerProcess implements LoadTarget {
-    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
     private final InetSocketAddress address;
@@ -56,33 +50,14 @@ public final class XferServerProcess implements LoadTarget {
         command.addAll(options);
         Process p = ChildProcesses.start(new ProcessBuilder(ChildProcesses.DYING_WITH_BENCH.of(placement.command(command)))
                 .redirectErrorStream(true));
-        CompletableFuture<InetSocketAddress> port = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("xferbench-server-log").start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                StringBuilder early = new StringBuilder();
-                while ((line = r.readLine()) != null) {
-                    Matcher m = LISTENING.matcher(line);
-                    if (!port.isDone() && m.find()) {
-                        port.complete(new InetSocketAddress(m.group(1), Integer.parseInt(m.group(2))));
-                    } else if (!port.isDone()) {
-                        early.append(line).append('\n');
-                    }
-                }
-                port.completeExceptionally(new IOException("xferbench server exited before listening:\n" + early));
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-        });
+        ChildProcess server = ChildProcess.of("xferbench server", p);
         try {
-            return new XferServerProcess(p, port.get(60, TimeUnit.SECONDS), method, ioModel);
-        } catch (ExecutionException | TimeoutException e) {
+            InetSocketAddress address = ListeningLine.await(server, START_TIMEOUT);
+            server.discardOutput(); // still read, so the server never blocks on a full pipe
+            return new XferServerProcess(p, address, method, ioModel);
+        } catch (IOException | RuntimeException e) {
             ChildProcesses.stop(p);
             throw new IOException("xferbench server did not start: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            ChildProcesses.stop(p);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while starting the xferbench server", e);
         }
     }
 
