@@ -36,7 +36,7 @@ final class HtmlReport {
             b.append("<li>").append(escape(line)).append("</li>\n");
         }
         b.append("</ul>\n");
-        for (ResultTable.Section section : ResultTable.of(report)) {
+        for (ResultTable.Section section : ResultTable.of(report, ResultTable.Layout.DOCUMENT)) {
             b.append("<h2>").append(escape(section.heading())).append("</h2>\n");
             b.append(HtmlTable.render(section.table()));
         }

@@ -14,7 +14,7 @@ final class MarkdownReport {
         for (String line : RunSummary.lines(report)) {
             b.append("- ").append(MarkdownTable.escape(line)).append('\n');
         }
-        for (ResultTable.Section section : ResultTable.of(report)) {
+        for (ResultTable.Section section : ResultTable.of(report, ResultTable.Layout.DOCUMENT)) {
             b.append("\n## ").append(MarkdownTable.escape(section.heading())).append("\n\n");
             b.append(MarkdownTable.table(section.table()));
         }
