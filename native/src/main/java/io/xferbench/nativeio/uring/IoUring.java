@@ -30,6 +30,8 @@ public final class IoUring implements AutoCloseable {
     private RegisteredBuffers buffers;
     private RegisteredFiles files;
     private int entered;
+    /** The SQ tail published when the SQ thread was last woken; none before the first wakeup. */
+    private long wokenAtTail = Long.MIN_VALUE;
     private long enters;
     private long wakeups;
     private boolean closed;
@@ -198,10 +200,7 @@ public final class IoUring implements AutoCloseable {
         sq.publish();
         if (options.sqPoll()) {
             entered = sq.tail();
-            if (sq.needsWakeup()) {
-                wakeups++;
-                enter(0, 0, UringAbi.ENTER_SQ_WAKEUP);
-            }
+            wakeSqThreadOnce();
             awaitPolled(minComplete);
             return;
         }
@@ -219,15 +218,43 @@ public final class IoUring implements AutoCloseable {
      */
     public void awaitSubmissionRoom() throws NativeException {
         checkOpen();
+        int spins = 0;
         while (!sq.hasRoom(1)) {
             if (!options.sqPoll()) {
                 submit();
-            } else if (sq.needsWakeup()) {
-                wakeups++;
-                enter(0, 0, UringAbi.ENTER_SQ_WAKEUP);
             } else {
-                Thread.onSpinWait();
+                pollOnce(spins++);
             }
+        }
+    }
+
+    /**
+     * Wakes a sleeping SQ thread once per published tail. Its NEED_WAKEUP flag stays set until the woken thread
+     * runs, which on a busy machine can take a while: waking on every poll while the flag is set would turn one sleep
+     * into hundreds of io_uring_enter calls.
+     */
+    private void wakeSqThreadOnce() throws NativeException {
+        if (sq.tail() != wokenAtTail && sq.queued() > 0 && sq.needsWakeup()) {
+            wakeSqThread();
+        }
+    }
+
+    private void wakeSqThread() throws NativeException {
+        wokenAtTail = sq.tail();
+        wakeups++;
+        enter(0, 0, UringAbi.ENTER_SQ_WAKEUP);
+    }
+
+    /**
+     * One poll of an SQPOLL ring: wakes the SQ thread if entries it has not seen wait, and after every
+     * {@link #SQPOLL_SPINS} polls wakes it again if it still sleeps (a guard against a lost wakeup).
+     */
+    private void pollOnce(int spins) throws NativeException {
+        if (spins > 0 && spins % SQPOLL_SPINS == 0 && sq.queued() > 0 && sq.needsWakeup()) {
+            wakeSqThread();
+        } else {
+            wakeSqThreadOnce();
+            Thread.onSpinWait();
         }
     }
 
@@ -235,13 +262,17 @@ public final class IoUring implements AutoCloseable {
         int spins = 0;
         while (cq.ready() < minComplete) {
             if (++spins == SQPOLL_SPINS) {
-                enter(0, minComplete, UringAbi.ENTER_GETEVENTS);
+                // The guard against a lost wakeup: block in the kernel, waking the SQ thread in the same call if it sleeps.
+                int flags = UringAbi.ENTER_GETEVENTS;
+                if (sq.queued() > 0 && sq.needsWakeup()) {
+                    wokenAtTail = sq.tail();
+                    wakeups++;
+                    flags |= UringAbi.ENTER_SQ_WAKEUP;
+                }
+                enter(0, minComplete, flags);
                 return;
             }
-            if (sq.queued() > 0 && sq.needsWakeup()) {
-                wakeups++;
-                enter(0, 0, UringAbi.ENTER_SQ_WAKEUP);
-            }
+            wakeSqThreadOnce();
             Thread.onSpinWait();
         }
     }
