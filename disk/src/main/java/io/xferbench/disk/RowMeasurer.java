@@ -8,6 +8,7 @@ import io.xferbench.core.read.ExpectedContent;
 import io.xferbench.core.read.ReadEngine;
 import io.xferbench.core.read.ReadOutcome;
 import io.xferbench.core.read.ReadSpec;
+import io.xferbench.core.read.ReadUnsupportedException;
 import io.xferbench.nativeio.PageCache;
 import io.xferbench.nativeio.ResourceUsage;
 import org.HdrHistogram.Histogram;
@@ -40,10 +41,18 @@ final class RowMeasurer {
 
     DiskRow java(ReadEngine engine, ReadSpec spec, String cache) throws IOException {
         String reason = engine.unsupported(spec);
-        if (reason != null) {
-            return DiskRow.skipped("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(),
-                    engine.direct(), cache, spec.span(), 0, reason);
+        if (reason == null) {
+            try {
+                return measured(engine, spec, cache);
+            } catch (ReadUnsupportedException e) {
+                reason = e.getMessage();
+            }
         }
+        return DiskRow.skipped("java", engine.name(), pattern(spec), spec.blockSize(), spec.concurrency(),
+                engine.direct(), cache, spec.span(), 0, reason);
+    }
+
+    private DiskRow measured(ReadEngine engine, ReadSpec spec, String cache) throws IOException {
         long expected = ExpectedContent.digest(generator, spec);
         ReadSpec shape = EngineWarmUp.shapeOf(spec);
         if (!rehearsed) {

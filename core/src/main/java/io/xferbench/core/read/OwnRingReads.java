@@ -2,8 +2,11 @@ package io.xferbench.core.read;
 
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
+import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.uring.IoUring;
+import io.xferbench.nativeio.uring.PinnedMemory;
 import io.xferbench.nativeio.uring.RingOptions;
 import io.xferbench.nativeio.uring.RingReads;
 import io.xferbench.nativeio.uring.UringProbe;
@@ -33,7 +36,10 @@ final class OwnRingReads {
     }
 
     static String unsupported(ReadSpec spec, boolean direct, Shape shape) {
-        UringProbe probe = UringProbe.here();
+        return unsupported(spec, direct, shape, UringProbe.here(), PinnedMemory.here());
+    }
+
+    static String unsupported(ReadSpec spec, boolean direct, Shape shape, UringProbe probe, PinnedMemory pinned) {
         if (probe.ring() != null) {
             return probe.ring();
         }
@@ -45,6 +51,11 @@ final class OwnRingReads {
         }
         if (shape.fixedBuffers() && probe.fixedBuffers() != null) {
             return probe.fixedBuffers();
+        }
+        // The probe registered 64 KiB; the engine registers concurrency × block, which a small RLIMIT_MEMLOCK refuses.
+        String pin = shape.fixedBuffers() ? pinned.refusal(spec.concurrency(), spec.blockSize()) : null;
+        if (pin != null) {
+            return pin;
         }
         if (shape.registeredFile() && probe.fixedFiles() != null) {
             return probe.fixedFiles();
@@ -76,7 +87,7 @@ final class OwnRingReads {
         String shown = spec.file().toString();
         try (IoUring ring = IoUring.open(shape.options(spec.concurrency()))) {
             if (shape.fixedBuffers()) {
-                ring.registerBuffers(slots);
+                registerBuffers(ring, slots);
             }
             RingReads.Source source = RingReads.Source.plain(fd, shown);
             if (shape.registeredFile()) {
@@ -95,6 +106,18 @@ final class OwnRingReads {
             });
             long readNanos = System.nanoTime() - t0;
             return new ReadOutcome(plan.ops(), plan.ops() * blockSize, digest.sum(), readNanos);
+        }
+    }
+
+    /** ENOMEM is the memlock limit (pinned pages counted per user, so other processes' count too): a skip, not a failure. */
+    private static void registerBuffers(IoUring ring, List<ByteBuffer> slots) throws IOException {
+        try {
+            ring.registerBuffers(slots);
+        } catch (NativeException e) {
+            if (e.errno() == Errno.ENOMEM) {
+                throw new ReadUnsupportedException(e.getMessage(), e);
+            }
+            throw e;
         }
     }
 }

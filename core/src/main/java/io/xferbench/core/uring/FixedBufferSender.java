@@ -2,10 +2,13 @@ package io.xferbench.core.uring;
 
 import io.xferbench.core.method.FileSender;
 import io.xferbench.core.method.SourceFile;
+import io.xferbench.core.method.UnsupportedTransferException;
 import io.xferbench.nativeio.AlignedBuffers;
+import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.uring.IoUring;
+import io.xferbench.nativeio.uring.PinnedMemory;
 import io.xferbench.nativeio.uring.RegisteredBuffers;
 import io.xferbench.nativeio.uring.RingOptions;
 import java.io.IOException;
@@ -44,6 +47,33 @@ public final class FixedBufferSender implements FileSender {
         this.chunkSize = chunkSize;
         this.depth = depth;
         this.zeroCopy = zeroCopy;
+    }
+
+    /**
+     * Sets the ring up before the head, so a kernel that will not pin {@code depth × chunkSize} bytes (RLIMIT_MEMLOCK
+     * without CAP_IPC_LOCK; the availability probe registered only 64 KiB) refuses the request with why.
+     */
+    @Override
+    public void checkSupported(SourceFile file, long position, long length) throws UnsupportedTransferException {
+        String reason = pinningRefusal(PinnedMemory.here());
+        if (reason == null && length > 0) {
+            try {
+                openRing();
+            } catch (NativeException e) {
+                if (e.errno() != Errno.ENOMEM) {
+                    return; // send() sets up again and fails with this
+                }
+                reason = e.getMessage();
+            }
+        }
+        if (reason != null) {
+            throw new UnsupportedTransferException(reason);
+        }
+    }
+
+    /** Null when {@code pinned} allows this sender's registered buffers, else why not. */
+    String pinningRefusal(PinnedMemory pinned) {
+        return ring != null ? null : pinned.refusal(depth, chunkSize);
     }
 
     @Override

@@ -22,6 +22,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import io.xferbench.nativeio.uring.PinnedMemory;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +51,16 @@ class FixedBufferSenderTest {
                 sender.send(source, r[0], r[1], link.accepted);
                 assertThat(crc.get()).as("range %d+%d", r[0], r[1]).isEqualTo(LoopbackBodies.crcOf(ch, r[0], r[1]));
             }
+        }
+    }
+
+    /** Buffers past the memlock limit (decided on an injected limit): refused before the head, with the limit named. */
+    @Test
+    void buffersPastTheMemlockLimitAreRefusedBeforeTheHead() throws Exception {
+        try (FixedBufferSender sender = new FixedBufferSender(1 << 20, 32, false)) {
+            assertThat(sender.pinningRefusal(new PinnedMemory(false, 8L << 20)))
+                    .contains("RLIMIT_MEMLOCK", "CAP_IPC_LOCK");
+            assertThat(sender.pinningRefusal(new PinnedMemory(false, 32L << 20))).isNull();
         }
     }
 
