@@ -39,6 +39,7 @@ class DontCacheDownloadTest {
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir));
              XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
             TestFile file = server.data().generated(SIZE);
+            MethodAssumptions.assumeAvailable("dontcache on the data directory", DontCacheHere.forFile(file.path()));
             long pages = (SIZE + AlignedBuffers.pageSize() - 1) / AlignedBuffers.pageSize();
 
             DownloadResult dontcache = c.download(Request.download("dontcache", SIZE, Flags.VERIFY_CRC32C | Flags.CACHE_COLD, 0));
