@@ -3,6 +3,9 @@ package io.xferbench.nativeio;
 import com.sun.jna.LastErrorException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,12 +14,21 @@ import java.util.regex.Pattern;
  * predates the flag (Linux 6.14: any unknown RWF bit is EOPNOTSUPP) and when the file's file system has not opted in
  * (tmpfs, say, on 6.18), so the errno alone cannot tell the two apart; the kernel's release does. A file is probed with
  * one preadv2 of one byte at its end: the kernel checks the flags before it looks at the offset, so the probe reads
- * nothing, starts no read-ahead and leaves the page cache as it was.
+ * nothing, starts no read-ahead and leaves the page cache as it was. The verdict is kept per device (st_dev), so a
+ * download's check costs one statx after the first file of its file system.
  */
 public final class DontCacheProbe {
     static final int SINCE_MAJOR = 6;
     static final int SINCE_MINOR = 14;
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+    /** The flag is a file system's to support: one verdict per mounted device (st_dev), probed once. */
+    private static final Map<Long, Verdict> VERDICTS = new ConcurrentHashMap<>();
+    private static final ByteBuffer PROBE_BYTE = ByteBuffer.allocateDirect(1);
+    private static final AtomicLong probes = new AtomicLong();
+
+    /** A file system's answer: null when it takes the flag. */
+    private record Verdict(String reason) {
+    }
 
     private DontCacheProbe() {
     }
@@ -77,15 +89,36 @@ public final class DontCacheProbe {
         if (shim != null) {
             return shim;
         }
+        long device;
         try {
-            Preadv2.read(fd, ByteBuffer.allocateDirect(1), size, Preadv2.RWF_DONTCACHE);
-            return null;
+            Statx st = Statx.of(fd, 0);
+            device = (long) st.devMajor() << 32 | Integer.toUnsignedLong(st.devMinor());
+        } catch (LastErrorException e) {
+            throw NativeException.of("statx(" + shown + ")", e);
+        }
+        Verdict known = VERDICTS.get(device);
+        if (known != null) {
+            return known.reason();
+        }
+        String reason;
+        try {
+            probes.incrementAndGet();
+            // duplicate(): one shared byte of direct memory, its position private to this call
+            Preadv2.read(fd, PROBE_BYTE.duplicate(), size, Preadv2.RWF_DONTCACHE);
+            reason = null;
         } catch (NativeException e) {
             if (e.errno() != Errno.EOPNOTSUPP && e.errno() != Errno.EINVAL) {
                 throw e;
             }
-            return reason(e.errno(), System.getProperty("os.version", ""), FileSystemType.of(shown));
+            reason = reason(e.errno(), System.getProperty("os.version", ""), FileSystemType.of(shown));
         }
+        VERDICTS.putIfAbsent(device, new Verdict(reason));
+        return reason;
+    }
+
+    /** Probe reads made so far in this JVM (the rest answered from a file system's cached verdict). */
+    static long probes() {
+        return probes.get();
     }
 
     /** Why a probe read failed with {@code errno}, on a kernel of {@code release}, of a file on {@code fileSystem}. */

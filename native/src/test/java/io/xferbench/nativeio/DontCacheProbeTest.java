@@ -76,6 +76,20 @@ class DontCacheProbeTest {
         assertThat(DontCacheProbe.unsupportedReason(empty)).isEqualTo(DontCacheProbe.unsupportedReason(file));
     }
 
+    /** A download's check must not probe (nor allocate) per file: one probe read per file system, then its verdict. */
+    @Test
+    void eachFileSystemIsProbedOnce() throws Exception {
+        Path first = TestData.file(dir.resolve("a"), 5000, 3);
+        Path second = TestData.file(dir.resolve("b"), 7000, 4);
+        String verdict = DontCacheProbe.unsupportedReason(first);
+        long probes = DontCacheProbe.probes();
+        for (int i = 0; i < 5; i++) {
+            assertThat(DontCacheProbe.unsupportedReason(second)).isEqualTo(verdict);
+            assertThat(DontCacheProbe.unsupportedReason(first)).isEqualTo(verdict);
+        }
+        assertThat(DontCacheProbe.probes()).as("probe reads after the first of this file system").isEqualTo(probes);
+    }
+
     @Test
     void aMissingFileIsAnErrorNotAReason() {
         assertThatThrownBy(() -> DontCacheProbe.unsupportedReason(dir.resolve("missing")))
