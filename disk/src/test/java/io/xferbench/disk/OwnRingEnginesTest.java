@@ -1,9 +1,11 @@
 package io.xferbench.disk;
 
 import io.xferbench.core.read.ReadEngine;
+import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.read.ReadEngines;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
+import io.xferbench.nativeio.uring.UringProbe;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -55,6 +57,14 @@ class OwnRingEnginesTest {
             // Each engine that can run here ran both patterns; one that cannot says why.
             java.stream().filter(r -> r.skipped() != null).forEach(r -> assertTrue(!r.skipped().isBlank(), r.toString()));
             ran.values().forEach(n -> assertEquals(2L, n));
+            // Green only when something ran: a ring the probe says works must have run uring-raw, and a machine
+            // without one skips with the engines' reasons.
+            String reasons = java.stream().filter(r -> r.skipped() != null).map(r -> r.engine() + ": " + r.skipped())
+                    .distinct().collect(Collectors.joining("; "));
+            if (UringProbe.here().ring() == null) {
+                assertTrue(ran.containsKey("uring-raw"), "the probe found a working ring, yet uring-raw did not run: " + reasons);
+            }
+            MethodAssumptions.assumeAvailable("the engines on the suite's own ring", !ran.isEmpty(), reasons);
             if (Fio.path() != null) {
                 for (int i = 0; i + 1 < rows.size(); i++) {
                     DiskRow row = rows.get(i);
