@@ -2,9 +2,11 @@ package io.xferbench.core.read;
 
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
+import io.xferbench.nativeio.DontCacheProbe;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
+import io.xferbench.nativeio.Preadv2;
 import io.xferbench.nativeio.uring.IoUring;
 import io.xferbench.nativeio.uring.PinnedMemory;
 import io.xferbench.nativeio.uring.RingOptions;
@@ -18,13 +20,21 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The read loop of the engines on the suite's own ring ({@code uring-raw}, {@code uring-fixed}, {@code uring-sqpoll}):
+ * The read loop of the engines on the suite's own ring ({@code uring-raw}, {@code uring-fixed}, {@code uring-sqpoll},
+ * {@code uring-dontcache}):
  * one thread, {@code concurrency} reads in flight, each submitted as it is queued (batch 1, fio's default), on a
  * ring set up as {@link Shape} says. What the engines differ in is only their shape.
  */
 final class OwnRingReads {
-    /** The ring's options and whether reads use registered buffers (READ_FIXED) and a registered file. */
-    record Shape(boolean sqPoll, boolean fixedBuffers, boolean registeredFile) {
+    /**
+     * The ring's options, whether reads use registered buffers (READ_FIXED) and a registered file, and the RWF_* flags
+     * each read carries in its SQE (0: none).
+     */
+    record Shape(boolean sqPoll, boolean fixedBuffers, boolean registeredFile, int rwFlags) {
+        Shape(boolean sqPoll, boolean fixedBuffers, boolean registeredFile) {
+            this(sqPoll, fixedBuffers, registeredFile, 0);
+        }
+
         RingOptions options(int depth) {
             RingOptions plain = RingOptions.plain(depth);
             // The kernel's default idle time, as fio's --sqthread_poll leaves it.
@@ -60,7 +70,26 @@ final class OwnRingReads {
         if (shape.registeredFile() && probe.fixedFiles() != null) {
             return probe.fixedFiles();
         }
+        if ((shape.rwFlags() & Preadv2.RWF_DONTCACHE) != 0) {
+            // The ring takes the flag where preadv2 does: the same kernel and file-system checks refuse it.
+            String dontCache = dontCacheUnsupported(spec);
+            if (dontCache != null) {
+                return dontCache;
+            }
+        }
         return direct ? JnaDirectEngine.directUnsupported(spec) : null;
+    }
+
+    private static String dontCacheUnsupported(ReadSpec spec) {
+        String fds = Fds.unavailableReason();
+        if (fds != null) {
+            return fds;
+        }
+        try {
+            return DontCacheProbe.unsupportedReason(spec.file());
+        } catch (NativeException e) {
+            return e.getMessage();
+        }
     }
 
     static ReadOutcome read(ReadSpec spec, LatencySink latencies, boolean direct, Shape shape) throws IOException {
@@ -94,7 +123,7 @@ final class OwnRingReads {
                 ring.registerFiles(fd);
                 source = RingReads.Source.registered(0, shown);
             }
-            RingReads reads = new RingReads(ring, source, slots, shape.fixedBuffers(), 1);
+            RingReads reads = new RingReads(ring, source, slots, shape.fixedBuffers(), 1, shape.rwFlags());
             long t0 = System.nanoTime();
             reads.run(Math.toIntExact(plan.ops()), k -> plan.offset(k), blockSize, (op, offset, data, nanos) -> {
                 if (data.remaining() != blockSize) {

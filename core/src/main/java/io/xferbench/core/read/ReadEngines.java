@@ -13,7 +13,7 @@ public final class ReadEngines {
                 new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true),
                 new ReadAheadUringEngine(), new UringRawEngine(false), new UringRawEngine(true), new UringFixedEngine(false),
                 new UringFixedEngine(true), new UringSqPollEngine(false), new UringSqPollEngine(true),
-                new DontCacheEngine());
+                new DontCacheEngine(), new UringDontCacheEngine());
     }
 
     public static Optional<ReadEngine> named(String name) {

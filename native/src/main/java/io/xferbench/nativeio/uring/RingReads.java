@@ -41,6 +41,7 @@ public final class RingReads {
     private final long[] addresses;
     private final boolean fixedBuffers;
     private final int batch;
+    private final int rwFlags;
     private final int[] slotOp;
     private final long[] slotOffset;
     private final long[] slotQueuedAt;
@@ -55,6 +56,12 @@ public final class RingReads {
      * @param batch        requests queued before the queue is handed to the kernel (1 = each one at once)
      */
     public RingReads(IoUring ring, Source source, List<ByteBuffer> slots, boolean fixedBuffers, int batch) {
+        this(ring, source, slots, fixedBuffers, batch, 0);
+    }
+
+    /** As above, each read carrying {@code rwFlags} (RWF_* flags as preadv2(2) takes them) in its SQE. */
+    public RingReads(IoUring ring, Source source, List<ByteBuffer> slots, boolean fixedBuffers, int batch,
+            int rwFlags) {
         if (slots.isEmpty() || slots.size() > ring.sq().entries()) {
             throw new IllegalArgumentException(slots.size() + " slots for a ring of " + ring.sq().entries() + " entries");
         }
@@ -66,6 +73,7 @@ public final class RingReads {
         this.slots = List.copyOf(slots);
         this.fixedBuffers = fixedBuffers;
         this.batch = batch;
+        this.rwFlags = rwFlags;
         this.addresses = new long[slots.size()];
         for (int i = 0; i < addresses.length; i++) {
             addresses[i] = AlignedBuffers.address(slots.get(i));
@@ -120,16 +128,8 @@ public final class RingReads {
         slotOffset[slot] = offset;
         ring.awaitSubmissionRoom();
         SubmissionQueue sq = ring.sq();
-        boolean queued;
-        if (fixedBuffers) {
-            queued = source.registered()
-                    ? sq.readFixedRegisteredFile(source.fdOrIndex(), addresses[slot], length, offset, slot, slot)
-                    : sq.readFixed(source.fdOrIndex(), addresses[slot], length, offset, slot, slot);
-        } else {
-            queued = source.registered()
-                    ? sq.readRegisteredFile(source.fdOrIndex(), addresses[slot], length, offset, slot)
-                    : sq.read(source.fdOrIndex(), addresses[slot], length, offset, slot);
-        }
+        boolean queued = sq.read(fixedBuffers, source.registered(), source.fdOrIndex(), addresses[slot], length,
+                offset, slot, rwFlags, slot);
         if (!queued) {
             throw new IllegalStateException("the SQ is full with " + inFlight + " reads in flight");
         }

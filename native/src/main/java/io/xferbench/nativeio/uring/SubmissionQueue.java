@@ -75,6 +75,17 @@ public final class SubmissionQueue {
                 bufferIndex);
     }
 
+    /**
+     * Any of the four reads above with {@code rwFlags} in the SQE's rw_flags: the RWF_* flags preadv2(2) takes (e.g.
+     * RWF_DONTCACHE), applied by the kernel to this one read.
+     */
+    public boolean read(boolean fixedBuffer, boolean registeredFile, int fdOrIndex, long address, int length,
+            long offset, int bufferIndex, int rwFlags, long userData) {
+        return prepare(fixedBuffer ? UringAbi.OP_READ_FIXED : UringAbi.OP_READ,
+                registeredFile ? UringAbi.SQE_FIXED_FILE : 0, (short) 0, fdOrIndex, address, length, offset, rwFlags,
+                userData, fixedBuffer ? bufferIndex : 0);
+    }
+
     /** Queues a write of {@code length} bytes from {@code address} at file {@code offset}. */
     public boolean write(int fd, long address, int length, long offset, long userData) {
         return prepare(UringAbi.OP_WRITE, (byte) 0, fd, address, length, offset, userData, 0);
