@@ -25,8 +25,8 @@ public class FileToSocketBenchmark extends AbstractBenchmark {
 
     /** Download method id, see {@link io.xferbench.core.registry.DownloadMethods}. */
     @Param({"stream", "channel-heap", "channel-direct", "transfer-to", "sendfile", "mmap", "epoll-sendfile", "io-uring", "io-uring-read-send",
-            "io-uring-send-zc", "io-uring-splice-linked", "direct-io", "direct-io-jdk", "io-uring-direct",
-            "dontcache"})
+            "io-uring-send-zc", "io-uring-splice-linked", "uring-fixed-send", "uring-fixed-send-zc", "direct-io", "direct-io-jdk",
+            "io-uring-direct", "dontcache"})
     public String method;
 
     /** Bytes per op (the file's size); the syscall profiler divides by it for syscalls/MiB. */
