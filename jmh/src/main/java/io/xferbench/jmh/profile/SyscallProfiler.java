@@ -5,6 +5,7 @@ import io.xferbench.core.metrics.PerfSyscallCounter;
 import io.xferbench.core.metrics.SyscallCounts;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
@@ -36,6 +37,9 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <p>Where perf cannot count (not root, perf_event_paranoid, no perf), it prints one line with the reason and
  * the run goes on without syscall results.
+ *
+ * <p>It also reports CPU per GiB moved over the same windows ({@link CpuResults}, from {@link ProcessCpu}), read
+ * outside perf's counting: the whole process, an io_uring SQPOLL thread included, and that thread's part apart.
  */
 public class SyscallProfiler implements InternalProfiler {
 
@@ -69,6 +73,7 @@ public class SyscallProfiler implements InternalProfiler {
             .distinct().toList();
 
     private final CounterFactory factory;
+    private final ProcessCpu.Source cpu;
     private final PrintStream out;
 
     private Counter counter;
@@ -77,25 +82,43 @@ public class SyscallProfiler implements InternalProfiler {
     private long nanos;
     private long enabledAt;
     private int measured;
+    private boolean cpuGaveUp;
+    private ProcessCpu.Sample cpuAt;
+    private ProcessCpu.Usage cpuUsed = ProcessCpu.Usage.ZERO;
+    private long cpuOps;
+    private int cpuMeasured;
 
     public SyscallProfiler() {
-        this(SyscallProfiler::attachPerf, System.out);
+        this(SyscallProfiler::attachPerf, ProcessCpu::sample, System.out);
     }
 
+    /** Without CPU results (null {@code cpu}), as the syscall tests want them. */
     SyscallProfiler(CounterFactory factory, PrintStream out) {
+        this(factory, null, out);
+    }
+
+    SyscallProfiler(CounterFactory factory, ProcessCpu.Source cpu, PrintStream out) {
         this.factory = factory;
+        this.cpu = cpu;
         this.out = out;
+        this.cpuGaveUp = cpu == null;
     }
 
     @Override
     public String getDescription() {
         return "Kernel-counted syscalls per op by name, io_uring submissions and context switches "
-                + "(perf stat on syscall tracepoints; whole fork process; measurement iterations only)";
+                + "(perf stat on syscall tracepoints; whole fork process; measurement iterations only), "
+                + "and CPU per GiB from /proc (the whole process, an io_uring SQPOLL thread's share apart)";
     }
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        if (gaveUp || iterationParams.getType() != IterationType.MEASUREMENT) {
+        if (iterationParams.getType() != IterationType.MEASUREMENT) {
+            return;
+        }
+        // Before perf counts: reading /proc makes syscalls of its own.
+        sampleCpuBefore();
+        if (gaveUp) {
             return;
         }
         try {
@@ -116,7 +139,18 @@ public class SyscallProfiler implements InternalProfiler {
     @Override
     public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                        IterationResult result) {
-        if (gaveUp || counter == null || iterationParams.getType() != IterationType.MEASUREMENT) {
+        if (iterationParams.getType() != IterationType.MEASUREMENT) {
+            return List.of();
+        }
+        List<Result> out = new ArrayList<>(syscallsAfter(benchmarkParams, iterationParams, result));
+        // After perf stopped counting.
+        out.addAll(cpuAfter(benchmarkParams, iterationParams, result));
+        return out;
+    }
+
+    private List<RatioResult> syscallsAfter(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                            IterationResult result) {
+        if (gaveUp || counter == null) {
             return List.of();
         }
         try {
@@ -133,6 +167,38 @@ public class SyscallProfiler implements InternalProfiler {
             giveUp(e.getMessage());
             return List.of();
         }
+    }
+
+    private void sampleCpuBefore() {
+        if (cpuGaveUp) {
+            return;
+        }
+        try {
+            cpuAt = cpu.sample();
+        } catch (IOException | RuntimeException e) {
+            cpuGaveUp = true;
+            out.println("# syscalls profiler: no CPU per GiB in this fork: " + e.getMessage());
+        }
+    }
+
+    private List<RatioResult> cpuAfter(BenchmarkParams benchmarkParams, IterationParams iterationParams,
+                                       IterationResult result) {
+        if (cpuGaveUp || cpuAt == null) {
+            return List.of();
+        }
+        try {
+            cpuUsed = cpuUsed.plus(cpuAt.until(cpu.sample()));
+        } catch (IOException | RuntimeException e) {
+            cpuGaveUp = true;
+            out.println("# syscalls profiler: no CPU per GiB in this fork: " + e.getMessage());
+            return List.of();
+        }
+        cpuAt = null;
+        cpuOps += result.getMetadata().getAllOps();
+        if (++cpuMeasured < iterationParams.getCount()) {
+            return List.of();
+        }
+        return CpuResults.of(cpuUsed, cpuOps, bytesPerOp(benchmarkParams));
     }
 
     /** Bytes per op from the benchmark's {@code size} param, if it has one. */
