@@ -10,6 +10,7 @@ import io.xferbench.core.table.Table;
 import io.xferbench.core.table.Table.Column;
 import io.xferbench.core.table.TextTable;
 import io.xferbench.jmh.gate.JmhResults;
+import io.xferbench.jmh.profile.CpuResults;
 import io.xferbench.jmh.profile.SyscallResults;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -118,11 +119,20 @@ public final class JmhReport implements Callable<Integer> {
                 .mapToDouble(r -> r.secondary(SyscallResults.PER_SECOND)).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
         boolean counted = rows.stream().anyMatch(r -> r.secondary().containsKey(SyscallResults.TOTAL));
         boolean uring = rows.stream().anyMatch(r -> r.secondary(SyscallResults.IO_URING) > 0);
+        boolean cpu = rows.stream().anyMatch(r -> r.secondary().containsKey(CpuResults.PER_GIB));
+        // Only where a row had an SQPOLL thread: its CPU is in "CPU ms/GiB" and shown apart here.
+        boolean sqPoll = rows.stream().anyMatch(r -> r.secondary().containsKey(CpuResults.SQPOLL_PER_GIB));
 
         List<Column> columns = new ArrayList<>(Stream.of("benchmark", "params", "ops/s ± 99.9%", "MiB/s",
                 "syscalls/op (by name)", "ctxsw/op", "syscalls/MiB").map(Column::left).toList());
         if (uring) {
             columns.add(Column.left("io_uring sqe/op"));
+        }
+        if (cpu) {
+            columns.add(Column.left("CPU ms/GiB"));
+        }
+        if (sqPoll) {
+            columns.add(Column.left("of it SQ thread"));
         }
         if (!Double.isNaN(floorPerSecond)) {
             columns.add(Column.left("floor/op"));
@@ -139,6 +149,12 @@ public final class JmhReport implements Callable<Integer> {
             line.add(fmt(r.secondary(SyscallResults.PER_MIB)));
             if (uring) {
                 line.add(fmt(r.secondary(SyscallResults.IO_URING)));
+            }
+            if (cpu) {
+                line.add(fmt(r.secondary(CpuResults.PER_GIB)));
+            }
+            if (sqPoll) {
+                line.add(fmt(r.secondary(CpuResults.SQPOLL_PER_GIB)));
             }
             if (!Double.isNaN(floorPerSecond)) {
                 line.add(r.benchmark().equals(CONTROL) ? "-" : fmt(floorPerSecond / r.score()));

@@ -77,6 +77,27 @@ class JmhReportTest {
     }
 
     @Test
+    void cpuPerGibAndTheSqThreadsPartHaveColumnsWhereARowHasThem() throws IOException {
+        JsonNode root = new ObjectMapper().readTree("""
+                [{"jmhVersion":"1.37","benchmark":"io.xferbench.jmh.OwnRingReadBenchmark.read","forks":1,
+                  "params":{"ring":"uring-raw"},
+                  "primaryMetric":{"score":70.0,"scoreError":"NaN","scoreUnit":"ops/s"},
+                  "secondaryMetrics":{"cpu.ms/GiB":{"score":120.0}}},
+                 {"jmhVersion":"1.37","benchmark":"io.xferbench.jmh.OwnRingReadBenchmark.read","forks":1,
+                  "params":{"ring":"uring-sqpoll"},
+                  "primaryMetric":{"score":9.0,"scoreError":"NaN","scoreUnit":"ops/s"},
+                  "secondaryMetrics":{"cpu.ms/GiB":{"score":1525.0},"cpu.sqpoll.ms/GiB":{"score":1038.0}}}]
+                """);
+        List<String> lines = render(root, 0.05).lines().toList();
+        assertThat(lines.get(0)).contains("| CPU ms/GiB |", "| of it SQ thread |");
+        assertThat(lines.stream().filter(l -> l.contains("ring=uring-raw")).findFirst().orElseThrow())
+                .contains("| 120 ", "| - ");
+        assertThat(lines.stream().filter(l -> l.contains("ring=uring-sqpoll")).findFirst().orElseThrow())
+                .contains("| 1,525 ", "| 1,038 ");
+        assertThat(render(sample(), 0.05).lines().findFirst().orElseThrow()).doesNotContain("CPU ms/GiB", "SQ thread");
+    }
+
+    @Test
     void saysSoWhenNothingWasCounted() throws IOException {
         JsonNode root = new ObjectMapper().readTree("""
                 [{"jmhVersion":"1.37","benchmark":"io.xferbench.jmh.ControlBenchmark.noop","forks":1,
