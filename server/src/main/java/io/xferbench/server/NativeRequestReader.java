@@ -3,6 +3,7 @@ package io.xferbench.server;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.RequestPrefix;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Wire;
 import java.io.IOException;
@@ -47,14 +48,7 @@ final class NativeRequestReader {
             int have = buffer.remaining();
             if (have >= Wire.REQUEST_PREFIX_BYTES) {
                 int at = buffer.position();
-                int magic = buffer.getInt(at);
-                if (magic != Wire.MAGIC) {
-                    throw new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic));
-                }
-                int length = Short.toUnsignedInt(buffer.getShort(at + 4));
-                if (length > Wire.MAX_REQUEST_BODY_BYTES) {
-                    throw new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds " + Wire.MAX_REQUEST_BODY_BYTES);
-                }
+                int length = RequestPrefix.bodyLength(buffer, at);
                 int end = at + Wire.REQUEST_PREFIX_BYTES + length;
                 if (end <= buffer.limit()) {
                     buffer.position(end);
@@ -66,9 +60,7 @@ final class NativeRequestReader {
                 if (have == 0) {
                     return null;
                 }
-                throw new ProtocolException(Status.BAD_REQUEST, have < Wire.REQUEST_PREFIX_BYTES
-                        ? "truncated request header (" + have + " of " + Wire.REQUEST_PREFIX_BYTES + " prefix bytes)"
-                        : "truncated request header");
+                throw RequestPrefix.truncated(have);
             }
         }
     }

@@ -61,23 +61,14 @@ public final class RequestCodec {
                 return null;
             }
         } catch (EOFException e) {
-            throw new ProtocolException(Status.BAD_REQUEST, "truncated request header (" + prefix.position() + " of "
-                    + Wire.REQUEST_PREFIX_BYTES + " prefix bytes)");
+            throw RequestPrefix.truncated(prefix.position());
         }
-        prefix.flip();
-        int magic = prefix.getInt();
-        if (magic != Wire.MAGIC) {
-            throw new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic));
-        }
-        int length = Short.toUnsignedInt(prefix.getShort());
-        if (length > Wire.MAX_REQUEST_BODY_BYTES) {
-            throw new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds " + Wire.MAX_REQUEST_BODY_BYTES);
-        }
+        int length = RequestPrefix.bodyLength(prefix, 0);
         ByteBuffer body = ByteBuffer.allocate(length);
         try {
             Frames.readFully(in, body);
         } catch (EOFException e) {
-            throw new ProtocolException(Status.BAD_REQUEST, "truncated request header");
+            throw RequestPrefix.truncated(Wire.REQUEST_PREFIX_BYTES + body.position());
         }
         return decodeBody(body.flip());
     }
