@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
@@ -15,15 +14,20 @@ import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.limits.LingeringClose;
 import io.xferbench.server.measure.Measurements;
 import io.xferbench.server.thread.ConnectionThreads;
+import io.xferbench.server.request.FailureAnswer;
+import io.xferbench.server.request.FailureAnswers;
+import io.xferbench.server.request.FileWork;
+import io.xferbench.server.request.Plan;
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.RequestRules;
+import io.xferbench.server.request.RequestService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
 
 /**
@@ -44,6 +48,9 @@ public final class Connection implements Runnable {
     private final DataDirectory data;
     private final BufferBudget buffers;
     private final ConnectionThreads threads;
+    private final RequestService service;
+    private final FileWork files;
+    private final FailureAnswers failures;
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
@@ -61,7 +68,10 @@ public final class Connection implements Runnable {
         this.buffers = buffers;
         this.threads = threads;
         BodyDeadline body = new BodyDeadline(registry, id, config);
-        this.downloads = new DownloadHandler(data, config, buffers, body);
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), config.ioModel(), true));
+        this.files = new FileWork(data, service);
+        this.failures = new FailureAnswers(data.root());
+        this.downloads = new DownloadHandler(files, config, buffers, body);
         this.uploads = new UploadHandler(data, config, buffers, body);
     }
 
@@ -106,7 +116,7 @@ public final class Connection implements Runnable {
             return;
         }
         if (ProtocolSniffer.isHttp(first)) {
-            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, threads, peer).serve(first)) {
+            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, threads, peer, service, failures).serve(first)) {
                 lingeringClose();
             }
             return;
@@ -124,11 +134,7 @@ public final class Connection implements Runnable {
             }
             current = request;
             registry.enter(id, ConnectionRegistry.State.BUSY, config.requestBudget(request));
-            if (!authorized(request)) {
-                answer(Status.FORBIDDEN, "missing or wrong token");
-                return;
-            }
-            if (!handle(request, requests)) {
+            if (!execute(service.decide(request), requests)) {
                 return;
             }
         }
@@ -143,60 +149,58 @@ public final class Connection implements Runnable {
     }
 
     /** @return whether the connection may carry another request */
-    private boolean handle(Request request, NativeRequestReader requests) throws IOException {
+    private boolean execute(Plan plan, NativeRequestReader requests) throws IOException {
         try {
-            switch (request.op()) {
-                case DOWNLOAD -> {
+            switch (plan) {
+                case Plan.Refusal r -> {
+                    answer(r.status(), r.message());
+                    return !r.endsConnection();
+                }
+                case Plan.Download d -> {
                     measurements.started(id, peer);
                     try {
-                        return threads.offload(() -> downloads.handle(request, socket, peer));
+                        return threads.offload(() -> downloads.handle(d, socket, peer));
                     } finally {
                         // Before the socket may close: a moving body's socket is looked at by the registry's reaper.
                         registry.transferred(id);
                         measurements.finished(id);
                     }
                 }
-                case PREPARE -> {
+                case Plan.Prepare p -> {
                     // Cache work (eviction, warming, generation) is work other windows should know of.
                     measurements.started(id, peer);
                     try {
-                        return threads.offload(() -> downloads.prepare(request, socket));
+                        threads.offload(() -> {
+                            downloads.prepare(p, socket);
+                            return null;
+                        });
                     } finally {
                         measurements.finished(id);
                     }
                 }
-                case UPLOAD -> {
+                case Plan.Upload u -> {
                     measurements.started(id, peer);
-                    ByteBuffer ahead = requests.ahead(request.size());
+                    ByteBuffer ahead = requests.ahead(u.request().size());
                     try {
-                        return threads.offload(() -> uploads.handle(request, socket, ahead));
+                        return threads.offload(() -> uploads.handle(u, socket, ahead));
                     } finally {
                         registry.transferred(id);
                         requests.took(ahead);
                         measurements.finished(id);
                     }
                 }
-                case PROXY -> {
-                    answer(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY is served by "
-                            + "'xferbench-server --proxy-to HOST:PORT'");
-                    return false;
-                }
-                case STAT -> Frames.writeFully(socket, ResponseCodec.stat(data.stat(request.name())));
-                case DELETE -> {
-                    data.delete(request.name());
-                    Frames.writeFully(socket, ResponseCodec.deleted());
-                }
-                case INFO -> Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(config, ((InetSocketAddress) socket.getLocalAddress()).getAddress()))));
-                case MEASURE_BEGIN -> {
+                case Plan.Files f -> Frames.writeFully(socket, files.answer(f.request(),
+                        () -> ServerInfo.describe(config, ((InetSocketAddress) socket.socket().getLocalSocketAddress()).getAddress())));
+                case Plan.MeasureBegin b -> {
                     // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
                     if (window != null) {
                         window.close();
                         window = null;
                     }
-                    window = measurements.begin(id, !request.has(Flags.NO_SYSCALL_COUNT));
+                    window = measurements.begin(id, b.countSyscalls());
                     Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
                 }
-                case MEASURE_END -> {
+                case Plan.MeasureEnd e -> {
                     if (window == null) {
                         answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
                         return true;
@@ -205,35 +209,15 @@ public final class Connection implements Runnable {
                     window = null;
                     Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(w.end())));
                 }
-                default -> {
-                    answer(Status.BAD_REQUEST, "operation " + request.op() + " is not served here");
-                    return false;
-                }
             }
             return true;
-        } catch (NoSuchFileException e) {
-            answer(Status.NOT_FOUND, ClientMessages.of(e, data.root()));
-            return true;
-        } catch (AccessDeniedException e) {
-            LOG.info(() -> "conn " + id + ": refused " + e.getFile() + ": " + ClientMessages.reason(e));
-            answer(Status.FORBIDDEN, ClientMessages.of(e, data.root()));
-            return true;
-        } catch (FileSystemException e) {
-            // Any other failure of a file operation (a name too long, a path through a regular file, a read-only file
-            // system): answered, and the connection goes on, as on the event loops. A socket's failure is not one.
-            answer(FailureStatus.of(e), ClientMessages.of(e, data.root()));
-            return true;
-        } catch (PerConnection.BudgetExceeded e) {
-            answer(Status.BUSY, e.getMessage());
-            return true;
-        } catch (Refused e) {
-            answer(e.status, e.getMessage());
+        } catch (FileSystemException | Refused e) {
+            // A file operation's failure (a socket's is not one), a refusal, a busy buffer budget: answered, and the
+            // connection goes on, as on the event loops.
+            FailureAnswer.Answered a = failures.of(e, "conn " + id);
+            answer(a.status(), a.message());
             return true;
         }
-    }
-
-    private boolean authorized(Request request) {
-        return config.token().isEmpty() || Tokens.matches(config.token(), request.token());
     }
 
     private void answer(Status status, String message) throws IOException {

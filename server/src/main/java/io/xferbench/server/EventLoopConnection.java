@@ -1,5 +1,10 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.FailureAnswers;
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.RequestRules;
+import io.xferbench.server.request.RequestService;
+import io.xferbench.server.request.HttpRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelException;
@@ -115,7 +120,10 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     /** Part of the request's answer may be out (a download's head): no error answer may follow it. */
     private boolean answerStarted;
     /** The connection's native-protocol side (also what a closing connection cleans up for). */
-    private final EventLoopNative nativeSide = new EventLoopNative(this);
+    private final EventLoopNative nativeSide;
+    /** What every request of this connection is answered with ({@link RequestService}), and its failures. */
+    private final RequestService service;
+    private final FailureAnswers failures;
 
     public EventLoopConnection(String model, ServerListener.Parts parts, Executor files, FileWorkBatches batches,
             EventLoopConnections connections, LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
@@ -135,6 +143,9 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.batches = batches;
         this.connections = connections;
         this.id = connections.nextId();
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false));
+        this.failures = new FailureAnswers(data.root());
+        this.nativeSide = new EventLoopNative(this, service, new io.xferbench.server.request.FileWork(data, service), failures);
     }
 
     @Override
@@ -400,7 +411,7 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
             }
             sniffed = true;
             if (ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))) {
-                http = new EventLoopHttp(this);
+                http = new EventLoopHttp(this, service, failures);
             }
         }
         if (http != null) {

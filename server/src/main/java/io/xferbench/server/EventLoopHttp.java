@@ -1,16 +1,18 @@
 package io.xferbench.server;
 
 import io.netty.buffer.ByteBuf;
+import io.xferbench.server.request.FailureAnswer;
+import io.xferbench.server.request.FailureAnswers;
+import io.xferbench.server.request.HttpPlan;
+import io.xferbench.server.request.HttpRequest;
+import io.xferbench.server.request.RequestService;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.core.registry.DownloadMethods;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
 
 /**
@@ -22,13 +24,14 @@ import java.util.logging.Logger;
  */
 final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
-    /** The event-loop models' own default, as they answered before a GET could name a method here. */
-    static final String DEFAULT_METHOD = "netty-auto";
-
     private final EventLoopConnection conn;
+    private final RequestService service;
+    private final FailureAnswers failures;
 
-    EventLoopHttp(EventLoopConnection conn) {
+    EventLoopHttp(EventLoopConnection conn, RequestService service, FailureAnswers failures) {
         this.conn = conn;
+        this.service = service;
+        this.failures = failures;
     }
 
     /** Serves the next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
@@ -65,17 +68,21 @@ final class EventLoopHttp {
         conn.begin(conn.config().idleTimeout());
         boolean head = request.method().equals("HEAD");
         boolean keepAlive = request.keepAlive();
-        ByteBuffer refusal = HttpResponses.refusal(request, conn.config());
-        if (refusal != null) {
-            answer(EventLoopConnection.frame(refusal), keepAlive);
-            return;
+        switch (service.decide(request)) {
+            case HttpPlan.Refusal r -> answer(EventLoopConnection.frame(HttpResponses.refusal(r, keepAlive, head)), keepAlive);
+            case HttpPlan.Get get -> get(get);
         }
+    }
+
+    private void get(HttpPlan.Get get) {
+        boolean head = get.head();
+        boolean keepAlive = get.request().keepAlive();
         if (!head) {
             conn.transferStarts();
         }
-        String path = request.path();
-        SenderMethod method = DownloadMethods.byId(request.query().getOrDefault("method", DEFAULT_METHOD)).orElseThrow();
-        conn.openFile(path.substring(1), file -> {
+        String path = get.request().path();
+        SenderMethod method = get.method();
+        conn.openFile(get.name(), file -> {
             if (!conn.ctx().channel().isActive()) {
                 EventLoopConnection.closeQuietly(file);
                 return;
@@ -100,12 +107,8 @@ final class EventLoopHttp {
                 conn.internalError(e);
                 return;
             }
-            ByteBuffer answer = switch (e) {
-                case NoSuchFileException n -> HttpResponses.error(404, path + ": no such file", keepAlive, head, "");
-                case AccessDeniedException a -> HttpResponses.error(403, path + ": " + ClientMessages.reason(a), keepAlive, head, "");
-                default -> HttpResponses.failure(FailureStatus.of(e), path + ": " + ClientMessages.of(e, conn.data().root()), keepAlive, head);
-            };
-            answer(EventLoopConnection.frame(answer), keepAlive);
+            FailureAnswer.Answered a = failures.ofHttp((IOException) e, path);
+            answer(EventLoopConnection.frame(HttpResponses.failure(a.status(), a.message(), keepAlive, head)), keepAlive);
         });
     }
 

@@ -1,17 +1,21 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.FailureStatus;
+import io.xferbench.server.request.ClientMessages;
 import io.netty.buffer.ByteBuf;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferOptions;
+import io.xferbench.server.request.CacheControl;
 import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.Flags;
-import io.xferbench.core.protocol.Prepared;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
+import io.xferbench.core.protocol.RequestPrefix;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Trailer;
@@ -20,13 +24,18 @@ import io.xferbench.core.protocol.Wire;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.core.protocol.Op;
+import io.xferbench.server.request.FailureAnswer;
+import io.xferbench.server.request.FailureAnswers;
+import io.xferbench.server.request.FileWork;
+import io.xferbench.server.request.Plan;
+import io.xferbench.server.request.RequestService;
+import io.xferbench.server.request.VerifyFailed;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
 import java.util.zip.CRC32C;
 
@@ -44,8 +53,15 @@ final class EventLoopNative {
     private EventLoopUpload upload;
     private Measurements.Window window;
 
-    EventLoopNative(EventLoopConnection conn) {
+    private final RequestService service;
+    private final FileWork files;
+    private final FailureAnswers failures;
+
+    EventLoopNative(EventLoopConnection conn, RequestService service, FileWork files, FailureAnswers failures) {
         this.conn = conn;
+        this.service = service;
+        this.files = files;
+        this.failures = failures;
     }
 
     /** Serves the next request frame, if a whole one has arrived. */
@@ -54,15 +70,11 @@ final class EventLoopNative {
         if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES) {
             return;
         }
-        int magic = pending.getInt(pending.readerIndex());
-        if (magic != Wire.MAGIC) {
-            badRequest(new ProtocolException(Status.BAD_REQUEST, String.format("bad magic 0x%08x (not an xferbench client?)", magic)));
-            return;
-        }
-        int length = pending.getUnsignedShort(pending.readerIndex() + 4);
-        if (length > Wire.MAX_REQUEST_BODY_BYTES) {
-            badRequest(new ProtocolException(Status.BAD_REQUEST, "request header of " + length + " bytes exceeds "
-                    + Wire.MAX_REQUEST_BODY_BYTES));
+        int length;
+        try {
+            length = RequestPrefix.bodyLength(pending.getInt(pending.readerIndex()), pending.getUnsignedShort(pending.readerIndex() + 4));
+        } catch (ProtocolException e) {
+            badRequest(e);
             return;
         }
         if (pending.readableBytes() < Wire.REQUEST_PREFIX_BYTES + length) {
@@ -85,32 +97,23 @@ final class EventLoopNative {
     private void serve(Request request) {
         conn.serving(request, false);
         conn.begin(conn.config().requestBudget(request));
-        if (!conn.config().token().isEmpty() && !Tokens.matches(conn.config().token(), request.token())) {
-            conn.endWith(ResponseCodec.error(Status.FORBIDDEN, "missing or wrong token"));
-            return;
-        }
-        switch (request.op()) {
-            case DOWNLOAD -> download(request);
-            case UPLOAD -> upload(request);
-            case PREPARE -> prepare(request);
-            case STAT -> conn.statFile(request.name(), () -> conn.data().stat(request.name()),
-                    stat -> conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.stat(stat))).addListener(f -> conn.written(f.isSuccess())),
+        switch (service.decide(request)) {
+            case Plan.Refusal r when r.endsConnection() -> conn.endWith(ResponseCodec.error(r.status(), r.message()));
+            case Plan.Refusal r -> answer(r.status(), r.message());
+            case Plan.Download d -> download(d);
+            case Plan.Upload u -> upload(u.request());
+            case Plan.Prepare p -> prepare(p.request());
+            case Plan.Files f when request.op() == Op.STAT -> conn.statFile(request.name(), () -> files.data().stat(request.name()),
+                    stat -> conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.stat(stat))).addListener(f2 -> conn.written(f2.isSuccess())),
                     this::failed);
-            case DELETE -> onFiles(() -> {
-                conn.data().delete(request.name());
-                return ResponseCodec.deleted();
-            });
-            case INFO -> {
+            case Plan.Files f -> {
                 InetAddress local = ((InetSocketAddress) conn.ctx().channel().localAddress()).getAddress();
-                onFiles(() -> ResponseCodec.json(ProtocolJson.write(ServerInfo.describe(conn.config(), local))));
+                onFiles(() -> files.answer(request, () -> ServerInfo.describe(conn.config(), local)));
             }
-            case MEASURE_BEGIN -> measureBegin(request);
-            case MEASURE_END -> measureEnd();
-            case PROXY -> conn.endWith(ResponseCodec.error(Status.BAD_REQUEST, "this is an xferbench server, not a proxy: PROXY "
-                    + "is served by 'xferbench-server --proxy-to HOST:PORT'"));
+            case Plan.MeasureBegin b -> measureBegin(b);
+            case Plan.MeasureEnd e -> measureEnd();
         }
     }
-
 
     /** Runs {@code work} on the file pool and writes the frame it returns (or the answer to its failure). */
     private void onFiles(EventLoopConnection.FileWork<ByteBuffer> work) {
@@ -123,46 +126,26 @@ final class EventLoopNative {
     /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
     private OpenedFile open(Request request) throws IOException {
         InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
-        checkGeneratedSize(request);
-        try {
-            return request.name().isEmpty() ? conn.data().openGenerated(request.size()) : conn.data().openExisting(request.name());
-        } catch (NoSuchFileException | AccessDeniedException e) {
-            throw e;
-        } catch (IOException e) {
-            // Creating or hashing the file failed (a full disk, say): the request is answered, the connection lives.
-            throw new Refused(FailureStatus.of(e), "cannot prepare " + (request.name().isEmpty()
-                    ? DataDirectory.generatedName(request.size()) : request.name()) + ": " + clientMessage(e));
-        }
-    }
-
-    private void checkGeneratedSize(Request request) throws Refused {
-        if (request.name().isEmpty() && request.size() > conn.config().maxGenerated()) {
-            throw new Refused(Status.TOO_LARGE, "generated files are limited to " + conn.config().maxGenerated() + " bytes");
-        }
+        return files.open(request);
     }
 
     /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
     private OpenedFile openIfRecorded(Request request) throws IOException {
         InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
-        checkGeneratedSize(request);
-        return request.name().isEmpty() ? conn.data().openGeneratedIfRecorded(request.size()) : conn.data().openExistingIfRecorded(request.name());
+        return files.openIfRecorded(request);
     }
 
-    private void download(Request request) {
-        SenderMethod method = DownloadMethods.byId(request.method()).orElse(null);
-        if (method == null) {
-            answer(Status.BAD_REQUEST, "unknown download method '" + request.method() + "' (known: "
-                    + String.join(", ", DownloadMethods.ids()) + ")");
-            return;
-        }
-        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
+    private void download(Plan.Download plan) {
+        Request request = plan.request();
+        SenderMethod method = plan.method();
+        TransferOptions options = plan.options();
         conn.transferStarts();
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
-        boolean inline = request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM);
+        boolean inline = plan.inlineCache();
         if (!inline) {
             boolean generated = request.name().isEmpty();
             try {
-                checkGeneratedSize(request);
+                files.refuseTooLarge(request);
             } catch (Refused e) {
                 failed(e);
                 return;
@@ -253,19 +236,8 @@ final class EventLoopNative {
     private void prepare(Request request) {
         conn.transferStarts();
         onFiles(() -> {
-            long start = System.nanoTime();
-            int found;
-            int left;
-            try (OpenedFile file = open(request)) {
-                found = CacheControl.residency(file.path());
-                try {
-                    left = CacheControl.prepare(file.path(), request.flags());
-                } catch (IOException e) {
-                    throw new Refused(Status.UNAVAILABLE, "cannot put " + file.path().getFileName()
-                            + " in the asked cache state: " + clientMessage(e));
-                }
-            }
-            return ResponseCodec.prepared(new Prepared(found, left, System.nanoTime() - start));
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
+            return files.prepare(request);
         });
     }
 
@@ -278,16 +250,6 @@ final class EventLoopNative {
      * the verification and rename), and one send instead of two.
      */
     private void upload(Request request) {
-        if (UploadMethods.byId(request.method()).isEmpty()) {
-            answer(Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
-                    + String.join(", ", UploadMethods.ids()) + ")");
-            return;
-        }
-        Refused refusal = UploadPlacement.refusal(request, conn.config());
-        if (refusal != null) {
-            answer(refusal.status, refusal.getMessage());
-            return;
-        }
         conn.transferStarts();
         ByteBuf pending = conn.pending();
         if (pending.readableBytes() >= request.size()) {
@@ -472,7 +434,7 @@ final class EventLoopNative {
             report = placement.verify(crc32c, serverNanos, () -> {
                 throw new IllegalStateException("the event loop checksums every body as it passes");
             });
-        } catch (UploadPlacement.VerifyException e) {
+        } catch (VerifyFailed e) {
             LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
             return ResponseCodec.error(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
         } catch (IOException e) {
@@ -487,7 +449,7 @@ final class EventLoopNative {
 
     // ---- MEASURE_BEGIN / MEASURE_END
 
-    private void measureBegin(Request request) {
+    private void measureBegin(Plan.MeasureBegin plan) {
         // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
         Measurements.Window old = window;
         window = null;
@@ -495,7 +457,7 @@ final class EventLoopNative {
             if (old != null) {
                 old.close();
             }
-            return conn.measurements().begin(conn.id(), !request.has(Flags.NO_SYSCALL_COUNT));
+            return conn.measurements().begin(conn.id(), plan.countSyscalls());
         }, begun -> {
             if (!conn.ctx().channel().isActive()) {
                 conn.closeOnPool(begun);
@@ -522,19 +484,11 @@ final class EventLoopNative {
     }
 
 
-    /** The answer to a failed request's file work, as {@link Connection} and {@link DownloadHandler} give it. */
+    /** The answer to a failed request's file work, as on the threaded models ({@link FailureAnswers}). */
     private void failed(Throwable e) {
-        switch (e) {
-            case Refused r -> answer(r.status, r.getMessage());
-            case NoSuchFileException n -> answer(Status.NOT_FOUND, clientMessage(n));
-            case AccessDeniedException a -> {
-                LOG.info(() -> conn.model() + " conn: refused " + a.getFile() + ": " + ClientMessages.reason(a));
-                answer(Status.FORBIDDEN, clientMessage(a));
-            }
-            // Nothing of the answer was written yet, so the stream is intact: answered, and the connection goes on.
-            case IOException io -> answer(FailureStatus.of(io), clientMessage(io));
-            // A RuntimeException or Error of the server's own: logged and answered with the request named.
-            default -> conn.internalError(e);
+        switch (failures.of(e, conn.model() + " conn")) {
+            case FailureAnswer.Answered a -> answer(a.status(), a.message());
+            case FailureAnswer.Internal i -> conn.internalError(i.cause());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.HttpRequest;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;

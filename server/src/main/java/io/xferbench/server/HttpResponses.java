@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.HttpPlan;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
 import java.nio.ByteBuffer;
@@ -23,12 +24,22 @@ public final class HttpResponses {
     }
 
     /**
-     * The answer to a GET whose file could not be opened or read, by {@link FailureStatus}: out of descriptors is 503 with
-     * {@code Retry-After: 1} (the same GET succeeds once connections go), anything else 500.
+     * The answer to a GET whose file could not be opened or read ({@link io.xferbench.server.request.FailureAnswers#ofHttp}):
+     * not found 404, forbidden 403, out of descriptors 503 with {@code Retry-After: 1} (the same GET succeeds once
+     * connections go), anything else 500.
      */
     public static ByteBuffer failure(Status status, String message, boolean keepAlive, boolean head) {
-        return status == Status.BUSY ? error(503, message, keepAlive, head, "Retry-After: 1\r\n")
-                : error(500, message, keepAlive, head, "");
+        return switch (status) {
+            case NOT_FOUND -> error(404, message, keepAlive, head, "");
+            case FORBIDDEN -> error(403, message, keepAlive, head, "");
+            case BUSY -> error(503, message, keepAlive, head, "Retry-After: 1\r\n");
+            default -> error(500, message, keepAlive, head, "");
+        };
+    }
+
+    /** A refusal decided by {@link io.xferbench.server.request.RequestService}, for a request that {@code keepAlive}s or not. */
+    static ByteBuffer refusal(HttpPlan.Refusal refusal, boolean keepAlive, boolean head) {
+        return error(refusal.status(), refusal.message(), keepAlive, head, refusal.extraHeaders());
     }
 
     /** An error answer with a short text body (none for HEAD); {@code extraHeaders} end in CRLF each. */
@@ -42,41 +53,6 @@ public final class HttpResponses {
             out.put(body);
         }
         return out.flip();
-    }
-
-    /** The {@code ?method=} a GET asks for, else {@link HttpSession#DEFAULT_METHOD}. */
-    static String methodId(HttpRequest request) {
-        return request.query().getOrDefault("method", HttpSession.DEFAULT_METHOD);
-    }
-
-    /**
-     * The answer to a request no model serves, the same for every model: a method other than GET and HEAD (405), a
-     * missing or wrong token (403), an unknown download method (400); null when it may be served.
-     */
-    static ByteBuffer refusal(HttpRequest request, ServerConfig config) {
-        boolean head = request.method().equals("HEAD");
-        boolean keepAlive = request.keepAlive();
-        if (!head && !request.method().equals("GET")) {
-            return error(405, request.method() + " is not served over HTTP here (GET, HEAD; uploads use the native protocol)",
-                    keepAlive, false, "Allow: GET, HEAD\r\n");
-        }
-        if (!authorized(request, config)) {
-            return error(403, "missing or wrong token (Authorization: Bearer TOKEN)", keepAlive, head, "");
-        }
-        String methodId = methodId(request);
-        if (DownloadMethods.byId(methodId).isEmpty()) {
-            return error(400, "unknown download method '" + methodId + "' (known: " + String.join(", ", DownloadMethods.ids()) + ")",
-                    keepAlive, head, "");
-        }
-        return null;
-    }
-
-    private static boolean authorized(HttpRequest request, ServerConfig config) {
-        if (config.token().isEmpty()) {
-            return true;
-        }
-        String auth = request.headers().getOrDefault("authorization", "");
-        return Tokens.matches(config.token(), auth.startsWith("Bearer ") ? auth.substring(7) : "");
     }
 
     static String reason(int status) {

@@ -1,5 +1,10 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.FailureAnswer;
+import io.xferbench.server.request.FailureAnswers;
+import io.xferbench.server.request.HttpPlan;
+import io.xferbench.server.request.HttpRequest;
+import io.xferbench.server.request.RequestService;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.Availability;
@@ -18,19 +23,16 @@ import io.xferbench.server.thread.ConnectionThreads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.util.logging.Logger;
 
 /**
  * HTTP/1.1 on the server's one port, for curl, wrk and any HTTP load generator: GET sends a file of the data
- * directory with a transfer method ({@code ?method=ID}, default {@link #DEFAULT_METHOD}), HEAD says whether it
+ * directory with a transfer method ({@code ?method=ID}, default {@link RequestService#HTTP_DEFAULT_ON_THREADS}), HEAD says whether it
  * exists and its size. The same real-path rules, token, deadlines and checksum records as the native protocol; the
  * CRC32C the server holds for the file travels in {@code X-Xferbench-Crc32c} so a client can verify the body.
  * Uploads and deletes stay on the native protocol (405 here).
  */
 final class HttpSession {
-    static final String DEFAULT_METHOD = "transfer-to";
     private static final Logger LOG = Logger.getLogger(HttpSession.class.getName());
 
     private final int id;
@@ -42,9 +44,14 @@ final class HttpSession {
     private final String peer;
     private final ConnectionThreads threads;
     private final PerConnection<FileSender> senders;
+    private final RequestService service;
+    private final FailureAnswers failures;
 
     HttpSession(int id, SocketChannel socket, ServerConfig config, DataDirectory data, ConnectionRegistry registry,
-                Measurements measurements, BufferBudget buffers, ConnectionThreads threads, String peer) {
+                Measurements measurements, BufferBudget buffers, ConnectionThreads threads, String peer,
+                RequestService service, FailureAnswers failures) {
+        this.service = service;
+        this.failures = failures;
         this.id = id;
         this.socket = socket;
         this.config = config;
@@ -107,46 +114,35 @@ final class HttpSession {
     /** @return whether the connection can go on */
     private boolean handle(HttpRequest request) throws IOException {
         boolean head = request.method().equals("HEAD");
-        ByteBuffer refusal = HttpResponses.refusal(request, config);
-        if (refusal != null) {
-            Frames.writeFully(socket, refusal);
-            return request.keepAlive();
-        }
-        SenderMethod method = DownloadMethods.byId(HttpResponses.methodId(request)).orElseThrow();
-        String loopOnly = LoopMethodRefusal.onThreads(method, config.ioModel());
-        if (loopOnly != null) {
-            return respond(503, loopOnly, request.keepAlive(), head);
-        }
-        Availability availability = method.availability();
-        if (!availability.isAvailable()) {
-            return respond(503, method.id() + ": " + availability.unavailableReason(), request.keepAlive(), head);
-        }
-        // The open is file work too: on virtual+pool:N it runs on the pool with the transfer, in the same hand-off.
-        return threads.offload(() -> openAndAnswer(request, method, head));
+        return switch (service.decide(request)) {
+            case HttpPlan.Refusal r -> {
+                Frames.writeFully(socket, HttpResponses.refusal(r, request.keepAlive(), head));
+                yield request.keepAlive();
+            }
+            // The open is file work too: on virtual+pool:N it runs on the pool with the transfer, in the same hand-off.
+            case HttpPlan.Get get -> threads.offload(() -> openAndAnswer(get));
+        };
     }
 
     /** Opens the requested file and answers: its head, or head and body; 404/403/5xx when it cannot be opened. */
-    private boolean openAndAnswer(HttpRequest request, SenderMethod method, boolean head) throws IOException {
+    private boolean openAndAnswer(HttpPlan.Get get) throws IOException {
+        HttpRequest request = get.request();
         OpenedFile file;
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.path().substring(1));
-            file = data.openExisting(request.path().substring(1));
-        } catch (NoSuchFileException e) {
-            return respond(404, request.path() + ": no such file", request.keepAlive(), head);
-        } catch (AccessDeniedException e) {
-            return respond(403, request.path() + ": " + ClientMessages.reason(e), request.keepAlive(), head);
+            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, get.name());
+            file = data.openExisting(get.name());
         } catch (IOException e) {
-            Frames.writeFully(socket, HttpResponses.failure(FailureStatus.of(e), request.path() + ": " + ClientMessages.of(e, data.root()),
-                    request.keepAlive(), head));
+            FailureAnswer.Answered a = failures.ofHttp(e, request.path());
+            Frames.writeFully(socket, HttpResponses.failure(a.status(), a.message(), request.keepAlive(), get.head()));
             return request.keepAlive();
         }
-        ByteBuffer headers = HttpResponses.ok(file.size(), file.crc32c(), method.id(), request.keepAlive());
+        ByteBuffer headers = HttpResponses.ok(file.size(), file.crc32c(), get.method().id(), request.keepAlive());
         try (file) {
-            if (head) {
+            if (get.head()) {
                 Frames.writeFully(socket, headers.duplicate());
                 return true;
             }
-            return send(request, method, file, headers);
+            return send(request, get.method(), file, headers);
         }
     }
 

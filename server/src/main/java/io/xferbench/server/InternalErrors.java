@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.HttpRequest;
+import io.xferbench.server.request.ClientMessages;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import java.nio.file.Path;

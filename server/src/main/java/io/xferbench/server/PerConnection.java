@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import io.xferbench.core.protocol.Status;
+import io.xferbench.server.request.Refused;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.server.limits.BufferBudget;
 import java.io.IOException;
@@ -26,9 +28,9 @@ final class PerConnection<T extends AutoCloseable> implements AutoCloseable {
     }
 
     /** The server's buffer budget would be passed: answered BUSY, the connection goes on. */
-    static final class BudgetExceeded extends IOException {
+    static final class BudgetExceeded extends Refused {
         BudgetExceeded(String message) {
-            super(message);
+            super(Status.BUSY, message);
         }
     }
 

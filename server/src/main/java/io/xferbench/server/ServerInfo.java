@@ -2,13 +2,14 @@ package io.xferbench.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.xferbench.server.request.LoopMethodRefusal;
+import io.xferbench.core.metrics.EnvironmentInfo;
+import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.MachineDescription;
-import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.registry.DownloadMethods;
@@ -48,7 +49,7 @@ public final class ServerInfo {
             // An event loop's own method, on this server's model: refused on a threaded one.
             String loopOnly = onLoops ? null : LoopMethodRefusal.onThreads(m, config.ioModel());
             MethodDescription e = entry("download", m.id(), m.summary(), loopOnly == null ? m.availability() : Availability.unavailable(loopOnly));
-            methods.add(loopOnly == null ? e : e.onlyOn(LoopMethodRefusal.models()));
+            methods.add(loopOnly == null ? e : e.onlyOn(loopModels()));
         }
         for (ReceiverMethod m : UploadMethods.all()) {
             MethodDescription e = entry("upload", m.id(), m.summary(), m.availability());
@@ -78,5 +79,12 @@ public final class ServerInfo {
 
     private static MethodDescription entry(String direction, String id, String summary, Availability availability) {
         return MethodDescription.of(direction, id, summary, availability.isAvailable(), availability.unavailableReason());
+    }
+
+    /** Where a loop method runs, as INFO says ({@code MethodDescription.otherModels}): the models on an event loop. */
+    private static String loopModels() {
+        return ServerModels.all().stream().map(ServerModels.Model::id)
+                .filter(id -> java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> id.startsWith(t.model)))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 }

@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.FileReceiver;
 import io.xferbench.core.method.ReceiverMethod;
 import io.xferbench.core.method.TransferOptions;
@@ -15,6 +14,12 @@ import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.server.limits.BodyDeadline;
 import io.xferbench.server.limits.BufferBudget;
+import io.xferbench.server.request.ClientMessages;
+import io.xferbench.server.request.FailureStatus;
+import io.xferbench.server.request.Plan;
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.RequestService;
+import io.xferbench.server.request.VerifyFailed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -25,7 +30,7 @@ import java.util.logging.Logger;
 /**
  * Serves UPLOAD requests of one blocking connection: socket → temp file through the request's receiver method →
  * verified → renamed into place. The method's checks (unknown or unavailable method, a length it cannot write
- * correctly: UNAVAILABLE) come first; the checks every model shares, the temp file, the verification and the rename
+ * correctly: UNAVAILABLE) are {@link RequestService}'s, before it is here; the checks every model shares, the temp file, the verification and the rename
  * are {@link UploadPlacement}'s. Receivers that see the bytes in user space checksum them as they pass; zero-copy
  * receivers cannot, and the placement re-reads the temp file instead.
  * A failure after the whole body was read is answered and the connection goes on; a failure inside the body is
@@ -58,28 +63,15 @@ final class UploadHandler implements AutoCloseable {
         this.body = body;
     }
 
-    /** @return whether the connection is still in a state to read the next request */
-    /** @param ahead the body's first bytes, read with the request's header; the receiver takes them first */
-    boolean handle(Request request, SocketChannel socket, ByteBuffer ahead) throws IOException {
-        ReceiverMethod method = UploadMethods.byId(request.method()).orElse(null);
-        if (method == null) {
-            return refuse(socket, Status.BAD_REQUEST, "unknown upload method '" + request.method() + "' (known: "
-                    + String.join(", ", UploadMethods.ids()) + ")");
-        }
-        Availability availability = method.availability();
-        if (!availability.isAvailable()) {
-            return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + availability.unavailableReason());
-        }
-        Refused refusal = UploadPlacement.refusal(request, config);
-        if (refusal != null) {
-            return refuse(socket, refusal.status, refusal.getMessage());
-        }
-        try {
-            method.checkSupported(request.size());
-        } catch (UnsupportedTransferException e) {
-            return refuse(socket, Status.UNAVAILABLE, method.id() + ": " + e.getMessage());
-        }
-        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
+    /**
+     * @param plan the upload, its checks passed ({@link RequestService})
+     * @param ahead the body's first bytes, read with the request's header; the receiver takes them first
+     * @return whether the connection is still in a state to read the next request
+     */
+    boolean handle(Plan.Upload plan, SocketChannel socket, ByteBuffer ahead) throws IOException {
+        Request request = plan.request();
+        ReceiverMethod method = plan.method();
+        TransferOptions options = plan.options();
         FileReceiver receiver = receivers.get(method.id(), options, method.bufferBytes(options), () -> method.newReceiver(options));
         UploadPlacement placement;
         try {
@@ -117,7 +109,7 @@ final class UploadHandler implements AutoCloseable {
                 try {
                     InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, request.name());
                     report = placement.verify(crc, serverNanos, this::checksumBuffer);
-                } catch (UploadPlacement.VerifyException e) {
+                } catch (VerifyFailed e) {
                     LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());
                     placement.close();
                     return refuse(socket, Status.VERIFY_FAILED, method.id() + ": " + e.getMessage());

@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.VerifyFailed;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.data.TempFiles;
@@ -45,12 +47,6 @@ final class UploadPlacement implements AutoCloseable {
     static final int CHECKSUM_CHUNK = 1 << 20;
 
     /** The received bytes are not the declared ones. */
-    static final class VerifyException extends IOException {
-        VerifyException(String message) {
-            super(message);
-        }
-    }
-
     private final Request request;
     private final DataDirectory data;
     private final Path target;
@@ -63,18 +59,6 @@ final class UploadPlacement implements AutoCloseable {
         this.target = target;
         this.tmp = tmp;
         this.file = tmp.channel();
-    }
-
-    /** The refusal of a request no model may take, whatever its method; null when it may go on. */
-    static Refused refusal(Request request, ServerConfig config) {
-        if (request.name().isEmpty()) {
-            return new Refused(Status.BAD_REQUEST, "an upload needs the name of the file to create");
-        }
-        if (request.size() > config.maxUpload()) {
-            return new Refused(Status.TOO_LARGE, "an upload of " + request.size() + " bytes exceeds --max-upload "
-                    + config.maxUpload());
-        }
-        return null;
     }
 
     /**
@@ -109,7 +93,7 @@ final class UploadPlacement implements AutoCloseable {
     UploadReport verify(long inlineCrc, long serverNanos, Supplier<ByteBuffer> scratch) throws IOException {
         long size = file.size();
         if (size != request.size()) {
-            throw new VerifyException("the file holds " + size + " bytes, the client declared " + request.size());
+            throw new VerifyFailed("the file holds " + size + " bytes, the client declared " + request.size());
         }
         long verifyNanos = 0;
         boolean reread = inlineCrc == FileReceiver.NOT_CHECKSUMMED;
@@ -122,7 +106,7 @@ final class UploadPlacement implements AutoCloseable {
             crc = (int) inlineCrc;
         }
         if (crc != request.crc32c()) {
-            throw new VerifyException(String.format("CRC32C of the %d received bytes is %08x, the client declared %08x",
+            throw new VerifyFailed(String.format("CRC32C of the %d received bytes is %08x, the client declared %08x",
                     size, crc, request.crc32c()));
         }
         long fsyncNanos = UploadReport.NOT_SYNCED;
@@ -154,7 +138,7 @@ final class UploadPlacement implements AutoCloseable {
             buffer.clear().limit((int) Math.min(buffer.capacity(), size - pos));
             int n = file.read(buffer, pos);
             if (n < 0) {
-                throw new VerifyException("the file ended at " + pos + " of " + size + " bytes while checksumming");
+                throw new VerifyFailed("the file ended at " + pos + " of " + size + " bytes while checksumming");
             }
             crc.update(buffer.flip());
             pos += n;

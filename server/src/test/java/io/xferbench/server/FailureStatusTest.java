@@ -1,5 +1,7 @@
 package io.xferbench.server;
 
+import io.xferbench.server.request.FailureStatus;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.protocol.Status;

@@ -1,11 +1,11 @@
 package io.xferbench.server.limits;
 
+import io.xferbench.server.request.FailureStatus;
+import io.xferbench.server.request.ClientMessages;
 import io.netty.channel.unix.FileDescriptor;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.Unlink;
-import io.xferbench.server.ClientMessages;
-import io.xferbench.server.FailureStatus;
 import io.xferbench.server.HttpResponses;
 import java.io.IOException;
 import java.nio.ByteBuffer;

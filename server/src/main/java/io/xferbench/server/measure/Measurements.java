@@ -1,12 +1,12 @@
 package io.xferbench.server.measure;
 
+import io.xferbench.server.request.Refused;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import io.xferbench.core.metrics.ProcessMeasurement;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
-import io.xferbench.server.Refused;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

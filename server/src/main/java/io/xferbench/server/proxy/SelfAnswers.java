@@ -9,7 +9,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.server.Refused;
+import io.xferbench.server.request.Refused;
 import io.xferbench.server.ServerInfo;
 import io.xferbench.server.measure.Measurements;
 import java.io.IOException;

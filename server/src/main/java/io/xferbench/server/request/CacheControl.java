@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.nativeio.NativeException;
@@ -12,12 +12,12 @@ import java.nio.file.Path;
  * dirty pages synced, then POSIX_FADV_DONTNEED before every transfer. Warm: read through the page cache
  * when not already fully resident, so a warm window counts no warming reads once the file is in memory.
  */
-final class CacheControl {
+public final class CacheControl {
     private CacheControl() {
     }
 
     /** Applies CACHE_COLD / CACHE_WARM and returns the residency afterwards, per mille (-1 unknown). */
-    static int prepare(Path file, int flags) throws IOException {
+    public static int prepare(Path file, int flags) throws IOException {
         if (!NativeSupport.available()) {
             if (Flags.has(flags, Flags.CACHE_COLD)) {
                 throw new IOException("--cache cold needs the native shim: " + NativeSupport.unavailableReason());
@@ -32,7 +32,7 @@ final class CacheControl {
         return residency(file);
     }
 
-    static int residency(Path file) {
+    public static int residency(Path file) {
         try {
             return NativeSupport.available() ? (int) PageCache.residency(file).permille() : -1;
         } catch (NativeException e) {

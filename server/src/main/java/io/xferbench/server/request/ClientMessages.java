@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -32,7 +32,7 @@ public final class ClientMessages {
      * what its type says where the JDK left the reason out, as it does where the errno said it (ENOENT, EACCES):
      * "locked/f: null" told nothing. Never null for {@link NoSuchFileException} and {@link AccessDeniedException}.
      */
-    static String reason(FileSystemException e) {
+    public static String reason(FileSystemException e) {
         if (e.getReason() != null) {
             return e.getReason();
         }
@@ -48,7 +48,7 @@ public final class ClientMessages {
      * where it starts a word (the text's start, after a space, a colon, a quote or a bracket) and {@code root} ends at
      * a separator or at the word's end: {@code /srv/data2} and a client's own {@code a/srv/data} stay as they are.
      */
-    static String relative(String text, Path root) {
+    public static String relative(String text, Path root) {
         String dir = root.toString();
         if (text == null || root.getNameCount() == 0 || !text.contains(dir)) {
             return text;

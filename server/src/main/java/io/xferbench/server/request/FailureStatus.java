@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.protocol.Status;
@@ -17,7 +17,7 @@ public final class FailureStatus {
      */
     public static Status of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof UploadPlacement.VerifyException) {
+            if (t instanceof VerifyFailed) {
                 return Status.VERIFY_FAILED;
             }
             if (t instanceof NotEnoughSpaceException) {

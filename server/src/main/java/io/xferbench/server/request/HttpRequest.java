@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import java.util.Map;
 
@@ -11,5 +11,5 @@ import java.util.Map;
  * @param headers   header values by lower-case name (repeated headers joined with ", ")
  * @param keepAlive whether the connection stays open after the response
  */
-record HttpRequest(String method, String path, Map<String, String> query, Map<String, String> headers, boolean keepAlive) {
+public record HttpRequest(String method, String path, Map<String, String> query, Map<String, String> headers, boolean keepAlive) {
 }

@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package io.xferbench.server;
+package io.xferbench.server.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
