@@ -151,66 +151,22 @@ public final class Connection implements Runnable {
     /** @return whether the connection may carry another request */
     private boolean execute(Plan plan, NativeRequestReader requests) throws IOException {
         try {
-            switch (plan) {
+            return switch (plan) {
                 case Plan.Refusal r -> {
                     answer(r.status(), r.message());
-                    return !r.endsConnection();
+                    yield !r.endsConnection();
                 }
-                case Plan.Download d -> {
-                    measurements.started(id, peer);
-                    try {
-                        return threads.offload(() -> downloads.handle(d, socket, peer));
-                    } finally {
-                        // Before the socket may close: a moving body's socket is looked at by the registry's reaper.
-                        registry.transferred(id);
-                        measurements.finished(id);
-                    }
+                case Plan.Download d -> download(d);
+                case Plan.Prepare p -> prepare(p);
+                case Plan.Upload u -> upload(u, requests);
+                case Plan.Files f -> {
+                    Frames.writeFully(socket, files.answer(f.request(),
+                            () -> ServerInfo.describe(config, ((InetSocketAddress) socket.socket().getLocalSocketAddress()).getAddress())));
+                    yield true;
                 }
-                case Plan.Prepare p -> {
-                    // Cache work (eviction, warming, generation) is work other windows should know of.
-                    measurements.started(id, peer);
-                    try {
-                        threads.offload(() -> {
-                            downloads.prepare(p, socket);
-                            return null;
-                        });
-                    } finally {
-                        measurements.finished(id);
-                    }
-                }
-                case Plan.Upload u -> {
-                    measurements.started(id, peer);
-                    ByteBuffer ahead = requests.ahead(u.request().size());
-                    try {
-                        return threads.offload(() -> uploads.handle(u, socket, ahead));
-                    } finally {
-                        registry.transferred(id);
-                        requests.took(ahead);
-                        measurements.finished(id);
-                    }
-                }
-                case Plan.Files f -> Frames.writeFully(socket, files.answer(f.request(),
-                        () -> ServerInfo.describe(config, ((InetSocketAddress) socket.socket().getLocalSocketAddress()).getAddress())));
-                case Plan.MeasureBegin b -> {
-                    // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
-                    if (window != null) {
-                        window.close();
-                        window = null;
-                    }
-                    window = measurements.begin(id, b.countSyscalls());
-                    Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
-                }
-                case Plan.MeasureEnd e -> {
-                    if (window == null) {
-                        answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
-                        return true;
-                    }
-                    Measurements.Window w = window;
-                    window = null;
-                    Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(w.end())));
-                }
-            }
-            return true;
+                case Plan.MeasureBegin b -> measureBegin(b);
+                case Plan.MeasureEnd e -> measureEnd();
+            };
         } catch (FileSystemException | Refused e) {
             // A file operation's failure (a socket's is not one), a refusal, a busy buffer budget: answered, and the
             // connection goes on, as on the event loops.
@@ -218,6 +174,65 @@ public final class Connection implements Runnable {
             answer(a.status(), a.message());
             return true;
         }
+    }
+
+    private boolean download(Plan.Download plan) throws IOException {
+        measurements.started(id, peer);
+        try {
+            return threads.offload(() -> downloads.handle(plan, socket, peer));
+        } finally {
+            // Before the socket may close: a moving body's socket is looked at by the registry's reaper.
+            registry.transferred(id);
+            measurements.finished(id);
+        }
+    }
+
+    private boolean prepare(Plan.Prepare plan) throws IOException {
+        // Cache work (eviction, warming, generation) is work other windows should know of.
+        measurements.started(id, peer);
+        try {
+            threads.offload(() -> {
+                downloads.prepare(plan, socket);
+                return null;
+            });
+            return true;
+        } finally {
+            measurements.finished(id);
+        }
+    }
+
+    private boolean upload(Plan.Upload plan, NativeRequestReader requests) throws IOException {
+        measurements.started(id, peer);
+        ByteBuffer ahead = requests.ahead(plan.request().size());
+        try {
+            return threads.offload(() -> uploads.handle(plan, socket, ahead));
+        } finally {
+            registry.transferred(id);
+            requests.took(ahead);
+            measurements.finished(id);
+        }
+    }
+
+    private boolean measureBegin(Plan.MeasureBegin plan) throws IOException {
+        // A second BEGIN on the same connection restarts its own window; other connections' are untouched.
+        if (window != null) {
+            window.close();
+            window = null;
+        }
+        window = measurements.begin(id, plan.countSyscalls());
+        Frames.writeFully(socket, ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
+        return true;
+    }
+
+    private boolean measureEnd() throws IOException {
+        if (window == null) {
+            answer(Status.BAD_REQUEST, "MEASURE_END without MEASURE_BEGIN on this connection");
+            return true;
+        }
+        Measurements.Window w = window;
+        window = null;
+        Frames.writeFully(socket, ResponseCodec.json(ProtocolJson.write(w.end())));
+        return true;
     }
 
     private void answer(Status status, String message) throws IOException {

@@ -172,7 +172,7 @@ final class EventLoopBody implements LoopSocket {
         headBytes.flip();
         poolSending = true;
         // A task of its own: a body's send must not wait behind, nor hold up, other connections' file work.
-        conn.offloadAlone(() -> {
+        conn.fileWork().offloadAlone(() -> {
             try (file) {
                 return sendOnPool(method, options, headBytes, source, channel);
             }
@@ -274,7 +274,7 @@ final class EventLoopBody implements LoopSocket {
     private void releasePool() {
         SocketChannel socket = poolSocket;
         poolSocket = null;
-        conn.closeOnPool(() -> {
+        conn.fileWork().closeOnPool(() -> {
             EventLoopConnection.closeQuietly(senders);
             if (socket != null) {
                 EventLoopConnection.closeQuietly(socket);

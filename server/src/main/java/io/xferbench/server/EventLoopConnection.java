@@ -1,7 +1,6 @@
 package io.xferbench.server;
 
 import io.xferbench.server.request.FailureAnswers;
-import io.xferbench.server.request.Refused;
 import io.xferbench.server.request.RequestRules;
 import io.xferbench.server.request.RequestService;
 import io.xferbench.server.request.HttpRequest;
@@ -15,8 +14,6 @@ import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.unix.UnixChannel;
 import io.xferbench.core.data.DataDirectory;
-import io.xferbench.core.data.OpenedFile;
-import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
@@ -35,11 +32,8 @@ import io.xferbench.server.loop.FileWorkBatches;
 import io.xferbench.server.measure.Measurements;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
@@ -60,7 +54,7 @@ import java.util.logging.Logger;
  * ({@link #quickOrOnFiles}). So is {@code netty-io-uring}, whose loop submits those opens and stats to its ring
  * ({@link #openForDownload}, {@link #statFile}).
  */
-public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
+public final class EventLoopConnection extends ChannelInboundHandlerAdapter implements EventLoopFileWork.Loop {
     private static final Logger LOG = Logger.getLogger(EventLoopConnection.class.getName());
 
     /** The user event that starts shutdown: close now if idle, else after the request in flight. */
@@ -74,9 +68,7 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
     private final ServerConfig config;
     private final DataDirectory data;
     private final Measurements measurements;
-    private final Executor files;
-    /** This loop's hand-offs to {@link #files}, batched per turn of the loop. */
-    private final FileWorkBatches batches;
+    private final EventLoopFileWork fileWork;
     private final EventLoopConnections connections;
     private final int id;
     /** Open-on-loop models: a download's, HEAD's or STAT's metadata work runs here on the loop (see {@link #quickOrOnFiles}). */
@@ -139,8 +131,7 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         this.body = new EventLoopBody(this, transport, cork != null, parts.buffers());
         this.data = parts.data();
         this.measurements = parts.measurements();
-        this.files = files;
-        this.batches = batches;
+        this.fileWork = new EventLoopFileWork(this, files, batches, ring, data, openOnLoop);
         this.connections = connections;
         this.id = connections.nextId();
         this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false));
@@ -337,7 +328,8 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
      * client and the request ({@link InternalErrors}); answered SERVER_ERROR, or 500 on HTTP, while nothing of its
      * answer is out, then the connection ends as after a bad request (FIN, a bounded drain); else it is closed.
      */
-    void internalError(Throwable e) {
+    @Override
+    public void internalError(Throwable e) {
         internalError(e, e);
     }
 
@@ -375,13 +367,7 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
 
     /** {@code then} run on the loop, an unexpected failure in it answered by {@link #internalError}. */
     <T> Consumer<T> guarded(Consumer<T> then) {
-        return value -> {
-            try {
-                then.accept(value);
-            } catch (RuntimeException | Error e) {
-                internalError(e);
-            }
-        };
+        return fileWork.guarded(then);
     }
 
     /** A request is being served from now on: how the log names it, and whether an HTTP error answer has a body. */
@@ -444,7 +430,8 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         return id;
     }
 
-    ChannelHandlerContext ctx() {
+    @Override
+    public ChannelHandlerContext ctx() {
         return ctx;
     }
 
@@ -486,151 +473,9 @@ public final class EventLoopConnection extends ChannelInboundHandlerAdapter {
         T run() throws IOException;
     }
 
-    /**
-     * Runs {@code work} on the file pool, then {@code then} with its result (or {@code failure} with what it threw) on
-     * this connection's loop; handed over with the rest of this turn of the loop's file work ({@link FileWorkBatches}).
-     * A result the stopped loop cannot take is closed.
-     */
-    <T> void offload(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure) {
-        // A refused batch means the pool is shut down: the server is stopping.
-        batches.submit(work, guarded(then), guarded(failure), ctx::close);
-    }
-
-    /**
-     * Runs {@code work} on the file pool as a task of its own, not in a batch ({@link FileWorkBatches}): for work
-     * that may take as long as a whole body's send, which must neither wait behind nor hold up other connections'.
-     * {@code then} gets its result (or {@code failure} what it threw) on this connection's loop; if the loop can no
-     * longer take it, {@code undelivered} runs on the pool instead. If the pool refuses the task (the server is
-     * stopping), {@code undelivered} runs here and the connection closes, as {@link #offload} does.
-     */
-    <T> void offloadAlone(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable undelivered) {
-        Consumer<T> done = guarded(then);
-        Consumer<Throwable> failed = guarded(failure);
-        try {
-            files.execute(() -> {
-                Runnable delivery;
-                try {
-                    T result = work.run();
-                    delivery = () -> done.accept(result);
-                } catch (IOException | RuntimeException | Error e) {
-                    delivery = () -> failed.accept(e);
-                }
-                try {
-                    ctx.executor().execute(delivery);
-                } catch (RejectedExecutionException e) {
-                    undelivered.run();
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            undelivered.run();
-            ctx.close();
-        }
-    }
-
-    void closeOnPool(AutoCloseable c) {
-        try {
-            files.execute(() -> closeQuietly(c));
-        } catch (RejectedExecutionException e) {
-            closeQuietly(c);
-        }
-    }
-
-    /**
-     * Opens an existing file of the data directory by a client-supplied name, with its CRC32C, then {@code then} with
-     * it (or {@code failure}) on this connection's loop; see {@link #openForDownload}.
-     */
-    void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        openForDownload(name, -1, () -> {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
-            return data.openExistingIfRecorded(name);
-        }, () -> {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
-            return data.openExisting(name);
-        }, then, failure);
-    }
-
-    /**
-     * Opens the file a download or HEAD names, where the model's {@link LookupPlacement} says: {@code entry} is its
-     * name in the data directory and {@code size} the size it must have (-1: any). On the ring, the descriptor comes
-     * back to this loop, which checks it and looks its checksum record up in memory; anything the ring path cannot
-     * settle (a name that is not a single entry, no slot free, a failed open, a record not in memory) runs
-     * {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
-     */
-    void openForDownload(String entry, long size, FileWork<OpenedFile> quick, FileWork<OpenedFile> full,
-            Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        if (ring != null && DataDirectory.isSingleEntry(entry)) {
-            // This model's file work is on the loop (its ring); quick and full say it on theirs.
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, entry);
-        }
-        if (ring != null && DataDirectory.isSingleEntry(entry)
-                && ring.open(data.directoryFd(), entry, fd -> guarded((Integer opened) -> openedOnRing(opened, entry, size, full, then, failure)).accept(fd))) {
-            return;
-        }
-        quickOrOnFiles(quick, full, then, failure);
-    }
-
-    /**
-     * STAT of a client-supplied name, answered with {@code then} (or {@code failure}) on this loop, where the model's
-     * {@link LookupPlacement} says. On the ring, a statx of a single entry (a symlink not followed) answers a regular
-     * file or absence here; anything else (a name that is not a single entry, a symlink, another type, another error)
-     * runs {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
-     */
-    void statFile(String name, FileWork<FileStat> full, Consumer<FileStat> then, Consumer<Throwable> failure) {
-        if (ring != null && DataDirectory.isSingleEntry(name) && ring.stat(data.directoryFd(), name, (res, st) -> guarded(ignored -> {
-            FileStat stat = DataDirectory.statOfEntry(res, st);
-            if (stat != null) {
-                then.accept(stat);
-            } else {
-                offload(full, then, failure);
-            }
-        }).accept(null))) {
-            return;
-        }
-        quickOrOnFiles(full, full, then, failure);
-    }
-
-    private void openedOnRing(int fd, String entry, long size, FileWork<OpenedFile> full, Consumer<OpenedFile> then,
-            Consumer<Throwable> failure) {
-        OpenedFile file = null;
-        if (fd >= 0) {
-            try {
-                file = data.adoptIfRemembered(entry, fd, size);
-            } catch (IOException | RuntimeException e) {
-                // Not a regular file, say: the pool's open refuses it in the words the other models use.
-            }
-        }
-        if (file != null) {
-            then.accept(file);
-        } else {
-            offload(full, then, failure);
-        }
-    }
-
-    /**
-     * On an open-on-loop model, {@code quick} runs here on the loop, and only what it cannot do (it returns null: a
-     * file with no checksum record, a generated file not written yet) or failed at for a reason other than the
-     * client's (no such file, refused path) goes to the pool as {@code full}; on the other models {@code full} runs on
-     * the pool. {@code quick} touches metadata only (path resolution, open, fstat, the checksum record), as nginx
-     * opens files on its loop: a cold-metadata open blocks the loop, and every connection on it, meanwhile.
-     */
-    <T> void quickOrOnFiles(FileWork<T> quick, FileWork<T> full, Consumer<T> then, Consumer<Throwable> failure) {
-        if (openOnLoop) {
-            T result;
-            try {
-                result = quick.run();
-            } catch (NoSuchFileException | AccessDeniedException | Refused e) {
-                failure.accept(e);
-                return;
-            } catch (IOException | RuntimeException e) {
-                // Answered from the pool, which retries the full work and words the failure as the other models do.
-                result = null;
-            }
-            if (result != null) {
-                then.accept(result);
-                return;
-            }
-        }
-        offload(full, then, failure);
+    /** Where this connection's file work runs ({@link EventLoopFileWork}). */
+    EventLoopFileWork fileWork() {
+        return fileWork;
     }
 
     /** The connection's transfer starts: measurement windows of other connections hear of it. */

@@ -82,7 +82,7 @@ final class EventLoopHttp {
         }
         String path = get.request().path();
         SenderMethod method = get.method();
-        conn.openFile(get.name(), file -> {
+        conn.fileWork().openFile(get.name(), file -> {
             if (!conn.ctx().channel().isActive()) {
                 EventLoopConnection.closeQuietly(file);
                 return;

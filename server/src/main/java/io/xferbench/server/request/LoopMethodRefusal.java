@@ -1,7 +1,6 @@
 package io.xferbench.server.request;
 
 import io.xferbench.core.method.SenderMethod;
-import io.xferbench.server.loop.EventLoopTransport;
 
 /** Why a model that serves on threads refuses an event loop's own method (answered UNAVAILABLE), never sending another way. */
 public final class LoopMethodRefusal {
