@@ -157,52 +157,60 @@ final class EventLoopUploads {
         }
         u.handOver(n);
         conn.paceReading();
-        conn.fileWork().offload(() -> {
-            try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_CHUNK, u.request.name());
-                u.write(chunk);
-            } catch (IOException | RuntimeException e) {
-                // Removed here, before the loop answers (ENOSPC, say): handed back to the pool, the removal raced
-                // the answer and a client could see the temp file after NO_SPACE.
-                u.placement.close();
-                throw e;
-            }
-            if (!last) {
-                return null;
-            }
-            long serverNanos = System.nanoTime() - u.startNanos;
-            try (UploadPlacement placement = u.placement) {
-                return new Finished(null, finishOnPool(placement, u.crc32c(), serverNanos, u.request.name()), false);
-            }
-        }, finished -> {
-            u.writing = false;
-            if (upload != u) {
-                // The connection closed meanwhile (idempotent when the last chunk already placed or removed it).
-                conn.fileWork().closeOnPool(u.placement);
-                return;
-            }
-            if (finished == null) {
-                feedBody();
-                return;
-            }
-            upload = null;
-            finishAnswer(finished);
-        }, e -> {
-            u.writing = false;
+        conn.fileWork().offload(() -> writeChunk(u, chunk, last), finished -> chunkWritten(u, finished), e -> chunkFailed(u, e));
+    }
+
+    /** On the pool: a chunk written; the last one also verified and placed, with the answer it makes. */
+    private Finished writeChunk(EventLoopUpload u, ByteBuffer chunk, boolean last) throws IOException {
+        try {
+            InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_CHUNK, u.request.name());
+            u.write(chunk);
+        } catch (IOException | RuntimeException e) {
+            // Removed here, before the loop answers (ENOSPC, say): handed back to the pool, the removal raced
+            // the answer and a client could see the temp file after NO_SPACE.
+            u.placement.close();
+            throw e;
+        }
+        if (!last) {
+            return null;
+        }
+        long serverNanos = System.nanoTime() - u.startNanos;
+        try (UploadPlacement placement = u.placement) {
+            return new Finished(null, finishOnPool(placement, u.crc32c(), serverNanos, u.request.name()), false);
+        }
+    }
+
+    /** Back on the loop: the next chunk, or the answer once the last one is placed. */
+    private void chunkWritten(EventLoopUpload u, Finished finished) {
+        u.writing = false;
+        if (upload != u) {
+            // The connection closed meanwhile (idempotent when the last chunk already placed or removed it).
             conn.fileWork().closeOnPool(u.placement);
-            if (upload != u) {
-                return;
-            }
-            upload = null;
-            if (!(e instanceof IOException)) {
-                // The server's own failure (a RuntimeException, an Error): logged with the request named, SERVER_ERROR.
-                conn.internalError(e);
-                return;
-            }
-            // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
-            LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
-            conn.endWith(failedInBody(u.request, e));
-        });
+            return;
+        }
+        if (finished == null) {
+            feedBody();
+            return;
+        }
+        upload = null;
+        finishAnswer(finished);
+    }
+
+    private void chunkFailed(EventLoopUpload u, Throwable e) {
+        u.writing = false;
+        conn.fileWork().closeOnPool(u.placement);
+        if (upload != u) {
+            return;
+        }
+        upload = null;
+        if (!(e instanceof IOException)) {
+            // The server's own failure (a RuntimeException, an Error): logged with the request named, SERVER_ERROR.
+            conn.internalError(e);
+            return;
+        }
+        // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
+        LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
+        conn.endWith(failedInBody(u.request, e));
     }
 
     /** An empty body: verified, renamed into place, answered (on the pool). */

@@ -11,14 +11,14 @@ import java.nio.channels.NotYetConnectedException;
  * {@code ChannelOutputShutdownException} (an IOException) caused by it, and {@code NettyFutures} and the Netty senders
  * wrap a non-IO cause the same way.
  */
-final class ServerFault {
+public final class ServerFault {
     private static final int MAX_DEPTH = 8;
 
     private ServerFault() {
     }
 
     /** The RuntimeException or Error behind {@code failure}, or null when it is the socket's. */
-    static Throwable of(Throwable failure) {
+    public static Throwable of(Throwable failure) {
         Throwable t = failure;
         for (int depth = 0; t != null && depth < MAX_DEPTH; depth++, t = t.getCause()) {
             if (t instanceof RuntimeException || t instanceof Error) {

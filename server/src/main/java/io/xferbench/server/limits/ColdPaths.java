@@ -7,6 +7,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.Unlink;
 import io.xferbench.server.HttpResponses;
+import io.xferbench.server.ServerFault;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,8 @@ public final class ColdPaths {
         ClientMessages.of(emfile, NOWHERE);
         HttpResponses.failure(busy, "", false, false);
         ResponseCodec.error(busy, "");
+        // A connection reset while out of descriptors: an event loop's exceptionCaught looks for the server's own fault.
+        ServerFault.of(emfile);
         // A temp file removed after a failed create or write (an upload's record file): an invalid descriptor, EBADF.
         try {
             Unlink.entry(-1, "x", "x");
