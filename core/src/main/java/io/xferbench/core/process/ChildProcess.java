@@ -39,6 +39,8 @@ public final class ChildProcess implements AutoCloseable {
     private Consumer<String> sink;
     private final Deque<String> stderrTail = new ArrayDeque<>();
     private final Thread stderrCopier;
+    /** Whether the end of stdout has waited for the stderr copier already. */
+    private volatile boolean stderrAwaited;
 
     private ChildProcess(String name, Process process) {
         this.name = name;
@@ -145,9 +147,30 @@ public final class ChildProcess implements AutoCloseable {
     private String ended(String line) {
         if (line == END) {
             lines.add(END);
+            awaitStderrCopiedOnce();
             return null;
         }
         return line;
+    }
+
+    /**
+     * A caller that learns of the child's end may exit at once: its last stderr lines (why it died, often) must be
+     * copied first. Waited for once only, as a child may close stdout and live on.
+     */
+    private void awaitStderrCopiedOnce() {
+        if (!stderrAwaited) {
+            stderrAwaited = true;
+            awaitStderrCopied();
+        }
+    }
+
+    /** Waits briefly for the stderr copier to reach the end of the exited child's stderr. */
+    private void awaitStderrCopied() {
+        try {
+            stderrCopier.join(STDERR_END_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** From now on the child's stdout lines, those queued first, go to {@code to} (on the reader thread) instead. */
@@ -207,9 +230,13 @@ public final class ChildProcess implements AutoCloseable {
         process.destroyForcibly();
     }
 
-    /** SIGTERM, so the child's own shutdown hooks run; SIGKILL if it has not exited within {@code grace}. */
+    /**
+     * SIGTERM, so the child's own shutdown hooks run; SIGKILL if it has not exited within {@code grace}. Once it
+     * has exited, waits briefly for its last stderr lines to be copied.
+     */
     public void terminate(Duration grace) throws InterruptedException {
-        process.destroy();
+        // through the handle: Process.destroy() would also close our ends of its pipes, losing its last words
+        process.toHandle().destroy();
         boolean exited = false;
         try {
             exited = waitFor(grace);
@@ -218,16 +245,25 @@ public final class ChildProcess implements AutoCloseable {
                 process.destroyForcibly(); // also when the wait was interrupted: the child must not outlive us
             }
         }
+        awaitStderrCopied();
     }
 
-    /** Kills the child and waits for it (up to 30 s): a cgroup, say, can be removed only once it has no members. */
+    /**
+     * Kills the child and waits for it (up to 30 s): a cgroup, say, can be removed only once it has no members. Then
+     * waits briefly for its last stderr lines to be copied, as the caller may exit next, and closes its pipes.
+     */
     @Override
     public void close() {
-        process.destroyForcibly();
+        // through the handle: Process.destroyForcibly() also closes our ends of its pipes, unread lines and all
+        process.toHandle().destroyForcibly();
         try {
-            waitFor(KILL_WAIT);
+            if (waitFor(KILL_WAIT)) {
+                awaitStderrCopied();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            process.destroyForcibly();
         }
     }
 }

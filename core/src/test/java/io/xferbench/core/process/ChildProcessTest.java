@@ -5,10 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.process.ChildCommand.DeathSignal;
 import io.xferbench.core.testing.MethodAssumptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -140,6 +147,84 @@ class ChildProcessTest {
         try (ChildProcess child = ChildProcess.start("complainer", List.of("sh", "-c", "seq 1 25 >&2"))) {
             assertThat(child.waitFor()).isZero();
             assertThat(child.stderrTail()).hasSize(20).startsWith("6").endsWith("25");
+        }
+    }
+
+    private static final String FORTY_STDERR_LINES = "for i in $(seq 1 40); do echo \"last words $i\" >&2; done";
+
+    @Test
+    void theChildsLastStderrLinesAreCopiedWhenItsEndIsRead() throws Exception {
+        List<String> copied = copyingStderrSlowly(() -> {
+            try (ChildProcess child = ChildProcess.start("dying", List.of("sh", "-c", FORTY_STDERR_LINES))) {
+                assertThat(child.readLine()).isNull();
+                return SlowStderr.linesSoFar();
+            }
+        });
+        assertThat(copied).hasSize(40).endsWith("last words 40");
+    }
+
+    @Test
+    void theChildsLastStderrLinesAreCopiedByClose() throws Exception {
+        List<String> copied = copyingStderrSlowly(() -> {
+            ChildProcess child = ChildProcess.start("dying", List.of("sh", "-c", FORTY_STDERR_LINES));
+            assertThat(child.waitFor(Duration.ofSeconds(30))).isTrue();
+            child.close();
+            return SlowStderr.linesSoFar();
+        });
+        assertThat(copied).hasSize(40).endsWith("last words 40");
+    }
+
+    @Test
+    void theChildsLastStderrLinesAreCopiedByTerminate() throws Exception {
+        List<String> copied = copyingStderrSlowly(() -> {
+            try (ChildProcess child = ChildProcess.start("dying", List.of("sh", "-c",
+                    "trap '" + FORTY_STDERR_LINES + "; exit 0' TERM; echo ready; while :; do sleep 0.1; done"))) {
+                assertThat(child.readLine(Duration.ofSeconds(30))).isEqualTo("ready");
+                child.terminate(Duration.ofSeconds(30));
+                return SlowStderr.linesSoFar();
+            }
+        });
+        assertThat(copied).hasSize(40).endsWith("last words 40");
+    }
+
+    /** Runs {@code body} with our stderr slowed (3 ms a write), so the copier lags behind a child that exited. */
+    private static List<String> copyingStderrSlowly(Callable<List<String>> body) throws Exception {
+        PrintStream old = System.err;
+        SlowStderr.reset();
+        System.setErr(new PrintStream(new SlowStderr(), true, StandardCharsets.UTF_8));
+        try {
+            return body.call();
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    private static final class SlowStderr extends OutputStream {
+        private static final ByteArrayOutputStream BYTES = new ByteArrayOutputStream();
+
+        static synchronized void reset() {
+            BYTES.reset();
+        }
+
+        static synchronized List<String> linesSoFar() {
+            return BYTES.toString(StandardCharsets.UTF_8).lines().toList();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                Thread.sleep(3);
+            } catch (InterruptedException e) {
+                throw new InterruptedIOException();
+            }
+            synchronized (SlowStderr.class) {
+                BYTES.write(b, off, len);
+            }
         }
     }
 }
