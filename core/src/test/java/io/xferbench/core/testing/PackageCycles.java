@@ -3,6 +3,7 @@ package io.xferbench.core.testing;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -68,8 +69,14 @@ public final class PackageCycles {
         }
     }
 
-    /** Package → the other own packages it depends on, from {@code jdeps -verbose:package} over {@code classes}. */
+    /**
+     * Package → the other own packages it depends on, from {@code jdeps -verbose:package} over {@code classes}. Fails
+     * on a missing path or an empty graph: jdeps only warns of the one, and either would pass every check vacuously.
+     */
     public static Map<String, SortedSet<String>> graph(Path classes) {
+        if (!Files.exists(classes)) {
+            throw new IllegalStateException("no classes at " + classes.toAbsolutePath() + " to look for package cycles in");
+        }
         ToolProvider jdeps = ToolProvider.findFirst("jdeps")
                 .orElseThrow(() -> new IllegalStateException("no jdeps in this JDK (" + System.getProperty("java.home") + ")"));
         StringWriter out = new StringWriter();
@@ -78,7 +85,11 @@ public final class PackageCycles {
         if (status != 0) {
             throw new IllegalStateException("jdeps exited " + status + ": " + err + out);
         }
-        return parse(out.toString());
+        Map<String, SortedSet<String>> graph = parse(out.toString());
+        if (graph.isEmpty()) {
+            throw new IllegalStateException("jdeps found no packages in " + classes.toAbsolutePath() + ": " + err + out);
+        }
+        return graph;
     }
 
     /** The graph of jdeps' {@code SOURCE -> TARGET ARCHIVE} lines, targets kept to packages that are sources too. */

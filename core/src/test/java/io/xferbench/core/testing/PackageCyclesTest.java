@@ -1,15 +1,18 @@
 package io.xferbench.core.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.xferbench.nativeio.JvmFlags;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PackageCyclesTest {
     @Test
@@ -74,5 +77,18 @@ class PackageCyclesTest {
 
     private static SortedSet<String> sorted(String... packages) {
         return new TreeSet<>(List.of(packages));
+    }
+
+    @Test
+    void aMissingClassesPathFailsInsteadOfPassingVacuously() {
+        Path missing = Path.of("target", "no-such-classes");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PackageCycles.assertNone(missing));
+        assertTrue(e.getMessage().contains("no-such-classes"), e.getMessage());
+    }
+
+    @Test
+    void classesWithNoPackagesFailInsteadOfPassingVacuously(@TempDir Path empty) {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> PackageCycles.assertNone(empty));
+        assertTrue(e.getMessage().contains("no packages"), e.getMessage());
     }
 }
