@@ -2,6 +2,8 @@ package io.xferbench.client.load.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.core.testing.MethodAssumptions;
 import org.junit.jupiter.api.Test;
 
@@ -27,5 +29,13 @@ class LoadEnvironmentTest {
         LoadEnvironment nginx = LoadEnvironment.describe(null, true, false);
         assertThat(nginx.nginx()).isNotNull();
         assertThat(nginx.wrk()).isNull();
+    }
+
+    @Test
+    void toolsThatTookNoPartAreNotWrittenToTheJson() {
+        JsonNode json = new ObjectMapper().valueToTree(LoadEnvironment.describe());
+        assertThat(json.has("nginx")).as("nginx in " + json).isFalse();
+        assertThat(json.has("wrk")).as("wrk in " + json).isFalse();
+        assertThat(json.has("jdk")).as("the machine's fields, unwrapped, in " + json).isTrue();
     }
 }
