@@ -33,7 +33,7 @@ public record ServerDescription(String server, int protocol, long pid,
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public ServerDescription {
-        environment = environment == null ? JSON.createObjectNode() : environment;
+        environment = environment == null || environment.isNull() ? JSON.createObjectNode() : environment; // absent or "environment": null
         methods = methods == null ? List.of() : List.copyOf(methods);
     }
 

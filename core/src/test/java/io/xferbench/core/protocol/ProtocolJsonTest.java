@@ -72,6 +72,13 @@ class ProtocolJsonTest {
     }
 
     @Test
+    void aServerDescriptionWithANullEnvironmentReadsAsAnEmptyOne() throws Exception {
+        byte[] json = "{\"server\":\"xferbench\",\"protocol\":1,\"pid\":1,\"environment\":null,\"methods\":[]}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(ProtocolJson.read(json, ServerDescription.class).environment().isObject()).isTrue();
+    }
+
+    @Test
     void foreignConnectionsLeaveOutOwnPeersAndBoundTheUnlisted() {
         WindowOverlap complete = new WindowOverlap(2, 4, Map.of("a:1", 2L, "b:2", 2L), true);
         assertThat(complete.foreignConnections(List.of("a:1"))).isEqualTo(1);

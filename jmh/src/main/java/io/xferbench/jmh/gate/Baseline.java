@@ -29,7 +29,7 @@ public record Baseline(GatePolicy policy, CountEnvironment countsDependOn, HostF
             throw new IOException(file + " is not a gate baseline (no \"results\"); create one with --update-baseline");
         }
         GatePolicy policy = root.has("policy") ? JSON.treeToValue(root.get("policy"), GatePolicy.class) : GatePolicy.DEFAULT;
-        JsonNode env = root.has("environment") ? root.get("environment") : JSON.createObjectNode();
+        JsonNode env = root.hasNonNull("environment") ? root.get("environment") : JSON.createObjectNode();
         CountEnvironment counts = root.hasNonNull("countsDependOn") ? JSON.treeToValue(root.get("countsDependOn"), CountEnvironment.class) : null;
         HostFingerprint host = root.hasNonNull("ratiosDependOn") ? JSON.treeToValue(root.get("ratiosDependOn"), HostFingerprint.class) : null;
         return new Baseline(policy, counts, host, env, JmhResults.parse(root.get("results")));
