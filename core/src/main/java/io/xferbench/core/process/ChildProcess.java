@@ -37,6 +37,8 @@ public final class ChildProcess implements AutoCloseable {
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     /** Where stdout's lines go once the reader no longer queues them; null while they queue. Guarded by this. */
     private Consumer<String> sink;
+    /** Whether a sink has failed already: told once. Guarded by this. */
+    private boolean sinkFailed;
     private final Deque<String> stderrTail = new ArrayDeque<>();
     private final Thread stderrCopier;
     /** Whether the end of stdout has waited for the stderr copier already. */
@@ -80,7 +82,19 @@ public final class ChildProcess implements AutoCloseable {
         if (sink == null) {
             lines.add(line);
         } else {
-            sink.accept(line);
+            pass(sink, line);
+        }
+    }
+
+    /** Gives {@code line} to {@code to}; a sink that fails must not stop the draining, or the child blocks on the pipe. */
+    private void pass(Consumer<String> to, String line) {
+        try {
+            to.accept(line);
+        } catch (RuntimeException e) {
+            if (!sinkFailed) {
+                sinkFailed = true;
+                System.err.println("xferbench: the consumer of " + name + "'s output failed (" + e + "); its output is still drained");
+            }
         }
     }
 
@@ -181,7 +195,7 @@ public final class ChildProcess implements AutoCloseable {
             if (line == END) {
                 lines.add(END);
             } else {
-                to.accept(line);
+                pass(to, line);
             }
         }
         sink = to;

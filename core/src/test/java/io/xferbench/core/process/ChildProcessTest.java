@@ -19,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class ChildProcessTest {
@@ -139,6 +140,24 @@ class ChildProcessTest {
             }
             assertThat(got).containsExactly("two", "three");
             assertThat(child.readLine()).as("the end still reaches a reader").isNull();
+        }
+    }
+
+    /** A sink that throws must not end the draining: the child would block on a full pipe, or die of SIGPIPE. */
+    @Test
+    void aFailingSinkStillDrainsTheChildsOutput() throws Exception {
+        AtomicReference<String> last = new AtomicReference<>();
+        try (ChildProcess child = ChildProcess.start("writer",
+                List.of("sh", "-c", "read go; head -c 2000000 /dev/zero | tr '\\0' x | fold -w 99; echo; echo done"))) {
+            child.forwardOutput(line -> {
+                last.set(line);
+                throw new IllegalStateException("sink broken");
+            });
+            child.writeLine("go");
+            assertThat(child.waitFor(Duration.ofSeconds(60))).as("the writer exited though its sink failed").isTrue();
+            assertThat(child.waitFor()).as("exit status, not killed by a closed pipe").isZero();
+            assertThat(child.readLine()).as("the end, once every line went to the sink").isNull();
+            assertThat(last).hasValue("done");
         }
     }
 
