@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.cli.Cli;
 import io.xferbench.nativeio.ProcessOwner;
-import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

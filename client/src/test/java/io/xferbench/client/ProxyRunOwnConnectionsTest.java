@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.proxy.ProxyConfig;
 import io.xferbench.server.proxy.XferProxy;
 import java.nio.file.Path;

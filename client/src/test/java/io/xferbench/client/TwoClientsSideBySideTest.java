@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,21 +2,22 @@ package io.xferbench.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.request.LoopMethodRefusal;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.ReceiverMethod;
-import io.xferbench.core.method.RelayMethod;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.metrics.MachineDescription;
 import io.xferbench.core.protocol.MethodDescription;
 import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.registry.DownloadMethods;
-import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.server.loop.EventLoopTransport;
+import io.xferbench.server.proxy.RelayDescriptions;
 import io.xferbench.server.thread.PlatformPollers;
+import io.xferbench.server.thread.ResponseCork;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ public final class ServerInfo {
             MethodDescription e = entry("upload", m.id(), m.summary(), m.availability());
             methods.add(m.maxLength() == Long.MAX_VALUE ? e : e.withLimit(m.maxLength(), m.limitReason()));
         }
-        methods.addAll(relays());
+        methods.addAll(RelayDescriptions.all());
         // The I/O models this server knows, and whether each could run here (the one serving is environment.ioModel).
         for (ServerModels.Model m : ServerModels.all()) {
             methods.add(entry("io-model", m.id(), m.summary(), m.availability().get()));
@@ -66,15 +67,6 @@ public final class ServerInfo {
                 onLoops ? config.corkResponses() : ResponseCork.corks(config),
                 config.ioModel().equals(ServerModels.VIRTUAL) ? PlatformPollers.inEffect() : null);
         return ServerDescription.server(environment, methods, NetworkLinks.of(local));
-    }
-
-    /** Every relay, as a server and a proxy both list them. */
-    public static List<MethodDescription> relays() {
-        List<MethodDescription> methods = new ArrayList<>();
-        for (RelayMethod m : RelayMethods.all()) {
-            methods.add(entry("proxy", m.id(), m.summary(), m.availability()));
-        }
-        return methods;
     }
 
     private static MethodDescription entry(String direction, String id, String summary, Availability availability) {

@@ -10,6 +10,7 @@ import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.uring.UringDepth;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.OpenFilesLimit;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.limits.BufferMemoryLimit;
 import io.xferbench.server.loop.EventLoopRingSize;
 import io.xferbench.server.proxy.ProxyConfig;

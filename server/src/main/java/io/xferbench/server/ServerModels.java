@@ -2,7 +2,10 @@ package io.xferbench.server;
 
 import io.xferbench.core.method.Availability;
 import io.xferbench.server.loop.EventLoopServer;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.loop.EventLoopTransport;
+import io.xferbench.server.loop.LookupPlacement;
+import io.xferbench.server.model.ServerListener;
 import io.xferbench.server.thread.ConnectionThreads;
 import io.xferbench.server.thread.PlatformPollers;
 import io.xferbench.server.thread.PlatformThreads;
@@ -88,7 +91,7 @@ public final class ServerModels {
                 parts -> EventLoopServer.start(id, transport, LookupPlacement.LOOP, parts, DEFAULT_POOL));
     }
 
-    static final String DEFAULT = "platform";
+    static final String DEFAULT = ServerConfig.DEFAULT_IO_MODEL;
 
     private ServerModels() {
     }

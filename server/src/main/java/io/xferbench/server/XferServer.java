@@ -5,9 +5,11 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.FreeSpace;
 import io.xferbench.core.data.TempFiles;
 import io.xferbench.core.protocol.MeasurementReport;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.BufferMemoryLimit;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.model.ServerListener;
 import java.io.IOException;
 import java.util.logging.Logger;
 
@@ -53,7 +55,8 @@ public final class XferServer implements AutoCloseable {
         ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
         try {
-            server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers));
+            server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers,
+                    local -> ServerInfo.describe(config, local)));
         } catch (IOException | RuntimeException e) {
             server.measurements.close();
             data.close();

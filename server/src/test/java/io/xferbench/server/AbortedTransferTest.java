@@ -16,6 +16,7 @@ import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.testing.ProcessResources;
+import io.xferbench.server.config.ServerConfig;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;

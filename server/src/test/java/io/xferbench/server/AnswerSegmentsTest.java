@@ -12,6 +12,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.TcpInfo;
+import io.xferbench.server.config.ServerConfig;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -8,6 +8,8 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.server.config.ServerConfig;
+import io.xferbench.server.model.PerConnection;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

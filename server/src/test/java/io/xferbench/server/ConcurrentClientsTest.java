@@ -12,6 +12,7 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,6 +15,7 @@ import io.xferbench.nativeio.PageCache;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.DontCacheProbe;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;

@@ -11,6 +11,7 @@ import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.server.config.ServerConfig;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

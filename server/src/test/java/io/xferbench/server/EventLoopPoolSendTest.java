@@ -12,6 +12,8 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.testing.CapturedLog;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.config.ServerConfig;
+import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.loop.EventLoopDeadline;
 import io.xferbench.server.loop.FileWorkBatches;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.server.http.HttpResponses;
 import io.xferbench.server.request.FailureStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;

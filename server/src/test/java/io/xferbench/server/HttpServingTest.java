@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import io.xferbench.core.protocol.ResponseCodec;
+import io.xferbench.server.config.ServerConfig;
 import java.io.ByteArrayInputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;

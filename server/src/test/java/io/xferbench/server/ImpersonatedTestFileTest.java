@@ -13,6 +13,7 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -20,6 +20,7 @@ import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.testing.TempFileNames;
+import io.xferbench.server.config.ServerConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;

@@ -18,6 +18,7 @@ import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

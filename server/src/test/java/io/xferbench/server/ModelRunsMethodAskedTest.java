@@ -15,6 +15,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -10,6 +10,7 @@ import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -19,6 +19,7 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.nativeio.NativeSupport;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

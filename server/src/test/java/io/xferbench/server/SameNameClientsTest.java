@@ -13,6 +13,7 @@ import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.TempFileNames;
+import io.xferbench.server.config.ServerConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

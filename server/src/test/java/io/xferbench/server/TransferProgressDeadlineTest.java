@@ -13,6 +13,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.CapturedLog;
 import io.xferbench.core.testing.TempFileNames;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.loop.EventLoopDeadline;
 import java.io.IOException;

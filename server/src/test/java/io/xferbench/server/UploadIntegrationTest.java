@@ -1,5 +1,6 @@
 package io.xferbench.server;
 
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.request.FailureStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -11,6 +11,7 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.server.config.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;

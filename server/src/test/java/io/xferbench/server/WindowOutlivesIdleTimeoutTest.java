@@ -7,6 +7,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.MeasurementReport;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.ProtocolJson;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.proxy.ProxyConfig;
 import io.xferbench.server.proxy.XferProxy;
 import java.io.IOException;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.client.load.fileops.CreatedFiles;
 import io.xferbench.core.testing.MethodAssumptions;
-import io.xferbench.server.ServerConfig;
 import io.xferbench.server.XferServer;
+import io.xferbench.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

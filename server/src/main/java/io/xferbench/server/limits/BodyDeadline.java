@@ -1,6 +1,6 @@
 package io.xferbench.server.limits;
 
-import io.xferbench.server.ServerConfig;
+import io.xferbench.server.config.ServerConfig;
 
 /**
  * A threaded connection's deadline while a request's body moves ({@link ConnectionRegistry#transferring}): the body's

@@ -2,9 +2,9 @@ package io.xferbench.server.limits;
 
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.server.HttpHeadMethod;
-import io.xferbench.server.HttpResponses;
-import io.xferbench.server.ProtocolSniffer;
+import io.xferbench.server.http.HttpHeadMethod;
+import io.xferbench.server.http.HttpResponses;
+import io.xferbench.server.http.ProtocolSniffer;
 import java.nio.ByteBuffer;
 
 /**

@@ -1,7 +1,6 @@
 package io.xferbench.server.loop;
 
 import io.netty.channel.Channel;
-import io.xferbench.server.EventLoopConnection;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

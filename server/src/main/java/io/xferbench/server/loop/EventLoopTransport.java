@@ -14,8 +14,6 @@ import io.netty.channel.uring.IoUringServerSocketChannel;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.netty.IoUringWorkers;
 import io.xferbench.core.netty.NettyNativeWorkdir;
-import io.xferbench.server.EventLoopAnswerHead;
-import io.xferbench.server.LookupPlacement;
 
 /**
  * The Netty transport under an event-loop model ({@link EventLoopServer}): everything else about the model is the

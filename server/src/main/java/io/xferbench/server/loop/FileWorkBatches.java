@@ -1,6 +1,5 @@
 package io.xferbench.server.loop;
 
-import io.xferbench.server.EventLoopConnection;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,6 @@ import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 import io.xferbench.nativeio.Sendfile;
 
-import io.xferbench.server.EventLoopAnswerHead;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

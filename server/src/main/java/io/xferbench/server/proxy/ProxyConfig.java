@@ -1,7 +1,7 @@
 package io.xferbench.server.proxy;
 
 import io.xferbench.core.method.TransferOptions;
-import io.xferbench.server.ServerConfig;
+import io.xferbench.server.config.ServerConfig;
 import java.time.Duration;
 
 /**

@@ -12,7 +12,7 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.WindowOverlap;
 import io.xferbench.core.protocol.Wire;
-import io.xferbench.server.InternalErrors;
+import io.xferbench.server.fault.InternalErrors;
 import io.xferbench.server.request.Tokens;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.limits.LingeringClose;

@@ -10,7 +10,6 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.ServerDescription;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.server.request.Refused;
-import io.xferbench.server.ServerInfo;
 import io.xferbench.server.measure.Measurements;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -77,7 +76,7 @@ final class SelfAnswers implements AutoCloseable {
 
     private ServerDescription info() throws IOException {
         return ServerDescription.proxy(config.upstreamHost() + ":" + config.upstreamPort(), config.defaultRelay(),
-                config.bufferSize(), EnvironmentInfo.describe(null), ServerInfo.relays(),
+                config.bufferSize(), EnvironmentInfo.describe(null), RelayDescriptions.all(),
                 NetworkLinks.of(((InetSocketAddress) client.getLocalAddress()).getAddress()));
     }
 

@@ -1,6 +1,5 @@
 package io.xferbench.server.thread;
 
-import io.xferbench.server.ServerModels;
 import io.xferbench.server.limits.BusyRefusals;
 import io.xferbench.server.limits.ColdPaths;
 import io.xferbench.server.limits.RateLimitedLog;
@@ -55,7 +54,7 @@ public final class BoundedAcceptor {
         return start(name, bind, port, maxConnections, new PlatformThreads(name, maxConnections), handler);
     }
 
-    /** The same with the threads of an I/O model ({@link ServerModels}). */
+    /** The same with the threads of an I/O model ({@code ServerModels}). */
     public static BoundedAcceptor start(String name, String bind, int port, int maxConnections, ConnectionThreads threads,
                                  Consumer<SocketChannel> handler) throws IOException {
         ServerSocketChannel listener = ServerSocketChannel.open();

@@ -1,6 +1,5 @@
 package io.xferbench.server.thread;
 
-import io.xferbench.server.ServerModels;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -8,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Where a server runs each connection's blocking code: one of the server's I/O models (see {@link ServerModels}). At
+ * Where a server runs each connection's blocking code: one of the server's I/O models (see {@code ServerModels}). At
  * most {@code maxConnections} run at once; one more is rejected, and the client is told BUSY.
  */
 public interface ConnectionThreads {

@@ -1,9 +1,8 @@
 package io.xferbench.server.thread;
 
-import io.xferbench.server.Connection;
-import io.xferbench.server.ServerConfig;
-import io.xferbench.server.ServerListener;
+import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.limits.ConnectionRegistry;
+import io.xferbench.server.model.ServerListener;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,8 +27,7 @@ public final class ThreadedListener implements ServerListener {
         ServerConfig config = parts.config();
         try {
             l.acceptor = BoundedAcceptor.start("server", config.bind(), config.port(), config.maxConnections(), threads,
-                    socket -> new Connection(l.connectionIds.incrementAndGet(), socket, config, parts.data(),
-                            parts.measurements(), l.registry, parts.buffers(), threads).run());
+                    socket -> new Connection(l.connectionIds.incrementAndGet(), socket, parts, l.registry, threads).run());
         } catch (IOException | RuntimeException e) {
             l.registry.close();
             throw e;

@@ -2,6 +2,8 @@ package io.xferbench.server.loop;
 
 import io.xferbench.core.data.TestFile;
 import io.xferbench.core.testing.MethodAssumptions;
+import io.xferbench.server.XferServer;
+import io.xferbench.server.config.ServerConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,8 +21,6 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import io.xferbench.server.HttpServingTest;
 import io.xferbench.server.IoModelTest;
-import io.xferbench.server.ServerConfig;
-import io.xferbench.server.XferServer;
 
 /**
  * The io_uring models' small bodies by sendfile from the loop ({@link LoopSendfile}): a body the socket takes only in

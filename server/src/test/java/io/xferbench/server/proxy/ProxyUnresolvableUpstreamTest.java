@@ -7,7 +7,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.server.ServerConfig;
+import io.xferbench.server.config.ServerConfig;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.testing.UnansweredListener;
-import io.xferbench.server.ServerConfig;
+import io.xferbench.server.config.ServerConfig;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
