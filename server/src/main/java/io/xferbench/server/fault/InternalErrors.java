@@ -1,9 +1,9 @@
 package io.xferbench.server.fault;
 
-import io.xferbench.server.request.HttpRequest;
-import io.xferbench.server.request.ClientMessages;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
+import io.xferbench.server.request.ClientMessages;
+import io.xferbench.server.request.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

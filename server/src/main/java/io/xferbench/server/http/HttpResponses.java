@@ -1,8 +1,8 @@
 package io.xferbench.server.http;
 
-import io.xferbench.server.request.HttpPlan;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.server.request.HttpPlan;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 

@@ -1,13 +1,13 @@
 package io.xferbench.server.limits;
 
-import io.xferbench.server.fault.ServerFault;
-import io.xferbench.server.http.HttpResponses;
-import io.xferbench.server.request.FailureStatus;
-import io.xferbench.server.request.ClientMessages;
 import io.netty.channel.unix.FileDescriptor;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.Unlink;
+import io.xferbench.server.fault.ServerFault;
+import io.xferbench.server.http.HttpResponses;
+import io.xferbench.server.request.ClientMessages;
+import io.xferbench.server.request.FailureStatus;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,10 @@
 package io.xferbench.server.loop;
 
 import io.netty.buffer.ByteBuf;
+import io.xferbench.core.data.OpenedFile;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.TransferOptions;
+import io.xferbench.core.protocol.Status;
 import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.http.HttpHeadEnd;
 import io.xferbench.server.http.HttpHeadMethod;
@@ -11,10 +15,6 @@ import io.xferbench.server.request.FailureAnswers;
 import io.xferbench.server.request.HttpPlan;
 import io.xferbench.server.request.HttpRequest;
 import io.xferbench.server.request.RequestService;
-import io.xferbench.core.data.OpenedFile;
-import io.xferbench.core.method.SenderMethod;
-import io.xferbench.core.method.TransferOptions;
-import io.xferbench.core.protocol.Status;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package io.xferbench.server.model;
 
 import io.xferbench.core.protocol.Status;
-import io.xferbench.server.request.Refused;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.server.limits.BufferBudget;
+import io.xferbench.server.request.Refused;
 import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,7 +1,5 @@
 package io.xferbench.server.model;
 
-import io.xferbench.server.request.Refused;
-import io.xferbench.server.request.VerifyFailed;
 import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.NotEnoughSpaceException;
 import io.xferbench.core.data.TempFiles;
@@ -11,6 +9,8 @@ import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.UploadReport;
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.VerifyFailed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,7 +1,5 @@
 package io.xferbench.server.proxy;
 
-import io.xferbench.server.request.Refused;
-import io.xferbench.server.request.Tokens;
 import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.metrics.NetworkLinks;
 import io.xferbench.core.method.Availability;
@@ -24,6 +22,8 @@ import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.BufferMemoryLimit;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.request.Refused;
+import io.xferbench.server.request.Tokens;
 import io.xferbench.server.thread.BoundedAcceptor;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
