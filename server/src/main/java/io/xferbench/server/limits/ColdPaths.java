@@ -7,17 +7,22 @@ import io.xferbench.nativeio.Unlink;
 import io.xferbench.server.fault.ServerFault;
 import io.xferbench.server.http.HttpResponses;
 import io.xferbench.server.request.ClientMessages;
+import io.xferbench.server.request.FailureAnswer;
+import io.xferbench.server.request.FailureAnswers;
 import io.xferbench.server.request.FailureStatus;
+import io.xferbench.server.request.Refused;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 
 /**
  * Runs, once and on nothing, the paths a server first takes when it is out of file descriptors, so that their classes
  * are loaded while descriptors are free. Run from directories of classes (tests, an IDE), loading a class opens a
  * file: a class first needed with no descriptor left throws {@link NoClassDefFoundError}, and it was: a refused client's
- * answer, an HTTP request's 503 ({@link FailureStatus}: the connection closed unanswered instead), an upload's record
+ * answer, an HTTP request's 503 ({@link FailureStatus}: the connection closed unanswered instead), a native request's
+ * BUSY ({@link Refused}: SERVER_ERROR and the connection closed instead), an upload's record
  * file failing to be created ({@link Unlink} of its temp name: the upload failed). From a jar, which stays open, they
  * load either way.
  */
@@ -36,6 +41,19 @@ public final class ColdPaths {
         ClientMessages.of(emfile, NOWHERE);
         HttpResponses.failure(busy, "", false, false);
         ResponseCodec.error(busy, "");
+        // Its answer as every model finds it: each switch's labels (a refusal, an answer, an internal error) load when it
+        // first runs.
+        FailureAnswers failures = new FailureAnswers(NOWHERE);
+        FileSystemException emfileOpen = new FileSystemException("x", null, "Too many open files");
+        failures.of(emfileOpen, "");
+        failures.of(new Refused(busy, ""), "");
+        failures.ofHttp(emfileOpen, "");
+        for (FailureAnswer a : new FailureAnswer[] {failures.of((Throwable) emfileOpen, ""), failures.of(new IllegalStateException(), "")}) {
+            switch (a) {
+                case FailureAnswer.Answered answered -> answered.status();
+                case FailureAnswer.Internal internal -> internal.cause();
+            }
+        }
         // A connection reset while out of descriptors: an event loop's exceptionCaught looks for the server's own fault.
         ServerFault.of(emfile);
         // A temp file removed after a failed create or write (an upload's record file): an invalid descriptor, EBADF.
