@@ -1,6 +1,7 @@
 package io.xferbench.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.xferbench.core.Sizes;
 import io.xferbench.core.data.DataDirectory;
@@ -9,6 +10,7 @@ import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Frames;
 import io.xferbench.core.protocol.Op;
+import io.xferbench.core.protocol.RemoteException;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.ResponseCodec;
@@ -33,7 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * accept are told BUSY at once instead of waiting in the backlog, in their protocol (an HTTP client's GET has arrived
  * by then: 503 with Retry-After, not the native frame it read as HTTP/0.9), no class fails to load, the log does not flood (the event-loop models
  * logged Netty's pipeline-tail warning per failed accept: io_uring re-armed it at once, 100,000 lines in 5 s), an
- * upload in flight across the exhaustion lands verified, and it serves again once descriptors free.
+ * upload in flight across the exhaustion lands verified, a native request on a connection accepted before is told BUSY
+ * and its connection goes on, and it serves again once descriptors free.
  */
 @Timeout(180)
 class FdExhaustionTest {
@@ -53,7 +56,8 @@ class FdExhaustionTest {
         List<SocketChannel> clients = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start(List.of("prlimit", "--nofile=" + FD_LIMIT + ":" + FD_LIMIT), List.of(),
                 tmp.resolve("data"), "--max-connections", "2000", "--io-model", model);
-             SocketChannel uploader = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port))) {
+             SocketChannel uploader = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port));
+             XferConnection asker = XferConnection.open("127.0.0.1", server.port, "")) {
             int port = server.port;
             List<String> log = server.log;
             // One whole upload and download first, as a server that has been serving has done: on the test's class path
@@ -145,6 +149,11 @@ class FdExhaustionTest {
             assertThat(bad503).as("503 answers without their status line, Retry-After: 1, or (refused at accept) Connection: close").isEmpty();
             // Run from directories of classes, a class first needed with no descriptor left cannot be loaded: a request
             // whose file open failed (EMFILE) left unanswered, an upload's record failing to be created failing the upload.
+            // A native request on a connection accepted before: its file cannot be opened (EMFILE), BUSY, and the
+            // connection goes on (it is asked again once descriptors free, below).
+            Request warmFile = new Request(Op.DOWNLOAD, "transfer-to", "warm.dat", "", 0, 0, Flags.VERIFY_CRC32C, 0);
+            assertThatThrownBy(() -> asker.download(warmFile)).as("a native download while out of descriptors")
+                    .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(Status.BUSY));
             assertThat(log).as("classes that could not be loaded while out of descriptors").noneMatch(l -> l.contains("NoClassDefFoundError"));
             sendBody(body, uploader, UPLOAD / 2, UPLOAD);
             assertThat(ResponseCodec.readUploadResult(uploader).bytes()).as("the upload in flight").isEqualTo(UPLOAD);
@@ -166,6 +175,7 @@ class FdExhaustionTest {
                     return false;
                 }
             }, "served again after the descriptors were freed, the upload in flight verified");
+            assertThat(asker.download(warmFile).verified()).as("the connection told BUSY, asked again").isTrue();
         } finally {
             for (SocketChannel c : clients) {
                 c.close();

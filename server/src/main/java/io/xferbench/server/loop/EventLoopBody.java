@@ -23,6 +23,7 @@ import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.model.AnswerHead;
 import io.xferbench.server.model.PerConnection;
+import io.xferbench.server.request.FailureStatus;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -151,18 +152,21 @@ final class EventLoopBody implements LoopSocket {
     private void onPool(SenderMethod method, TransferOptions options, ByteBuf head, OpenedFile file, SourceFile source, Outcome outcome) {
         // Closed, the channel's descriptor number may be another connection's already.
         String why = connectionClosed ? "the connection closed" : poolUnavailable(method);
+        Status refusal = Status.UNAVAILABLE;
         if (why == null && poolSocket == null) {
             try {
                 poolSocket = Fds.socketChannel(Fds.dup(((UnixChannel) ctx().channel()).fd().intValue()),
                         (InetSocketAddress) ctx().channel().remoteAddress());
             } catch (NativeException | RuntimeException e) {
                 why = "no blocking channel over this connection's socket: " + e.getMessage();
+                // Out of descriptors (EMFILE) the same request succeeds later: BUSY, as a file open failing so is.
+                refusal = FailureStatus.of(e) == Status.BUSY ? Status.BUSY : Status.UNAVAILABLE;
             }
         }
         if (why != null) {
             head.release();
             EventLoopConnection.closeQuietly(file);
-            outcome.refused(Status.UNAVAILABLE, method.id() + ": " + why);
+            outcome.refused(refusal, method.id() + ": " + why);
             return;
         }
         SocketChannel channel = poolSocket;
