@@ -2,10 +2,18 @@ package io.xferbench.server.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.xferbench.core.method.Availability;
+import io.xferbench.core.method.FileSender;
+import io.xferbench.core.method.LoopSender;
+import io.xferbench.core.method.MethodTraits;
+import io.xferbench.core.method.SenderMethod;
+import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Op;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.Status;
+import io.xferbench.core.registry.DownloadMethods;
+import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -74,5 +82,66 @@ class RequestServiceTest {
             assertThat(g.head()).isTrue();
             assertThat(g.method().id()).isEqualTo(RequestService.HTTP_DEFAULT_ON_THREADS);
         });
+    }
+
+    @Test
+    void theTokenIsCheckedBeforeTheOperation() {
+        // A PROXY without the token hears the token's refusal, not that this is no proxy.
+        assertThat(THREADS.decide(Request.proxy("splice", 0))).isEqualTo(new Plan.Refusal(Status.FORBIDDEN, "missing or wrong token", true));
+    }
+
+    @Test
+    void anUnknownMethodIsToldBeforeALoopOnlyOneWhichIsToldBeforeAnUnavailableOne() {
+        assertThat(THREADS.decide(new Request(Op.DOWNLOAD, "no-such", "", "s3cret", 10, 0, 0, 0)))
+                .isInstanceOfSatisfying(Plan.Refusal.class, r -> assertThat(r.status()).isEqualTo(Status.BAD_REQUEST));
+        SenderMethod unavailableLoopMethod = unavailable(DownloadMethods.byId("netty-buffer").orElseThrow());
+        assertThat(THREADS.onThreads(unavailableLoopMethod)).isInstanceOfSatisfying(Plan.Refusal.class, r -> {
+            assertThat(r.status()).isEqualTo(Status.UNAVAILABLE);
+            assertThat(r.message()).startsWith("netty-buffer: sends from a Netty event loop");
+        });
+        assertThat(THREADS.onThreads(unavailable(DownloadMethods.byId("transfer-to").orElseThrow())))
+                .isEqualTo(Plan.Refusal.answered(Status.UNAVAILABLE, "transfer-to: not here"));
+    }
+
+    @Test
+    void onlyAnUnnamedGeneratedFileIsLimited() {
+        assertThat(LOOPS.generatedTooLarge(new Request(Op.DOWNLOAD, "transfer-to", "f", "", 1001, 0, 0, 0))).isNull();
+        assertThat(LOOPS.generatedTooLarge(Request.download("transfer-to", 1000, 0, 0))).isNull();
+        assertThat(LOOPS.generatedTooLarge(Request.download("transfer-to", 1001, 0, 0))).isNotNull();
+    }
+
+    /** {@code real}, unavailable here ("not here"). */
+    private static SenderMethod unavailable(SenderMethod real) {
+        return new SenderMethod() {
+            @Override
+            public String id() {
+                return real.id();
+            }
+
+            @Override
+            public String summary() {
+                return real.summary();
+            }
+
+            @Override
+            public Availability availability() {
+                return Availability.unavailable("not here");
+            }
+
+            @Override
+            public MethodTraits traits() {
+                return real.traits();
+            }
+
+            @Override
+            public FileSender newSender(TransferOptions options) throws IOException {
+                return real.newSender(options);
+            }
+
+            @Override
+            public LoopSender loopSender() {
+                return real.loopSender();
+            }
+        };
     }
 }
