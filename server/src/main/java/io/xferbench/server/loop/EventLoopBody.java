@@ -44,7 +44,7 @@ import java.nio.channels.SocketChannel;
  * which a close would free for the next accept.
  */
 final class EventLoopBody implements LoopSocket {
-    private final EventLoopConnection conn;
+    private final EventLoopExchange conn;
     private final EventLoopTransport transport;
     private final boolean corked;
     /** The senders the pool has built for this connection; used by one pool task at a time. */
@@ -70,7 +70,7 @@ final class EventLoopBody implements LoopSocket {
         void failed(Throwable cause);
     }
 
-    EventLoopBody(EventLoopConnection conn, EventLoopTransport transport, boolean corked, BufferBudget buffers) {
+    EventLoopBody(EventLoopExchange conn, EventLoopTransport transport, boolean corked, BufferBudget buffers) {
         this.conn = conn;
         this.transport = transport;
         this.corked = corked;
@@ -105,17 +105,17 @@ final class EventLoopBody implements LoopSocket {
             loop.checkSupported(this, file.size());
         } catch (UnsupportedTransferException e) {
             head.release();
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             outcome.refused(Status.UNAVAILABLE, method.id() + ": " + e.getMessage());
             return;
         }
-        conn.answerStarts();
+        conn.request().answerStarts();
         loop.writeHead(this, head, file.size());
         String name = file.path().getFileName().toString();
         try {
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY, name);
         } catch (RuntimeException | Error e) {
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             throw e;
         }
         long start = System.nanoTime();
@@ -124,7 +124,7 @@ final class EventLoopBody implements LoopSocket {
             body = loop.send(this, source);
         }
         body.addListener(f -> {
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             if (f.isSuccess()) {
                 outcome.sent(System.nanoTime() - start);
             } else {
@@ -165,12 +165,12 @@ final class EventLoopBody implements LoopSocket {
         }
         if (why != null) {
             head.release();
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             outcome.refused(refusal, method.id() + ": " + why);
             return;
         }
         SocketChannel channel = poolSocket;
-        conn.answerStarts();
+        conn.request().answerStarts();
         ByteBuffer headBytes = ByteBuffer.allocate(head.readableBytes());
         head.readBytes(headBytes);
         head.release();
@@ -195,9 +195,9 @@ final class EventLoopBody implements LoopSocket {
             outcome.failed(e);
         }, () -> {
             // The loop is gone, so nothing else will: the send's own thread releases what it used.
-            EventLoopConnection.closeQuietly(file);
-            EventLoopConnection.closeQuietly(senders);
-            EventLoopConnection.closeQuietly(channel);
+            Quietly.close(file);
+            Quietly.close(senders);
+            Quietly.close(channel);
         });
     }
 
@@ -280,9 +280,9 @@ final class EventLoopBody implements LoopSocket {
         SocketChannel socket = poolSocket;
         poolSocket = null;
         conn.fileWork().closeOnPool(() -> {
-            EventLoopConnection.closeQuietly(senders);
+            Quietly.close(senders);
             if (socket != null) {
-                EventLoopConnection.closeQuietly(socket);
+                Quietly.close(socket);
             }
         });
     }

@@ -5,7 +5,6 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.uring.UringEntryOps;
-import io.xferbench.server.loop.EventLoopConnection.FileWork;
 import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.request.Refused;
 import java.io.IOException;
@@ -64,7 +63,7 @@ final class EventLoopFileWork {
      * this connection's loop; handed over with the rest of this turn of the loop's file work ({@link FileWorkBatches}).
      * A result the stopped loop cannot take is closed.
      */
-    <T> void offload(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure) {
+    <T> void offload(FileTask<T> work, Consumer<T> then, Consumer<Throwable> failure) {
         // A refused batch means the pool is shut down: the server is stopping.
         batches.submit(work, guarded(then), guarded(failure), loop.ctx()::close);
     }
@@ -76,7 +75,7 @@ final class EventLoopFileWork {
      * longer take it, {@code undelivered} runs on the pool instead. If the pool refuses the task (the server is
      * stopping), {@code undelivered} runs here and the connection closes, as {@link #offload} does.
      */
-    <T> void offloadAlone(FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable undelivered) {
+    <T> void offloadAlone(FileTask<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable undelivered) {
         Consumer<T> done = guarded(then);
         Consumer<Throwable> failed = guarded(failure);
         try {
@@ -102,9 +101,9 @@ final class EventLoopFileWork {
 
     void closeOnPool(AutoCloseable c) {
         try {
-            files.execute(() -> EventLoopConnection.closeQuietly(c));
+            files.execute(() -> Quietly.close(c));
         } catch (RejectedExecutionException e) {
-            EventLoopConnection.closeQuietly(c);
+            Quietly.close(c);
         }
     }
 
@@ -129,7 +128,7 @@ final class EventLoopFileWork {
      * settle (a name that is not a single entry, no slot free, a failed open, a record not in memory) runs
      * {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
      */
-    void openForDownload(String entry, long size, FileWork<OpenedFile> quick, FileWork<OpenedFile> full,
+    void openForDownload(String entry, long size, FileTask<OpenedFile> quick, FileTask<OpenedFile> full,
             Consumer<OpenedFile> then, Consumer<Throwable> failure) {
         if (ring != null && DataDirectory.isSingleEntry(entry)) {
             // This model's file work is on the loop (its ring); quick and full say it on theirs.
@@ -148,7 +147,7 @@ final class EventLoopFileWork {
      * file or absence here; anything else (a name that is not a single entry, a symlink, another type, another error)
      * runs {@code full} on the pool, which answers as the other models do. Otherwise {@link #quickOrOnFiles}.
      */
-    void statFile(String name, FileWork<FileStat> full, Consumer<FileStat> then, Consumer<Throwable> failure) {
+    void statFile(String name, FileTask<FileStat> full, Consumer<FileStat> then, Consumer<Throwable> failure) {
         if (ring != null && DataDirectory.isSingleEntry(name) && ring.stat(data.directoryFd(), name, (res, st) -> guarded(ignored -> {
             FileStat stat = DataDirectory.statOfEntry(res, st);
             if (stat != null) {
@@ -162,7 +161,7 @@ final class EventLoopFileWork {
         quickOrOnFiles(full, full, then, failure);
     }
 
-    private void openedOnRing(int fd, String entry, long size, FileWork<OpenedFile> full, Consumer<OpenedFile> then,
+    private void openedOnRing(int fd, String entry, long size, FileTask<OpenedFile> full, Consumer<OpenedFile> then,
             Consumer<Throwable> failure) {
         OpenedFile file = null;
         if (fd >= 0) {
@@ -186,7 +185,7 @@ final class EventLoopFileWork {
      * the pool. {@code quick} touches metadata only (path resolution, open, fstat, the checksum record), as nginx
      * opens files on its loop: a cold-metadata open blocks the loop, and every connection on it, meanwhile.
      */
-    <T> void quickOrOnFiles(FileWork<T> quick, FileWork<T> full, Consumer<T> then, Consumer<Throwable> failure) {
+    <T> void quickOrOnFiles(FileTask<T> quick, FileTask<T> full, Consumer<T> then, Consumer<Throwable> failure) {
         if (openOnLoop) {
             T result;
             try {

@@ -29,11 +29,11 @@ import java.util.logging.Logger;
  */
 final class EventLoopHttp {
     private static final Logger LOG = Logger.getLogger(EventLoopHttp.class.getName());
-    private final EventLoopConnection conn;
+    private final EventLoopExchange conn;
     private final RequestService service;
     private final FailureAnswers failures;
 
-    EventLoopHttp(EventLoopConnection conn, RequestService service, FailureAnswers failures) {
+    EventLoopHttp(EventLoopExchange conn, RequestService service, FailureAnswers failures) {
         this.conn = conn;
         this.service = service;
         this.failures = failures;
@@ -60,7 +60,7 @@ final class EventLoopHttp {
         try {
             request = HttpRequestReader.parse(head);
         } catch (HttpRequestReader.BadRequest e) {
-            LOG.info(() -> conn.model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
+            LOG.info(() -> conn.setting().model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
             end(e.status, e.getMessage(), e.headMethod);
             return;
         }
@@ -69,12 +69,12 @@ final class EventLoopHttp {
 
     /** GET sends a file of the data directory, HEAD says whether it exists and its size; as {@link HttpSession}. */
     private void serve(HttpRequest request) {
-        conn.serving(request, request.method().equals("HEAD"));
-        conn.begin(conn.config().idleTimeout());
+        conn.request().serving(request, request.method().equals("HEAD"));
+        conn.begin(conn.setting().config().idleTimeout());
         boolean head = request.method().equals("HEAD");
         boolean keepAlive = request.keepAlive();
         switch (service.decide(request)) {
-            case HttpPlan.Refusal r -> answer(EventLoopConnection.frame(HttpResponses.refusal(r, keepAlive, head)), keepAlive);
+            case HttpPlan.Refusal r -> answer(EventLoopAnswerWriter.frame(HttpResponses.refusal(r, keepAlive, head)), keepAlive);
             case HttpPlan.Get get -> get(get);
         }
     }
@@ -83,25 +83,25 @@ final class EventLoopHttp {
         boolean head = get.head();
         boolean keepAlive = get.request().keepAlive();
         if (!head) {
-            conn.transferStarts();
+            conn.request().transferStarts();
         }
         String path = get.request().path();
         SenderMethod method = get.method();
         conn.fileWork().openFile(get.name(), file -> {
             if (!conn.ctx().channel().isActive()) {
-                EventLoopConnection.closeQuietly(file);
+                Quietly.close(file);
                 return;
             }
             ByteBuf headers;
             try {
                 InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, path.substring(1));
-                headers = EventLoopConnection.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.body().sentAs(method, file.size()), keepAlive));
+                headers = EventLoopAnswerWriter.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.body().sentAs(method, file.size()), keepAlive));
             } catch (RuntimeException | Error e) {
-                EventLoopConnection.closeQuietly(file);
+                Quietly.close(file);
                 throw e;
             }
             if (head) {
-                EventLoopConnection.closeQuietly(file);
+                Quietly.close(file);
                 answer(headers, keepAlive);
                 return;
             }
@@ -113,7 +113,7 @@ final class EventLoopHttp {
                 return;
             }
             FailureAnswer.Answered a = failures.ofHttp((IOException) e, path);
-            answer(EventLoopConnection.frame(HttpResponses.failure(a.status(), a.message(), keepAlive, head)), keepAlive);
+            answer(EventLoopAnswerWriter.frame(HttpResponses.failure(a.status(), a.message(), keepAlive, head)), keepAlive);
         });
     }
 
@@ -123,23 +123,23 @@ final class EventLoopHttp {
      */
     private void send(ByteBuf headers, OpenedFile file, boolean keepAlive, SenderMethod method) {
         conn.bodyMoves(file.size());
-        conn.cork(true);
+        conn.answers().cork(true);
         String sentAs = conn.body().sentAs(method, file.size());
         conn.body().send(method, new TransferOptions(0, false), headers, file, new EventLoopBody.Outcome() {
             @Override
             public void sent(long nanos) {
                 conn.bodyMoved();
-                conn.cork(false);
+                conn.answers().cork(false);
                 done(keepAlive);
             }
 
             @Override
             public void refused(Status status, String message) {
                 conn.bodyMoved();
-                conn.cork(false);
+                conn.answers().cork(false);
                 ByteBuffer answer = status == Status.UNAVAILABLE ? HttpResponses.error(503, message, keepAlive, false, "")
                         : HttpResponses.failure(status, message, keepAlive, false);
-                answer(EventLoopConnection.frame(answer), keepAlive);
+                answer(EventLoopAnswerWriter.frame(answer), keepAlive);
             }
 
             @Override
@@ -166,7 +166,7 @@ final class EventLoopHttp {
         if (keepAlive) {
             conn.written(true);
         } else {
-            conn.transferDone();
+            conn.request().transferDone();
             conn.endWith(null);
         }
     }

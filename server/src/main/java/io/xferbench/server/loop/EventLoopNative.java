@@ -43,7 +43,7 @@ import java.util.logging.Logger;
 final class EventLoopNative {
     private static final Logger LOG = Logger.getLogger(EventLoopNative.class.getName());
 
-    private final EventLoopConnection conn;
+    private final EventLoopExchange conn;
     /** The connection's UPLOADs. */
     private final EventLoopUploads uploads;
     private Measurements.Window window;
@@ -52,7 +52,7 @@ final class EventLoopNative {
     private final FileWork files;
     private final FailureAnswers failures;
 
-    EventLoopNative(EventLoopConnection conn, RequestService service, FileWork files, FailureAnswers failures) {
+    EventLoopNative(EventLoopExchange conn, RequestService service, FileWork files, FailureAnswers failures) {
         this.conn = conn;
         this.service = service;
         this.files = files;
@@ -91,8 +91,8 @@ final class EventLoopNative {
     }
 
     private void serve(Request request) {
-        conn.serving(request, false);
-        conn.begin(conn.config().requestBudget(request));
+        conn.request().serving(request, false);
+        conn.begin(conn.setting().config().requestBudget(request));
         switch (service.decide(request)) {
             case Plan.Refusal r when r.endsConnection() -> conn.endWith(ResponseCodec.error(r.status(), r.message()));
             case Plan.Refusal r -> answer(r.status(), r.message());
@@ -100,11 +100,11 @@ final class EventLoopNative {
             case Plan.Upload u -> uploads.start(u);
             case Plan.Prepare p -> prepare(p.request());
             case Plan.Files f when request.op() == Op.STAT -> conn.fileWork().statFile(request.name(), () -> files.data().stat(request.name()),
-                    stat -> conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.stat(stat))).addListener(f2 -> conn.written(f2.isSuccess())),
+                    stat -> conn.answers().answer(ResponseCodec.stat(stat)),
                     this::failed);
             case Plan.Files f -> {
                 InetAddress local = ((InetSocketAddress) conn.ctx().channel().localAddress()).getAddress();
-                onFiles(() -> files.answer(request, () -> conn.info().describe(local)));
+                onFiles(() -> files.answer(request, () -> conn.setting().info().describe(local)));
             }
             case Plan.MeasureBegin b -> measureBegin(b);
             case Plan.MeasureEnd e -> measureEnd();
@@ -112,8 +112,8 @@ final class EventLoopNative {
     }
 
     /** Runs {@code work} on the file pool and writes the frame it returns (or the answer to its failure). */
-    private void onFiles(EventLoopConnection.FileWork<ByteBuffer> work) {
-        conn.fileWork().offload(work, frame -> conn.ctx().writeAndFlush(EventLoopConnection.frame(frame)).addListener(f -> conn.written(f.isSuccess())), this::failed);
+    private void onFiles(FileTask<ByteBuffer> work) {
+        conn.fileWork().offload(work, conn.answers()::answer, this::failed);
     }
 
 
@@ -135,7 +135,7 @@ final class EventLoopNative {
         Request request = plan.request();
         SenderMethod method = plan.method();
         TransferOptions options = plan.options();
-        conn.transferStarts();
+        conn.request().transferStarts();
         // Cache flags on the DOWNLOAD itself are prepared inline, as DownloadHandler does: on the pool, before the header.
         boolean inline = plan.inlineCache();
         if (!inline) {
@@ -176,7 +176,7 @@ final class EventLoopNative {
     private void send(Opened opened, boolean inline, SenderMethod method, TransferOptions options) {
         OpenedFile file = opened.file();
         if (!conn.ctx().channel().isActive()) {
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             return;
         }
         ByteBuf head;
@@ -184,12 +184,12 @@ final class EventLoopNative {
             InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, file.path().getFileName().toString());
             // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
             conn.bodyMoves(file.size());
-            conn.cork(true);
-            head = EventLoopConnection.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
+            conn.answers().cork(true);
+            head = EventLoopAnswerWriter.frame(ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(),
                     opened.residencyBefore())));
         } catch (RuntimeException | Error e) {
             // Not handed to a write: the file is ours to close before the failure is answered.
-            EventLoopConnection.closeQuietly(file);
+            Quietly.close(file);
             throw e;
         }
         String sentAs = conn.body().sentAs(method, file.size());
@@ -207,7 +207,7 @@ final class EventLoopNative {
             @Override
             public void refused(Status status, String message) {
                 conn.bodyMoved();
-                conn.cork(false);
+                conn.answers().cork(false);
                 answer(status, message);
             }
 
@@ -220,9 +220,9 @@ final class EventLoopNative {
     }
 
     private void trailer(long nanos, int residencyAfter) {
-        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> {
+        conn.ctx().writeAndFlush(EventLoopAnswerWriter.frame(ResponseCodec.trailer(Trailer.ok(nanos, residencyAfter)))).addListener(f -> {
             if (f.isSuccess()) {
-                conn.cork(false);
+                conn.answers().cork(false);
             }
             conn.written(f.isSuccess());
         });
@@ -230,7 +230,7 @@ final class EventLoopNative {
 
     /** PREPARE: the file a DOWNLOAD would send, put into the cache state the flags ask for, as DownloadHandler does. */
     private void prepare(Request request) {
-        conn.transferStarts();
+        conn.request().transferStarts();
         onFiles(() -> {
             InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
             return files.prepare(request);
@@ -247,14 +247,14 @@ final class EventLoopNative {
             if (old != null) {
                 old.close();
             }
-            return conn.measurements().begin(conn.id(), plan.countSyscalls());
+            return conn.setting().measurements().begin(conn.setting().id(), plan.countSyscalls());
         }, begun -> {
             if (!conn.ctx().channel().isActive()) {
                 conn.fileWork().closeOnPool(begun);
                 return;
             }
             window = begun;
-            conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)))).addListener(f -> conn.written(f.isSuccess()));
+            conn.answers().answer(ResponseCodec.json("{}".getBytes(StandardCharsets.UTF_8)));
         }, this::failed);
     }
 
@@ -276,7 +276,7 @@ final class EventLoopNative {
 
     /** The answer to a failed request's file work, as on the threaded models ({@link FailureAnswers}). */
     private void failed(Throwable e) {
-        switch (failures.of(e, conn.model() + " conn")) {
+        switch (failures.of(e, conn.setting().model() + " conn")) {
             case FailureAnswer.Answered a -> answer(a.status(), a.message());
             case FailureAnswer.Internal i -> conn.internalError(i.cause());
         }
@@ -284,12 +284,12 @@ final class EventLoopNative {
 
     /** Answers an error after which the connection goes on. */
     private void answer(Status status, String message) {
-        conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.error(status, message))).addListener(f -> conn.written(f.isSuccess()));
+        conn.answers().answer(ResponseCodec.error(status, message));
     }
 
 
     private void badRequest(ProtocolException e) {
-        LOG.info(() -> conn.model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad request: " + e.getMessage());
+        LOG.info(() -> conn.setting().model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad request: " + e.getMessage());
         conn.endWith(ResponseCodec.error(e.status(), e.getMessage()));
     }
 

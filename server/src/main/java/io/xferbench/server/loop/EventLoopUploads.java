@@ -25,13 +25,13 @@ import java.util.zip.CRC32C;
 final class EventLoopUploads {
     private static final Logger LOG = Logger.getLogger(EventLoopUploads.class.getName());
 
-    private final EventLoopConnection conn;
+    private final EventLoopExchange conn;
     /** The answer to a failed pool task before the body (a refused open): the connection's one mapping. */
     private final Consumer<Throwable> failed;
     /** The upload whose body is arriving, if any. */
     private EventLoopUpload upload;
 
-    EventLoopUploads(EventLoopConnection conn, Consumer<Throwable> failed) {
+    EventLoopUploads(EventLoopExchange conn, Consumer<Throwable> failed) {
         this.conn = conn;
         this.failed = failed;
     }
@@ -44,7 +44,7 @@ final class EventLoopUploads {
      */
     void start(Plan.Upload plan) {
         Request request = plan.request();
-        conn.transferStarts();
+        conn.request().transferStarts();
         ByteBuf pending = conn.pending();
         if (pending.readableBytes() >= request.size()) {
             // Copied, not consumed: a refused open leaves the stream as the chunked way does. The copy is bounded by
@@ -55,7 +55,7 @@ final class EventLoopUploads {
             conn.fileWork().offload(() -> wholeUpload(request, body), finished -> wholeUploadDone(request, finished), failed);
             return;
         }
-        conn.fileWork().offload(() -> UploadPlacement.open(conn.data(), request), placement -> {
+        conn.fileWork().offload(() -> UploadPlacement.open(conn.setting().data(), request), placement -> {
             if (!conn.ctx().channel().isActive()) {
                 conn.fileWork().closeOnPool(placement);
                 return;
@@ -64,7 +64,7 @@ final class EventLoopUploads {
             conn.watchForReset();
             // A client that stops sending is closed after the idle timeout, not after its size's whole budget.
             conn.bodyMoves(request.size());
-            conn.ctx().writeAndFlush(EventLoopConnection.frame(ResponseCodec.uploadReady(request.size())));
+            conn.ctx().writeAndFlush(EventLoopAnswerWriter.frame(ResponseCodec.uploadReady(request.size())));
             feedBody();
         }, failed);
     }
@@ -78,7 +78,7 @@ final class EventLoopUploads {
 
     /** On the pool: a body that arrived whole, opened, written, verified and placed; a refused open is thrown. */
     private Finished wholeUpload(Request request, ByteBuffer body) throws IOException {
-        UploadPlacement placement = UploadPlacement.open(conn.data(), request);
+        UploadPlacement placement = UploadPlacement.open(conn.setting().data(), request);
         ByteBuffer ready = ResponseCodec.uploadReady(request.size());
         try (placement) {
             long start = System.nanoTime();
@@ -90,7 +90,7 @@ final class EventLoopUploads {
                 }
             } catch (IOException | RuntimeException e) {
                 placement.close();
-                LOG.info(() -> conn.model() + " upload of " + request.name() + " failed in the body: " + e);
+                LOG.info(() -> conn.setting().model() + " upload of " + request.name() + " failed in the body: " + e);
                 return new Finished(ready, failedInBody(request, e), true);
             }
             return new Finished(ready, finishOnPool(placement, crc.getValue(), System.nanoTime() - start, request.name()), false);
@@ -111,19 +111,19 @@ final class EventLoopUploads {
     private void finishAnswer(Finished finished) {
         if (finished.endsConnection()) {
             if (finished.ready() != null) {
-                conn.ctx().write(EventLoopConnection.frame(finished.ready()));
+                conn.ctx().write(EventLoopAnswerWriter.frame(finished.ready()));
             }
             conn.endWith(finished.answer());
             return;
         }
         if (finished.ready() != null) {
-            conn.ctx().write(EventLoopConnection.frame(finished.ready()));
+            conn.ctx().write(EventLoopAnswerWriter.frame(finished.ready()));
         }
-        conn.ctx().writeAndFlush(EventLoopConnection.frame(finished.answer())).addListener(f -> conn.written(f.isSuccess()));
+        conn.answers().answer(finished.answer());
     }
 
     private ByteBuffer failedInBody(Request request, Throwable e) {
-        return ResponseCodec.error(FailureStatus.of(e), "upload of " + request.name() + " failed, nothing stored: " + ClientMessages.of(e, conn.data().root()));
+        return ResponseCodec.error(FailureStatus.of(e), "upload of " + request.name() + " failed, nothing stored: " + ClientMessages.of(e, conn.setting().data().root()));
     }
 
     /**
@@ -211,7 +211,7 @@ final class EventLoopUploads {
             return;
         }
         // Inside the body: answered, the rest drained (bounded), then closed, as UploadHandler does.
-        LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + e);
+        LOG.info(() -> conn.setting().model() + " upload of " + u.request.name() + " failed in the body: " + e);
         conn.endWith(failedInBody(u.request, e));
     }
 
@@ -237,21 +237,21 @@ final class EventLoopUploads {
                 throw new IllegalStateException("the event loop checksums every body as it passes");
             });
         } catch (VerifyFailed e) {
-            LOG.info(() -> conn.model() + " upload of " + name + " refused: " + e.getMessage());
-            return ResponseCodec.error(Status.VERIFY_FAILED, conn.model() + ": " + e.getMessage());
+            LOG.info(() -> conn.setting().model() + " upload of " + name + " refused: " + e.getMessage());
+            return ResponseCodec.error(Status.VERIFY_FAILED, conn.setting().model() + ": " + e.getMessage());
         } catch (IOException e) {
-            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not stored: " + ClientMessages.of(e, conn.data().root()));
+            return ResponseCodec.error(FailureStatus.of(e), conn.setting().model() + ": upload of " + name + " not stored: " + ClientMessages.of(e, conn.setting().data().root()));
         }
         try {
             return ResponseCodec.uploadResult(placement.place(report));
         } catch (IOException e) {
-            return ResponseCodec.error(FailureStatus.of(e), conn.model() + ": upload of " + name + " not put in place: " + ClientMessages.of(e, conn.data().root()));
+            return ResponseCodec.error(FailureStatus.of(e), conn.setting().model() + ": upload of " + name + " not put in place: " + ClientMessages.of(e, conn.setting().data().root()));
         }
     }
 
     /** Runs {@code work} on the file pool and writes the frame it returns (or the answer to its failure). */
-    private void onFiles(EventLoopConnection.FileWork<ByteBuffer> work) {
-        conn.fileWork().offload(work, frame -> conn.ctx().writeAndFlush(EventLoopConnection.frame(frame)).addListener(f -> conn.written(f.isSuccess())), failed);
+    private void onFiles(FileTask<ByteBuffer> work) {
+        conn.fileWork().offload(work, conn.answers()::answer, failed);
     }
 
     /** An upload's body is arriving: what is received goes to {@link #feedBody}, not to the decoder. */
@@ -263,7 +263,7 @@ final class EventLoopUploads {
     void peerLeft(Object why) {
         EventLoopUpload u = upload;
         if (u != null) {
-            LOG.info(() -> conn.model() + " upload of " + u.request.name() + " failed in the body: " + why);
+            LOG.info(() -> conn.setting().model() + " upload of " + u.request.name() + " failed in the body: " + why);
         }
     }
 

@@ -41,7 +41,7 @@ public final class FileWorkBatches {
      * after the loop's current turn. If the pool refuses it (it is shut down: the server is stopping), {@code refused}
      * runs on the loop instead; if the loop itself refuses the batch's task (it is stopping), at once. A result the stopped loop cannot take is closed.
      */
-    public <T> void submit(EventLoopConnection.FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable refused) {
+    public <T> void submit(FileTask<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable refused) {
         if (queued.isEmpty()) {
             try {
                 // Runs after the I/O events of this turn: every request they carry joins the batch.
@@ -88,7 +88,7 @@ public final class FileWorkBatches {
         }
     }
 
-    private record Item<T>(EventLoopConnection.FileWork<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable refused) {
+    private record Item<T>(FileTask<T> work, Consumer<T> then, Consumer<Throwable> failure, Runnable refused) {
         Done<T> runWork() {
             try {
                 return new Done<>(this, work.run(), null);
@@ -109,7 +109,7 @@ public final class FileWorkBatches {
 
         void discard() {
             if (result instanceof AutoCloseable c) {
-                EventLoopConnection.closeQuietly(c);
+                Quietly.close(c);
             }
         }
     }
