@@ -33,6 +33,7 @@ final class EventLoopAcceptFailures extends ChannelInboundHandlerAdapter {
 
     static {
         ColdPaths.load(); // before descriptors can run out
+        Quietly.close(() -> { }); // the loop's close of an opened file when a dup fails with EMFILE
     }
 
     private final SpareDescriptor spare = new SpareDescriptor();

@@ -51,7 +51,7 @@ final class EventLoopAnswerWriter {
     }
 
     /**
-     * Corks the connection while a download's answer is written ({@code --cork-responses}; {@link ResponseCork} for the
+     * Corks the connection while a download's answer is written ({@code --cork-responses}; {@link io.xferbench.server.thread.ResponseCork} for the
      * thread models): set before its first part, cleared once its last part's write completed, which sends what was held.
      */
     void cork(boolean on) {

@@ -31,10 +31,9 @@ import java.util.concurrent.TimeUnit;
  * of it ({@link EventLoopExchange}). The parts with a job of their own: its deadlines ({@link EventLoopDeadline}), the
  * watch for a reset ({@link EventLoopResetWatch}), the request served now ({@link EventLoopServing}), how answers
  * leave ({@link EventLoopAnswerWriter}), how a failure ends it ({@link EventLoopFaults}) and where its file work runs
- * ({@link EventLoopFileWork}). It serves one request at a time (what
- * arrives meanwhile waits in the buffer); the first bytes tell the native protocol from HTTP/1.1 as {@link Connection}
- * does, and the requests are {@link EventLoopNative}'s or {@link EventLoopHttp}'s. Same checks and answers as the
- * threaded models.
+ * ({@link EventLoopFileWork}). It serves one request at a time (what arrives meanwhile waits in the buffer); the first
+ * bytes tell the native protocol from HTTP/1.1 as {@link io.xferbench.server.thread.Connection} does, and the requests
+ * are {@link EventLoopNative}'s or {@link EventLoopHttp}'s. Same checks and answers as the threaded models.
  *
  * <p>Everything that touches the filesystem (open and checksum, stat, unlink, an upload's temp file, writes,
  * verification and rename, cache steps, INFO's environment probe, a measurement window's perf set-up) runs on the file
@@ -45,7 +44,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link EventLoopFileWork#quickOrOnFiles}). So is {@code netty-io-uring}, whose loop submits those opens and stats to its ring
  * ({@link EventLoopFileWork#openForDownload}, {@link EventLoopFileWork#statFile}).
  */
-public final class EventLoopConnection extends ChannelInboundHandlerAdapter implements EventLoopExchange {
+final class EventLoopConnection extends ChannelInboundHandlerAdapter implements EventLoopExchange {
     /** The user event that starts shutdown: close now if idle, else after the request in flight. */
     public static final Object STOP = new Object();
 

@@ -91,7 +91,7 @@ public enum EventLoopTransport {
 
     /**
      * The transport reports a client's reset itself, paused reads or not (epoll); io_uring in Netty 4.2.18 does not,
-     * so its connections look for one ({@code EventLoopConnection.watchForReset}).
+     * so its connections look for one ({@link EventLoopResetWatch}).
      */
     public boolean reportsResets() {
         return this == EPOLL;
