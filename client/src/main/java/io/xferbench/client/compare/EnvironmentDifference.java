@@ -1,5 +1,6 @@
 package io.xferbench.client.compare;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.client.report.Report;
 import java.util.ArrayList;
@@ -28,19 +29,38 @@ record EnvironmentDifference(String key, Object a, Object b) {
         Map<?, ?> b = tree(second);
         List<EnvironmentDifference> differences = new ArrayList<>();
         for (String side : SIDES) {
-            Map<?, ?> x = a.get(side) instanceof Map<?, ?> m ? m : Map.of();
-            Map<?, ?> y = b.get(side) instanceof Map<?, ?> m ? m : Map.of();
-            for (String field : MACHINE) {
-                add(differences, side + " " + field, x.get(field), y.get(field));
-            }
-            Map<?, ?> tx = tuning(x);
-            Map<?, ?> ty = tuning(y);
-            for (String field : union(tx, ty)) {
-                add(differences, side + " tuning " + field, tx.get(field), ty.get(field));
-            }
+            machine(differences, side + " ", a.get(side) instanceof Map<?, ?> m ? m : Map.of(),
+                    b.get(side) instanceof Map<?, ?> m ? m : Map.of());
         }
         add(differences, "network path", path(a), path(b));
         return differences;
+    }
+
+    /**
+     * Where two load reports' environments differ: one machine each (the servers ran beside the load), and the version
+     * of each outside tool it drove (nginx, wrk).
+     */
+    static List<EnvironmentDifference> betweenLoads(JsonNode first, JsonNode second) {
+        Map<?, ?> a = JSON.convertValue(first, Map.class);
+        Map<?, ?> b = JSON.convertValue(second, Map.class);
+        List<EnvironmentDifference> differences = new ArrayList<>();
+        machine(differences, "", a, b);
+        for (String tool : List.of("nginx", "wrk")) {
+            add(differences, tool, a.get(tool), b.get(tool));
+        }
+        return differences;
+    }
+
+    /** The listed machine fields and every kernel setting, each key starting with {@code prefix}. */
+    private static void machine(List<EnvironmentDifference> into, String prefix, Map<?, ?> x, Map<?, ?> y) {
+        for (String field : MACHINE) {
+            add(into, prefix + field, x.get(field), y.get(field));
+        }
+        Map<?, ?> tx = tuning(x);
+        Map<?, ?> ty = tuning(y);
+        for (String field : union(tx, ty)) {
+            add(into, prefix + "tuning " + field, tx.get(field), ty.get(field));
+        }
     }
 
     /** {@code server jdk: Temurin 21 vs Temurin 25}; an absent value is written {@code (none)}. */

@@ -44,12 +44,17 @@ public record RunComparison(List<Pair> pairs, List<MethodResult> onlyA, List<Met
             Range x = Range.of(a);
             Range y = Range.of(b);
             return x == null || y == null || a.throughput().single() || b.throughput().single() ? null
-                    : x.min() <= y.max() && y.min() <= x.max();
+                    : x.overlaps(y);
         }
     }
 
     /** A row's rate: median, min and max over rounds; MiB/s, or req/s for empty-body rows. */
     record Range(double median, double min, double max) {
+        /** The two share a value: their difference is within the runs' own spread (compare's "overlap", else "apart"). */
+        boolean overlaps(Range other) {
+            return min <= other.max && other.min <= max;
+        }
+
         static Range of(MethodResult r) {
             if (!r.measured()) {
                 return null;
