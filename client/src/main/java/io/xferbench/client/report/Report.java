@@ -38,8 +38,8 @@ public record Report(JsonNode environment, List<MethodResult> results) {
             // A load report is a different document (rows of requests/s, not results per method): say so, not which field.
             JsonNode schema = tree.get("schema");
             if (schema != null && schema.isTextual() && schema.asText().startsWith(LOAD_SCHEMA_PREFIX)) {
-                throw new IOException(file + " is a load report (" + schema.asText() + "): render, merge and compare read download, "
-                        + "upload and proxy reports; client load writes its table or CSV with --format");
+                throw new IOException(file + " is a load report (" + schema.asText() + "): render and merge read download, "
+                        + "upload and proxy reports (compare reads two load reports); client load writes its table or CSV with --format");
             }
             report = JSON.treeToValue(tree, Report.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
