@@ -21,6 +21,7 @@ final class HtmlReport {
         StringBuilder b = new StringBuilder("""
                 <!DOCTYPE html>
                 <html lang="en"><head><meta charset="utf-8"><title>xferbench results</title>
+                <meta name="viewport" content="width=device-width, initial-scale=1">
                 <style>
                 body { font-family: sans-serif; margin: 1.5em; color: #222; }
                 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 13px; }
@@ -28,6 +29,7 @@ final class HtmlReport {
                 th { background: #f0f0f0; } td:first-child, td:last-child { text-align: left; }
                 td.skipped { color: #555; font-style: italic; text-align: left; } td.failed { color: #b00000; text-align: left; }
                 .summary { color: #444; } pre { background: #f6f6f6; padding: 0.8em; font-size: 12px; overflow-x: auto; }
+                .wide { overflow-x: auto; } svg { max-width: 100%; height: auto; }
                 </style></head><body>
                 <h1>xferbench results</h1>
                 """);
@@ -38,8 +40,10 @@ final class HtmlReport {
         b.append("</ul>\n");
         for (ResultTable.Section section : ResultTable.of(report, ResultTable.Layout.DOCUMENT)) {
             b.append("<h2>").append(escape(section.heading())).append("</h2>\n");
-            b.append(HtmlTable.render(section.table()));
+            // A table wider than a phone scrolls in its own box; the page itself never scrolls sideways.
+            b.append("<div class=\"wide\">").append(HtmlTable.render(section.table())).append("</div>\n");
         }
+        // Charts are drawn 1200 px wide: on a narrower screen they shrink to fit (their viewBox keeps the drawing).
         b.append("<h2>Charts</h2>\n");
         for (ReportCharts.Named named : ReportCharts.of(report)) {
             // The SVG's own prolog and DOCTYPE are not allowed inside HTML; the <svg> element is.
