@@ -34,6 +34,11 @@ public final class DontCacheEngine implements ReadEngine {
     /** The probe's reason (kernel before 6.14, a file system without the flag, no shim), or null. */
     @Override
     public String unsupported(ReadSpec spec) {
+        return dontCacheUnsupported(spec);
+    }
+
+    /** The probe's reason or null; uring-dontcache's too (OwnRingReads). */
+    static String dontCacheUnsupported(ReadSpec spec) {
         String fds = Fds.unavailableReason();
         if (fds != null) {
             return fds;

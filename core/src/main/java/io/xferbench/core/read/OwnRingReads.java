@@ -2,7 +2,6 @@ package io.xferbench.core.read;
 
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DirectIoFile;
-import io.xferbench.nativeio.DontCacheProbe;
 import io.xferbench.nativeio.Errno;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
@@ -20,10 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The read loop of the engines on the suite's own ring ({@code uring-raw}, {@code uring-fixed}, {@code uring-sqpoll},
- * {@code uring-dontcache}):
- * one thread, {@code concurrency} reads in flight, each submitted as it is queued (batch 1, fio's default), on a
- * ring set up as {@link Shape} says. What the engines differ in is only their shape.
+ * The read loop of the engines on the suite's own ring ({@link OwnRingEngine}): one thread, {@code concurrency} reads
+ * in flight, each submitted as it is queued (batch 1, fio's default), on a ring set up as {@link Shape} says.
  */
 final class OwnRingReads {
     /**
@@ -39,6 +36,21 @@ final class OwnRingReads {
             RingOptions plain = RingOptions.plain(depth);
             // The kernel's default idle time, as fio's --sqthread_poll leaves it.
             return sqPoll ? plain.withSqPoll(1000) : plain;
+        }
+
+        /** fio's io_uring flags for the same ring, which the engine's twin runs with. */
+        List<String> fioOptions() {
+            List<String> flags = new ArrayList<>();
+            if (fixedBuffers) {
+                flags.add("--fixedbufs");
+            }
+            if (registeredFile) {
+                flags.add("--registerfiles");
+            }
+            if (sqPoll) {
+                flags.add("--sqthread_poll");
+            }
+            return List.copyOf(flags);
         }
     }
 
@@ -72,24 +84,12 @@ final class OwnRingReads {
         }
         if ((shape.rwFlags() & Preadv2.RWF_DONTCACHE) != 0) {
             // The ring takes the flag where preadv2 does: the same kernel and file-system checks refuse it.
-            String dontCache = dontCacheUnsupported(spec);
+            String dontCache = DontCacheEngine.dontCacheUnsupported(spec);
             if (dontCache != null) {
                 return dontCache;
             }
         }
         return direct ? JnaDirectEngine.directUnsupported(spec) : null;
-    }
-
-    private static String dontCacheUnsupported(ReadSpec spec) {
-        String fds = Fds.unavailableReason();
-        if (fds != null) {
-            return fds;
-        }
-        try {
-            return DontCacheProbe.unsupportedReason(spec.file());
-        } catch (NativeException e) {
-            return e.getMessage();
-        }
     }
 
     static ReadOutcome read(ReadSpec spec, LatencySink latencies, boolean direct, Shape shape) throws IOException {

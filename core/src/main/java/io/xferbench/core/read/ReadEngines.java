@@ -9,11 +9,24 @@ public final class ReadEngines {
     }
 
     public static List<ReadEngine> all() {
-        return List.of(new SyncChannelEngine(), new AsyncChannelEngine(), new MmapEngine(), new JnaDirectEngine(),
-                new JdkDirectEngine(), new ReadAheadEngine(), new IoUringEngine(false), new IoUringEngine(true),
-                new ReadAheadUringEngine(), new UringRawEngine(false), new UringRawEngine(true), new UringFixedEngine(false),
-                new UringFixedEngine(true), new UringSqPollEngine(false), new UringSqPollEngine(true),
-                new DontCacheEngine(), new UringDontCacheEngine());
+        return List.of(
+                new SyncChannelEngine(),
+                new AsyncChannelEngine(),
+                new MmapEngine(),
+                new JnaDirectEngine(),
+                new JdkDirectEngine(),
+                new ReadAheadEngine(),
+                new IoUringEngine(false),
+                new IoUringEngine(true),
+                new ReadAheadUringEngine(),
+                OwnRingEngine.raw(false),
+                OwnRingEngine.raw(true),
+                OwnRingEngine.fixed(false),
+                OwnRingEngine.fixed(true),
+                OwnRingEngine.sqPoll(false),
+                OwnRingEngine.sqPoll(true),
+                new DontCacheEngine(),
+                OwnRingEngine.dontCache());
     }
 
     public static Optional<ReadEngine> named(String name) {

@@ -3,8 +3,6 @@ package io.xferbench.core.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.ContentGenerator;
-import io.xferbench.core.method.Availability;
-import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.PageCache;
 import java.nio.ByteBuffer;
@@ -66,12 +64,7 @@ class DontCacheEngineTest {
         assertThat(dontcache).as("dontcache %d pages, sync-filechannel %d", dontcache, buffered).isLessThan(buffered / 2);
     }
 
-    /** Pages of the file cached after {@code engine} read {@code spec} from an evicted file, its bytes checked. */
-    private PageCache.Residency residentAfter(ReadEngine engine, ReadSpec spec) throws Exception {
-        MethodAssumptions.assumeAvailable(engine.name(), new Availability(engine.unsupported(spec)));
-        PageCache.evict(file);
-        assertThat(engine.read(spec, LatencySink.NONE).digest()).as(engine.name())
-                .isEqualTo(ExpectedContent.digest(new ContentGenerator(SEED), spec));
-        return PageCache.residency(file);
+    private static PageCache.Residency residentAfter(ReadEngine engine, ReadSpec spec) throws Exception {
+        return EvictedReads.residentAfter(engine, spec, SEED);
     }
 }

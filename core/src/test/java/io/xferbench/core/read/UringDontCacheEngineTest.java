@@ -3,8 +3,6 @@ package io.xferbench.core.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.data.ContentGenerator;
-import io.xferbench.core.method.Availability;
-import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.nativeio.AlignedBuffers;
 import io.xferbench.nativeio.DontCacheProbe;
 import io.xferbench.nativeio.PageCache;
@@ -55,8 +53,8 @@ class UringDontCacheEngineTest {
         long size = write(64L * BLOCK);
         ReadSpec spec = new ReadSpec(file, size, ReadPattern.SEQUENTIAL, BLOCK, 8, size / BLOCK, 42);
         long pages = size / AlignedBuffers.pageSize();
-        assertThat(residentAfter(new UringDontCacheEngine(), spec)).isEqualTo(new PageCache.Residency(0, pages));
-        assertThat(residentAfter(new UringRawEngine(false), spec)).isEqualTo(new PageCache.Residency(pages, pages));
+        assertThat(residentAfter(OwnRingEngine.dontCache(), spec)).isEqualTo(new PageCache.Residency(0, pages));
+        assertThat(residentAfter(OwnRingEngine.raw(false), spec)).isEqualTo(new PageCache.Residency(pages, pages));
     }
 
     /**
@@ -67,17 +65,16 @@ class UringDontCacheEngineTest {
     void oddBlocksInFlightTogetherLeaveFewPagesCached() throws Exception {
         long size = write(96L * ODD_BLOCK);
         ReadSpec spec = new ReadSpec(file, size, ReadPattern.SEQUENTIAL, ODD_BLOCK, 8, size / ODD_BLOCK, 42);
-        long dontcache = residentAfter(new UringDontCacheEngine(), spec).residentPages();
-        long buffered = residentAfter(new UringRawEngine(false), spec).residentPages();
+        long dontcache = residentAfter(OwnRingEngine.dontCache(), spec).residentPages();
+        long buffered = residentAfter(OwnRingEngine.raw(false), spec).residentPages();
         assertThat(dontcache).as("uring-dontcache %d pages, uring-raw %d", dontcache, buffered).isLessThan(buffered / 4);
     }
 
     @Test
     void isBufferedAndHasNoFioTwin() {
-        UringDontCacheEngine engine = new UringDontCacheEngine();
+        ReadEngine engine = ReadEngines.named("uring-dontcache").orElseThrow();
         assertThat(engine.direct()).isFalse();
         assertThat(engine.fioEngine()).isNull();
-        assertThat(ReadEngines.named("uring-dontcache")).containsInstanceOf(UringDontCacheEngine.class);
     }
 
     /**
@@ -93,18 +90,13 @@ class UringDontCacheEngineTest {
             String ring = UringProbe.here().ring();
             String reason = ring != null ? ring : DontCacheProbe.unsupportedReason(shm);
             assertThat(reason).isNotNull();
-            assertThat(new UringDontCacheEngine().unsupported(spec)).isEqualTo(reason);
+            assertThat(OwnRingEngine.dontCache().unsupported(spec)).isEqualTo(reason);
         } finally {
             Files.deleteIfExists(shm);
         }
     }
 
-    /** Pages of the file cached after {@code engine} read {@code spec} from an evicted file, its bytes checked. */
-    private PageCache.Residency residentAfter(ReadEngine engine, ReadSpec spec) throws Exception {
-        MethodAssumptions.assumeAvailable(engine.name(), new Availability(engine.unsupported(spec)));
-        PageCache.evict(file);
-        assertThat(engine.read(spec, LatencySink.NONE).digest()).as(engine.name())
-                .isEqualTo(ExpectedContent.digest(new ContentGenerator(SEED), spec));
-        return PageCache.residency(file);
+    private static PageCache.Residency residentAfter(ReadEngine engine, ReadSpec spec) throws Exception {
+        return EvictedReads.residentAfter(engine, spec, SEED);
     }
 }
