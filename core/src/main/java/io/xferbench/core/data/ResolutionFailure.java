@@ -93,25 +93,34 @@ final class ResolutionFailure {
             if (++links > MAX_LINKS) {
                 return null;
             }
-            Path target;
-            try {
-                target = Files.readSymbolicLink(next);
-            } catch (IOException e) {
+            at = follow(next, at, pending);
+            if (at == null) {
                 return null;
-            }
-            if (target.isAbsolute()) {
-                at = target.getRoot();
-            }
-            Deque<Step> linked = new ArrayDeque<>();
-            for (Path t : target) {
-                linked.addLast(new Step(t.toString(), 0));
-            }
-            while (!linked.isEmpty()) {
-                pending.addFirst(linked.pollLast());
             }
         }
         // Everything exists: the failure was a race, or another error; the caller's answer stands.
         return null;
+    }
+
+    /**
+     * Puts the components of {@code link}'s target first in {@code pending}, and returns where the walk goes on from:
+     * the target's root when it is absolute, else {@code at}; null when the link cannot be read.
+     */
+    private static Path follow(Path link, Path at, Deque<Step> pending) {
+        Path target;
+        try {
+            target = Files.readSymbolicLink(link);
+        } catch (IOException e) {
+            return null;
+        }
+        Deque<Step> linked = new ArrayDeque<>();
+        for (Path t : target) {
+            linked.addLast(new Step(t.toString(), 0));
+        }
+        while (!linked.isEmpty()) {
+            pending.addFirst(linked.pollLast());
+        }
+        return target.isAbsolute() ? target.getRoot() : at;
     }
 
     /** FORBIDDEN when the real path {@code at}, reached by {@code name}, is outside {@code root} or a hidden name in it. */

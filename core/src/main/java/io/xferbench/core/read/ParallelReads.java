@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.LongStream;
 
 /**
  * Runs a plan on {@code concurrency} platform threads doing blocking reads: the shape shared by the sync, mmap and
@@ -109,20 +110,29 @@ final class ParallelReads {
                 }
             }));
         }
-        long t0;
-        long readNanos;
+        long readNanos = timed(ready, go, threads);
+        rethrowFirst(failures, threadName);
+        return new ReadOutcome(ops, ops * spec.blockSize(), LongStream.of(sums).sum(), readNanos);
+    }
+
+    /** Lets the readers go together once all are set up; the nanoseconds until the last one finished. */
+    private static long timed(CountDownLatch ready, CountDownLatch go, List<Thread> threads) throws IOException {
         try {
             ready.await();
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             go.countDown();
             join(threads);
-            readNanos = System.nanoTime() - t0;
+            return System.nanoTime() - t0;
         } catch (InterruptedException e) {
             go.countDown();
             threads.forEach(Thread::interrupt);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+    }
+
+    /** The first reader's failure, as the IOException it was (or wraps), else wrapped in one. */
+    private static void rethrowFirst(Throwable[] failures, String threadName) throws IOException {
         for (Throwable f : failures) {
             if (f instanceof IOException e) {
                 throw e;
@@ -134,11 +144,6 @@ final class ParallelReads {
                 throw new IOException(threadName + " failed", f);
             }
         }
-        long sum = 0;
-        for (long s : sums) {
-            sum += s;
-        }
-        return new ReadOutcome(ops, ops * spec.blockSize(), sum, readNanos);
     }
 
     static void join(List<Thread> threads) throws IOException {
