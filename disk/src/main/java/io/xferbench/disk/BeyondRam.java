@@ -79,9 +79,8 @@ final class BeyondRam {
                 DiskRow java = child(group, spec, engine, o.settle(), o.jitSettle).withCgroupLimit(limit);
                 DiskRow f = fioSkip != null
                         ? DiskRow.skipped("fio", "psync", "random", BLOCK, depth(o), direct, "cold", span, limit, fioSkip)
-                        : m.fio(fio, DiskBench.job("psync", spec, direct), "cold", group::wrap).withCgroupLimit(limit);
-                List<DiskRow> pair = List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
-                        ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
+                        : m.fio(fio, FioJob.of("psync", List.of(), spec, direct), "cold", group::wrap).withCgroupLimit(limit);
+                List<DiskRow> pair = TwinPairs.pair(java, f);
                 rows.addAll(pair);
                 finished.rows(spec, direct, true, fioSkip != null ? pair.subList(0, 1) : pair, runsPerEngine(fioSkip));
             }

@@ -1,7 +1,6 @@
 package io.xferbench.disk;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.xferbench.core.Sizes;
 import io.xferbench.core.cli.Cli;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.core.data.ContentGenerator;
@@ -11,18 +10,14 @@ import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,7 +47,7 @@ public final class DiskBench {
             System.out.println(new ObjectMapper().writeValueAsString(childRow(o)));
             return 0;
         }
-        List<DiskRow> rows = run(o, System.err);
+        List<DiskRow> rows = DiskRows.run(o, System.err);
         String text = DiskTable.format(DiskEnvironment.describe(o, o.fio() ? Fio.path() : null), rows, o.format);
         if (o.out != null) {
             Files.writeString(o.out, text);
@@ -60,193 +55,6 @@ public final class DiskBench {
             System.out.print(text);
         }
         return rows.stream().allMatch(r -> r.verified() == null || r.verified()) ? 0 : Cli.FAILED;
-    }
-
-    static List<DiskRow> run(Options o, PrintStream log) throws IOException {
-        KilledRunSweep.run("bench-disk", o.dir, "xferbench-disk-", CgroupHost.system(), log);
-        try (Cleanup cleanup = new Cleanup("bench-disk")) {
-            Path dir = RunDirectory.create(o.dir, "xferbench-disk-");
-            cleanup.add(() -> RunDirectory.delete(dir));
-            Path file = dir.resolve("data");
-            String fio = o.fio() ? Fio.path() : null;
-            String fioSkip = o.fio() ? (fio == null ? Fio.missingReason() : null) : "--no-fio";
-            List<ReadSpec> specs = new ArrayList<>();
-            for (ReadPattern pattern : o.patterns) {
-                for (long blockSize : o.blockSizes) {
-                    for (int depth : o.depths) {
-                        specs.add(rowSpec(o, file, pattern, (int) blockSize, depth));
-                    }
-                }
-            }
-            RunEstimate.Builder plan = new RunEstimate.Builder(o.settle());
-            for (ReadSpec spec : specs) {
-                for (String cache : o.caches) {
-                    engines(o).forEach(e -> plan.add(spec, e.direct(), cache.equals("cold"), runs(e, fioSkip) * o.repeat));
-                }
-            }
-            for (ReadSpec spec : BeyondRam.specs(o, file)) {
-                BeyondRam.engines().forEach((engine, direct) -> plan.add(spec, direct, true, BeyondRam.runsPerEngine(fioSkip)));
-            }
-            RunEstimate estimate = plan.build();
-            log.println("bench-disk: plan: " + estimate.plan());
-            generate(file, o.size);
-            BlockDevice device = BlockDevice.of(file);
-            log.printf("bench-disk: %s on %s (%s), scheduler %s%n", Sizes.format(o.size), device.name(),
-                    device.majorMinor(), device.scheduler());
-            Duration settle = o.settle();
-            if (o.caches.contains("cold")) {
-                log.println("bench-disk: cold rows wait " + settle.toMillis() + " ms after the eviction ("
-                        + (o.settle != null ? "--settle" : FreePageReporting.active()
-                        ? "free page reporting (virtio-balloon) is on: memory freed by the eviction goes back to the host ~2 s later"
-                        : "no free page reporting here") + ")");
-            }
-            RowMeasurer m = new RowMeasurer(device, new ContentGenerator(SEED), settle, o.jitSettle);
-            long started = System.nanoTime();
-            BeyondRam.Finished finished = (spec, direct, cold, pair, runs) -> log.println("bench-disk: "
-                    + estimate.progress(runs, skippedRuns(pair, runs), RunEstimate.seconds(spec, direct), cold,
-                    Duration.ofNanos(System.nanoTime() - started)));
-            List<DiskRow> rows = new ArrayList<>();
-            for (ReadSpec spec : specs) {
-                for (String cache : o.caches) {
-                    for (ReadEngine engine : engines(o)) {
-                        List<DiskRow> pair = engineAndTwin(m, engine, spec, cache, fio, fioSkip, o.repeat, log);
-                        rows.addAll(pair);
-                        finished.rows(spec, engine.direct(), cache.equals("cold"), fioSkip != null ? pair.subList(0, 1) : pair,
-                                runs(engine, fioSkip) * o.repeat);
-                    }
-                }
-            }
-            rows.addAll(BeyondRam.rows(o, file, m, fio, fioSkip, log, cleanup, finished)); // skipped rows with the reason, too
-            return rows;
-        }
-    }
-
-    /**
-     * One row's reads: a sequential row reads the first {@code --row-bytes} of the file (all of it when smaller),
-     * a random row {@code --random-ops} blocks, at most {@code --row-bytes} of them, anywhere in the file.
-     */
-    static ReadSpec rowSpec(Options o, Path file, ReadPattern pattern, int bs, int depth) {
-        long whole = o.size / bs * bs;
-        long span = pattern == ReadPattern.SEQUENTIAL ? Math.max(bs, Math.min(whole, o.rowBytes) / bs * bs) : whole;
-        long ops = Math.min(o.randomOps, Math.max(1, o.rowBytes / bs));
-        return new ReadSpec(file, span, pattern, bs, depth, ops, 42);
-    }
-
-    /**
-     * Of {@code runs} runs shown as {@code pair} (the representative Java row, and its twin when fio ran), how many
-     * were skipped: all when the Java row was (its twin is then skipped too), the twin's half when only fio was.
-     */
-    static int skippedRuns(List<DiskRow> pair, int runs) {
-        if (pair.get(0).skipped() != null) {
-            return runs;
-        }
-        return pair.size() > 1 && pair.get(1).skipped() != null ? runs / 2 : 0;
-    }
-
-    /** Rows an engine costs: its Java row, and its fio twin's when fio runs. */
-    private static int runs(ReadEngine engine, String fioSkip) {
-        return engine.fioEngine() != null && fioSkip == null ? 2 : 1;
-    }
-
-    /**
-     * The Java row of {@code engine} and its fio twin's (if it has one), in one cache state, {@code --repeat} times,
-     * the order turning each pair (Java then fio, fio then Java, ...: ABBA), so drift of a shared device or CPU, and
-     * whatever one run leaves for the next, hit both tools alike; shown: the pair with the median ratio, with the
-     * ratios' spread on the Java row.
-     */
-    private static List<DiskRow> engineAndTwin(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
-                                               String fioSkip, int repeat, PrintStream log) throws IOException {
-        List<List<DiskRow>> pairs = new ArrayList<>();
-        for (int r = 0; r < repeat; r++) {
-            // The first pair runs Java first: a Java row that is skipped skips its twin, and only running it says so.
-            boolean twinFirst = twinFirst(r) && pairs.get(0).get(0).skipped() == null;
-            pairs.add(onePair(m, engine, spec, cache, fio, fioSkip, twinFirst, log));
-        }
-        return representative(pairs);
-    }
-
-    /** Whether repeat {@code r} (from 0) runs the fio twin before the Java row: ABBA, odd repeats. */
-    static boolean twinFirst(int r) {
-        return r % 2 == 1;
-    }
-
-    private static List<DiskRow> onePair(RowMeasurer m, ReadEngine engine, ReadSpec spec, String cache, String fio,
-                                         String fioSkip, boolean twinFirst, PrintStream log) throws IOException {
-        String twin = engine.fioEngine();
-        FioJob job = twin == null ? null : job(twin, engine.fioOptions(), spec, engine.direct());
-        DiskRow f = null;
-        if (twin != null && twinFirst && fioSkip == null) {
-            f = logged(m.fio(fio, job, cache, UnaryOperator.identity()), log);
-        }
-        DiskRow java = logged(m.java(engine, spec, cache), log);
-        if (twin == null) {
-            return List.of(java);
-        }
-        if (f == null) {
-            f = fioSkip != null || java.skipped() != null
-                    ? DiskRow.skipped("fio", job.label(), java.pattern(), spec.blockSize(), spec.concurrency(), engine.direct(), cache,
-                            spec.span(), 0, fioSkip != null ? fioSkip : "java twin skipped")
-                    : logged(m.fio(fio, job, cache, UnaryOperator.identity()), log);
-        }
-        return List.of(f.skipped() == null && java.skipped() == null && f.mibPerSec() > 0
-                ? java.withRatio(java.mibPerSec() / f.mibPerSec()) : java, f);
-    }
-
-    /** Prints a measured row as it comes (CSV, without the header), so a long run shows its progress and order. */
-    private static DiskRow logged(DiskRow row, PrintStream log) throws IOException {
-        log.println("bench-disk: " + DiskTable.format(Map.of(), List.of(row), "csv").lines().skip(1).findFirst().orElse(""));
-        return row;
-    }
-
-    /**
-     * Of repeated (Java, twin) pairs: the pair with the median ratio (or, without ratios, the median Java MiB/s), its
-     * Java row carrying the spread of the ratios and verified only if every repeat's Java row was.
-     */
-    static List<DiskRow> representative(List<List<DiskRow>> pairs) {
-        if (pairs.size() == 1) {
-            return pairs.get(0);
-        }
-        List<List<DiskRow>> sorted = new ArrayList<>(pairs);
-        boolean ratios = pairs.stream().allMatch(p -> p.get(0).ratio() != null);
-        sorted.sort(java.util.Comparator.comparingDouble(p -> ratios ? p.get(0).ratio() : p.get(0).mibPerSec()));
-        List<DiskRow> median = sorted.get((sorted.size() - 1) / 2);
-        Boolean verified = null;
-        for (List<DiskRow> p : pairs) {
-            Boolean v = p.get(0).verified();
-            if (v != null) {
-                verified = (verified == null || verified) && v;
-            }
-        }
-        Double min = ratios ? sorted.get(0).get(0).ratio() : null;
-        Double max = ratios ? sorted.get(sorted.size() - 1).get(0).ratio() : null;
-        List<DiskRow> out = new ArrayList<>();
-        out.add(median.get(0).asRepresentativeOf(pairs.size(), min, max, verified));
-        for (int i = 1; i < median.size(); i++) {
-            DiskRow twin = median.get(i);
-            out.add(twin.asRepresentativeOf(pairs.size(), twin.ratioMin(), twin.ratioMax(), twin.verified()));
-        }
-        return out;
-    }
-
-    static FioJob job(String ioengine, ReadSpec spec, boolean direct) {
-        return job(ioengine, List.of(), spec, direct);
-    }
-
-    static FioJob job(String ioengine, List<String> options, ReadSpec spec, boolean direct) {
-        boolean threads = ioengine.equals("psync") || ioengine.equals("mmap");
-        return new FioJob(ioengine, options, spec.file(), spec.pattern(), spec.blockSize(), threads ? spec.concurrency() : 1,
-                threads ? 1 : spec.concurrency(), direct, spec.span(), spec.plan().ops());
-    }
-
-    private static List<ReadEngine> engines(Options o) {
-        if (o.engines == null) {
-            return ReadEngines.all();
-        }
-        List<ReadEngine> list = new ArrayList<>();
-        for (String name : o.engines) {
-            list.add(ReadEngines.named(name).orElseThrow());
-        }
-        return list;
     }
 
     /** The file's bytes are ContentGenerator(SEED)'s, so any block's expected content can be recomputed. */
@@ -388,7 +196,7 @@ public final class DiskBench {
             if (size <= 0 || randomOps <= 0 || rowBytes <= 0) {
                 throw usage("--size, --random-ops and --row-bytes must be positive");
             }
-            if (!java.nio.file.Files.isDirectory(dir)) {
+            if (!Files.isDirectory(dir)) {
                 throw usage("--dir " + dir + " is not a directory");
             }
             for (long bs : blockSizes) {
@@ -417,7 +225,6 @@ public final class DiskBench {
         }
     }
 
-    /** A memory limit, or {@code none} (0: no cgroup section). */
     /** sequential or random (the table's spelling), one line and exit 2 for anything else. */
     static final class PatternName implements CommandLine.ITypeConverter<ReadPattern> {
         @Override
@@ -431,6 +238,7 @@ public final class DiskBench {
         }
     }
 
+    /** A memory limit, or {@code none} (0: no cgroup section). */
     static final class LimitOrNone implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String value) {

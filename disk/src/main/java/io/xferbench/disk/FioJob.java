@@ -1,6 +1,7 @@
 package io.xferbench.disk;
 
 import io.xferbench.core.read.ReadPattern;
+import io.xferbench.core.read.ReadSpec;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,13 @@ public record FioJob(String ioengine, List<String> options, Path file, ReadPatte
     public FioJob(String ioengine, Path file, ReadPattern pattern, int blockSize, int numjobs, int iodepth,
                   boolean direct, long span, long ops) {
         this(ioengine, List.of(), file, pattern, blockSize, numjobs, iodepth, direct, span, ops);
+    }
+
+    /** The twin of a Java row reading {@code spec}: threads for psync and mmap, requests in flight for the others. */
+    static FioJob of(String ioengine, List<String> options, ReadSpec spec, boolean direct) {
+        boolean threads = ioengine.equals("psync") || ioengine.equals("mmap");
+        return new FioJob(ioengine, options, spec.file(), spec.pattern(), spec.blockSize(), threads ? spec.concurrency() : 1,
+                threads ? 1 : spec.concurrency(), direct, spec.span(), spec.plan().ops());
     }
 
     /** The engine column of the twin's row: the ioengine, and its flags when it has any ("io_uring --sqthread_poll"). */

@@ -37,7 +37,7 @@ class DiskBenchTest {
                     "--depths", "2", "--random-ops", "64", "--cache", "cold,warm", "--settle", "0", "--jit-settle", "0",
                     "--dir", dir.toString()});
             ByteArrayOutputStream log = new ByteArrayOutputStream();
-            List<DiskRow> rows = DiskBench.run(o, new PrintStream(log));
+            List<DiskRow> rows = DiskRows.run(o, new PrintStream(log));
             Matcher progress = Pattern.compile("(\\d+) of (\\d+) rows after").matcher(log.toString());
             String done = null;
             String planned = null;
@@ -100,7 +100,7 @@ class DiskBenchTest {
                     "--depths", "1", "--engines", "mmap", "--patterns", "sequential", "--cache", "warm", "--no-fio",
                     "--cgroup-limit", "none", "--dir", dir.toString()});
             ByteArrayOutputStream log = new ByteArrayOutputStream();
-            DiskBench.run(o, new PrintStream(log, true));
+            DiskRows.run(o, new PrintStream(log, true));
             assertFalse(Files.exists(staleGroup), "the killed run's memory cgroup is still there");
             assertTrue(log.toString().contains("bench-disk: removed " + killedRun + ", left by a run that was killed"), log.toString());
             assertTrue(log.toString().contains("bench-disk: removed " + staleGroup + ", left by a run that was killed"), log.toString());
@@ -225,13 +225,13 @@ class DiskBenchTest {
         DiskBench.Options o = DiskBench.Options.parse("--size", "8MiB", "--block-sizes", "64KiB", "--row-bytes", "1MiB",
                 "--random-ops", "100");
         Path file = Path.of("data");
-        var seq = DiskBench.rowSpec(o, file, io.xferbench.core.read.ReadPattern.SEQUENTIAL, 65536, 4);
+        var seq = DiskRows.rowSpec(o, file, io.xferbench.core.read.ReadPattern.SEQUENTIAL, 65536, 4);
         assertEquals(1L << 20, seq.span(), "a sequential row reads the first --row-bytes");
         assertEquals(16, seq.plan().ops());
-        var random = DiskBench.rowSpec(o, file, io.xferbench.core.read.ReadPattern.RANDOM, 65536, 4);
+        var random = DiskRows.rowSpec(o, file, io.xferbench.core.read.ReadPattern.RANDOM, 65536, 4);
         assertEquals(8L << 20, random.span(), "random rows range over the whole file");
         assertEquals(16, random.plan().ops(), "random ops capped at --row-bytes / block size");
-        var small = DiskBench.rowSpec(DiskBench.Options.parse("--size", "8MiB"), file,
+        var small = DiskRows.rowSpec(DiskBench.Options.parse("--size", "8MiB"), file,
                 io.xferbench.core.read.ReadPattern.RANDOM, 4096, 1);
         assertEquals(20_000, small.plan().ops(), "below the cap --random-ops holds");
     }
@@ -277,7 +277,7 @@ class DiskBenchTest {
                     "--depths", "1", "--patterns", "sequential", "--engines", "sync-filechannel", "--cache", "warm",
                     "--repeat", "3", "--cgroup-limit", "none", "--dir", dir.toString()});
             ByteArrayOutputStream log = new ByteArrayOutputStream();
-            List<DiskRow> rows = DiskBench.run(o, new PrintStream(log, true));
+            List<DiskRow> rows = DiskRows.run(o, new PrintStream(log, true));
             List<String> order = log.toString().lines()
                     .filter(l -> l.startsWith("bench-disk: java,") || l.startsWith("bench-disk: fio,"))
                     .map(l -> l.substring("bench-disk: ".length(), l.indexOf(','))).toList();
@@ -298,7 +298,7 @@ class DiskBenchTest {
     @Test
     void repeatedPairsShowTheMedianRatiosPairWithTheRangeAndVerifyOnlyIfEveryRepeatDid() throws Exception {
         List<List<DiskRow>> pairs = List.of(pair(0.5, true), pair(1.2, false), pair(0.9, true));
-        List<DiskRow> shown = DiskBench.representative(pairs);
+        List<DiskRow> shown = TwinPairs.representative(pairs);
         DiskRow java = shown.get(0);
         assertEquals(0.9, java.ratio(), 1e-9, "the pair with the median ratio");
         assertEquals(0.9 * 100, java.mibPerSec(), 1e-9, "the median pair's own numbers, not a mix");
@@ -309,7 +309,7 @@ class DiskBenchTest {
         assertEquals(100, shown.get(1).mibPerSec(), 1e-9, "the median pair's fio row");
         assertEquals(3, shown.get(1).repeats());
         assertTrue(DiskTable.format(Map.of(), shown, "table").contains("0.90 (0.50–1.20 of 3)"), DiskTable.format(Map.of(), shown, "table"));
-        assertEquals(List.of(pairs.get(0).get(0)), DiskBench.representative(List.of(List.of(pairs.get(0).get(0)))),
+        assertEquals(List.of(pairs.get(0).get(0)), TwinPairs.representative(List.of(List.of(pairs.get(0).get(0)))),
                 "one run is shown as it is");
     }
 
@@ -320,7 +320,7 @@ class DiskBenchTest {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "4MiB", "--block-sizes", "64KiB",
                     "--depths", "2", "--random-ops", "32", "--engines", "odirect-jdk,io-uring-odirect", "--repeat", "2",
                     "--cgroup-limit", "none", "--settle", "0", "--jit-settle", "0", "--dir", dir.toString()});
-            List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
+            List<DiskRow> rows = DiskRows.run(o, new PrintStream(new ByteArrayOutputStream()));
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java") && r.span() == 4L << 20).toList();
             assertEquals(4, java.size(), "two engines × two patterns, one row each: " + rows);
             // Where O_DIRECT or io_uring is missing the rows say why (skipped); the rest must have run twice.

@@ -32,7 +32,7 @@ class OwnRingEnginesTest {
         ReadSpec spec = new ReadSpec(Path.of("f"), 1 << 20, ReadPattern.RANDOM, 4096, 32, 100, 42);
         for (Map.Entry<String, String> e : TWINS.entrySet()) {
             ReadEngine engine = ReadEngines.named(e.getKey()).orElseThrow();
-            FioJob job = DiskBench.job(engine.fioEngine(), engine.fioOptions(), spec, engine.direct());
+            FioJob job = FioJob.of(engine.fioEngine(), engine.fioOptions(), spec, engine.direct());
             assertEquals(e.getValue(), job.label(), e.getKey());
             assertEquals(e.getKey().startsWith("uring-sqpoll"), job.cpuOfWholeProcess(), e.getKey() + ": whose CPU counts");
             List<String> command = job.command("fio");
@@ -49,7 +49,7 @@ class OwnRingEnginesTest {
             DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
                     "--depths", "4", "--random-ops", "64", "--cache", "cold", "--settle", "0", "--jit-settle", "0",
                     "--cgroup-limit", "none", "--engines", String.join(",", TWINS.keySet()), "--dir", dir.toString()});
-            List<DiskRow> rows = DiskBench.run(o, new PrintStream(new ByteArrayOutputStream()));
+            List<DiskRow> rows = DiskRows.run(o, new PrintStream(new ByteArrayOutputStream()));
             List<DiskRow> java = rows.stream().filter(r -> r.tool().equals("java")).toList();
             Map<String, Long> ran = java.stream().filter(r -> r.skipped() == null)
                     .collect(Collectors.groupingBy(DiskRow::engine, Collectors.counting()));
