@@ -1,25 +1,17 @@
 package io.xferbench.jmh;
 
+import static io.xferbench.jmh.SyscallSmoke.perOp;
+import static io.xferbench.jmh.SyscallSmoke.secondary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.registry.DownloadMethods;
-import io.xferbench.core.metrics.PerfSyscallCounter;
-import io.xferbench.core.testing.MethodAssumptions;
-import io.xferbench.jmh.profile.SyscallProfiler;
 import io.xferbench.jmh.profile.SyscallResults;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -33,60 +25,27 @@ class FileToSocketSmokeTest {
     private static final long SIZE = 1 << 20;
     private static final List<String> METHODS = List.of("transfer-to", "stream", "io-uring", "mmap");
 
-    private static final Map<String, RunResult> results = new HashMap<>();
+    private static Map<String, RunResult> results = Map.of();
 
     @BeforeAll
     static void runJmh() throws Exception {
-        if (!PerfSyscallCounter.availability().isAvailable()) {
+        String[] available = METHODS.stream().filter(id -> availability(id).isAvailable()).toArray(String[]::new);
+        if (!SyscallSmoke.canCount() || available.length == 0) {
             return; // each test says why
         }
-        String[] available = METHODS.stream()
-                .filter(id -> DownloadMethods.byId(id).orElseThrow().availability().isAvailable())
-                .toArray(String[]::new);
-        if (available.length == 0) {
-            return;
-        }
-        // Kernel counts, not timings, are asserted: another JMH run on the machine does not matter.
-        System.setProperty("jmh.ignoreLock", "true");
-        Options options = new OptionsBuilder()
-                .include(Pattern.quote(FileToSocketBenchmark.class.getName()) + "\\.transfer$")
+        results = SyscallSmoke.run(SyscallSmoke.quick(FileToSocketBenchmark.class, "transfer",
+                        TimeValue.milliseconds(500), TimeValue.seconds(1))
                 .param("method", available)
                 .param("size", Long.toString(SIZE))
-                .param("buffer", "65536")
-                .forks(1)
-                .warmupIterations(1)
-                .warmupTime(TimeValue.milliseconds(500))
-                .measurementIterations(1)
-                .measurementTime(TimeValue.seconds(1))
-                .addProfiler(SyscallProfiler.class)
-                .shouldFailOnError(true)
-                .build();
-        Collection<RunResult> run = new Runner(options).run();
-        for (RunResult r : run) {
-            results.put(r.getParams().getParam("method"), r);
-        }
+                .param("buffer", "65536"), "method");
     }
 
-    /** The result for an available method, or the test is skipped/failed with the reason it has none. */
+    private static Availability availability(String method) {
+        return DownloadMethods.byId(method).orElseThrow().availability();
+    }
+
     private static RunResult result(String method) {
-        MethodAssumptions.assumeAvailable("syscall smoke test", PerfSyscallCounter.availability());
-        MethodAssumptions.assumeAvailable(method, DownloadMethods.byId(method).orElseThrow().availability());
-        RunResult r = results.get(method);
-        assertThat(r).as("JMH result for " + method).isNotNull();
-        assertThat(r.getPrimaryResult().getScore()).as(method + " ops/s").isPositive();
-        assertThat(r.getSecondaryResults()).as(method + " syscall results").containsKey(SyscallResults.TOTAL);
-        return r;
-    }
-
-    /** Calls per op of one syscall; a syscall that never happened has no result, i.e. 0. */
-    private static double perOp(RunResult r, String syscall) {
-        Result s = r.getSecondaryResults().get(SyscallResults.perOp(syscall));
-        return s == null ? 0 : s.getScore();
-    }
-
-    private static double secondary(RunResult r, String label) {
-        Result s = r.getSecondaryResults().get(label);
-        return s == null ? 0 : s.getScore();
+        return SyscallSmoke.result(results, method, method, availability(method));
     }
 
     @Test

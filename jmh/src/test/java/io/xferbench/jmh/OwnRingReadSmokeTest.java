@@ -1,25 +1,17 @@
 package io.xferbench.jmh;
 
+import static io.xferbench.jmh.SyscallSmoke.perOp;
+import static io.xferbench.jmh.SyscallSmoke.secondary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.xferbench.core.method.Availability;
-import io.xferbench.core.metrics.PerfSyscallCounter;
-import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.jmh.profile.CpuResults;
-import io.xferbench.jmh.profile.SyscallProfiler;
 import io.xferbench.jmh.profile.SyscallResults;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -34,56 +26,29 @@ class OwnRingReadSmokeTest {
     private static final double READS = (double) SIZE / BLOCK;
     private static final List<String> RINGS = List.of("uring-raw", "uring-fixed", "uring-sqpoll");
 
-    private static final Map<String, RunResult> results = new HashMap<>();
+    private static Map<String, RunResult> results = Map.of();
 
     @BeforeAll
     static void runJmh() throws Exception {
-        if (!PerfSyscallCounter.availability().isAvailable()) {
+        String[] available = RINGS.stream().filter(r -> OwnRingReadBenchmark.refusal(r) == null).toArray(String[]::new);
+        if (!SyscallSmoke.canCount() || available.length == 0) {
             return; // each test says why
         }
-        String[] available = RINGS.stream().filter(r -> OwnRingReadBenchmark.refusal(r) == null).toArray(String[]::new);
-        if (available.length == 0) {
-            return;
-        }
-        // Kernel counts, not timings, are asserted: another JMH run on the machine does not matter.
-        System.setProperty("jmh.ignoreLock", "true");
-        Options options = new OptionsBuilder()
-                .include(Pattern.quote(OwnRingReadBenchmark.class.getName()) + "\\.read$")
+        results = SyscallSmoke.run(SyscallSmoke.quick(OwnRingReadBenchmark.class, "read",
+                        TimeValue.milliseconds(500), TimeValue.seconds(1))
                 .param("ring", available)
                 .param("size", Long.toString(SIZE))
-                .param("block", Integer.toString(BLOCK))
-                .forks(1)
-                .warmupIterations(1)
-                .warmupTime(TimeValue.milliseconds(500))
-                .measurementIterations(1)
-                .measurementTime(TimeValue.seconds(1))
-                .addProfiler(SyscallProfiler.class)
-                .shouldFailOnError(true)
-                .build();
-        Collection<RunResult> run = new Runner(options).run();
-        for (RunResult r : run) {
-            results.put(r.getParams().getParam("ring"), r);
-        }
+                .param("block", Integer.toString(BLOCK)), "ring");
     }
 
     private static RunResult result(String ring) {
-        MethodAssumptions.assumeAvailable("syscall smoke test", PerfSyscallCounter.availability());
-        MethodAssumptions.assumeAvailable(ring, new Availability(OwnRingReadBenchmark.refusal(ring)));
-        RunResult r = results.get(ring);
-        assertThat(r).as("JMH result for " + ring).isNotNull();
-        assertThat(r.getPrimaryResult().getScore()).as(ring + " ops/s").isPositive();
-        return r;
-    }
-
-    private static double secondary(RunResult r, String label) {
-        Result s = r.getSecondaryResults().get(label);
-        return s == null ? 0 : s.getScore();
+        return SyscallSmoke.result(results, ring, ring, new Availability(OwnRingReadBenchmark.refusal(ring)));
     }
 
     @Test
     void thePlainRingEntersOncePerRead() {
         RunResult r = result("uring-raw");
-        assertThat(secondary(r, SyscallResults.perOp("io_uring_enter"))).isBetween(READS, READS + 1);
+        assertThat(perOp(r, "io_uring_enter")).isBetween(READS, READS + 1);
         assertThat(secondary(r, SyscallResults.IO_URING)).isEqualTo(READS);
         assertThat(r.getSecondaryResults()).containsKey(CpuResults.PER_GIB).doesNotContainKey(CpuResults.SQPOLL_PER_GIB);
     }
@@ -91,7 +56,7 @@ class OwnRingReadSmokeTest {
     @Test
     void theFixedRingEntersOncePerReadToo() {
         RunResult r = result("uring-fixed");
-        assertThat(secondary(r, SyscallResults.perOp("io_uring_enter"))).isBetween(READS, READS + 1);
+        assertThat(perOp(r, "io_uring_enter")).isBetween(READS, READS + 1);
         assertThat(secondary(r, SyscallResults.IO_URING)).isEqualTo(READS);
     }
 
@@ -99,7 +64,7 @@ class OwnRingReadSmokeTest {
     void theSqPollRingBarelyEntersAndItsThreadsCpuIsCounted() {
         RunResult r = result("uring-sqpoll");
         // Wake-ups and long spins still enter on a loaded machine; far fewer than one per read.
-        assertThat(secondary(r, SyscallResults.perOp("io_uring_enter"))).isLessThan(READS / 4);
+        assertThat(perOp(r, "io_uring_enter")).isLessThan(READS / 4);
         assertThat(secondary(r, SyscallResults.IO_URING)).isEqualTo(READS);
         double sqThread = secondary(r, CpuResults.SQPOLL_PER_GIB);
         assertThat(r.getSecondaryResults()).containsKey(CpuResults.SQPOLL_PER_GIB);
