@@ -9,7 +9,6 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * The receiving end of {@code FileToSocketBenchmark}, in its own JVM so that its read(2)s are not counted
@@ -33,7 +32,7 @@ public final class DrainServer {
         SharedCounters shared = SharedCounters.map(Path.of(args[0]));
         long size = Long.parseLong(args[1]);
         long parent = Long.parseLong(args[2]);
-        watchParent(parent);
+        ParentWatch.exitWith(parent);
         try {
             drain(shared, size);
             shared.setRelease(SharedCounters.STATUS, 1);
@@ -72,13 +71,5 @@ public final class DrainServer {
                 }
             }
         }
-    }
-
-    private static void watchParent(long pid) {
-        Optional<ProcessHandle> parent = ProcessHandle.of(pid);
-        if (parent.isEmpty()) {
-            System.exit(3);
-        }
-        parent.get().onExit().thenRun(() -> Runtime.getRuntime().halt(3));
     }
 }

@@ -9,7 +9,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Optional;
 
 /**
  * The sending end for benchmarks whose counted process receives (uploads) or relays: in its own JVM, so that its
@@ -42,7 +41,7 @@ public final class FeedServer {
         }
         SharedCounters shared = SharedCounters.map(Path.of(args[0]));
         Path file = Path.of(args[1]);
-        watchParent(Long.parseLong(args[2]));
+        ParentWatch.exitWith(Long.parseLong(args[2]));
         try {
             feed(shared, file);
             shared.setRelease(SharedCounters.STATUS, 1);
@@ -91,13 +90,5 @@ public final class FeedServer {
                 Thread.yield();
             }
         }
-    }
-
-    private static void watchParent(long pid) {
-        Optional<ProcessHandle> parent = ProcessHandle.of(pid);
-        if (parent.isEmpty()) {
-            System.exit(3);
-        }
-        parent.get().onExit().thenRun(() -> Runtime.getRuntime().halt(3));
     }
 }

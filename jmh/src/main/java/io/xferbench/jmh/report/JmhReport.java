@@ -117,7 +117,6 @@ public final class JmhReport implements Callable<Integer> {
         // The floor as a rate: what the harness and JVM call per second while a benchmark makes no call.
         double floorPerSecond = rows.stream().filter(r -> r.benchmark().equals(CONTROL))
                 .mapToDouble(r -> r.secondary(SyscallResults.PER_SECOND)).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
-        boolean counted = rows.stream().anyMatch(r -> r.secondary().containsKey(SyscallResults.TOTAL));
         boolean uring = rows.stream().anyMatch(r -> r.secondary(SyscallResults.IO_URING) > 0);
         boolean cpu = rows.stream().anyMatch(r -> r.secondary().containsKey(CpuResults.PER_GIB));
         // Only where a row had an SQPOLL thread: its CPU is in "CPU ms/GiB" and shown apart here.
@@ -161,6 +160,13 @@ public final class JmhReport implements Callable<Integer> {
             }
             table.row(line);
         }
+        notes(table, root, rows, min, floorPerSecond);
+        out.print(TextTable.piped(table));
+    }
+
+    /** Under the table: the run's JMH and JVM settings, what the syscall columns count, the floor, methods not run. */
+    private static void notes(Table table, JsonNode root, List<Row> rows, double min, double floorPerSecond) {
+        boolean counted = rows.stream().anyMatch(r -> r.secondary().containsKey(SyscallResults.TOTAL));
         table.note("");
         JsonNode first = root.get(0);
         table.note(String.format(Locale.ROOT, "JMH %s, %s %s (%s), %d fork(s), warm-up %d × %s, measurement %d × %s; os.version %s.",
@@ -179,7 +185,6 @@ public final class JmhReport implements Callable<Integer> {
                     + "floor/op = that ÷ the row's ops/s, the share of each syscalls/op figure that is not the benchmark's.");
         }
         missingMethods(rows).forEach(table::note);
-        out.print(TextTable.piped(table));
     }
 
     private static double mibPerSecond(Row r) {
