@@ -68,10 +68,6 @@ public final class RegisteredBuffers implements AutoCloseable {
             return;
         }
         unregistered = true;
-        try {
-            UringCalls.register(ringFd, UringAbi.UNREGISTER_BUFFERS, 0, 0);
-        } catch (LastErrorException e) {
-            throw new NativeException("io_uring_register(UNREGISTER_BUFFERS)", e.getErrorCode());
-        }
+        UringCalls.unregister(ringFd, UringAbi.UNREGISTER_BUFFERS, "UNREGISTER_BUFFERS");
     }
 }

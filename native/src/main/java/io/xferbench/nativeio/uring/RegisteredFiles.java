@@ -42,10 +42,6 @@ public final class RegisteredFiles implements AutoCloseable {
             return;
         }
         unregistered = true;
-        try {
-            UringCalls.register(ringFd, UringAbi.UNREGISTER_FILES, 0, 0);
-        } catch (LastErrorException e) {
-            throw new NativeException("io_uring_register(UNREGISTER_FILES)", e.getErrorCode());
-        }
+        UringCalls.unregister(ringFd, UringAbi.UNREGISTER_FILES, "UNREGISTER_FILES");
     }
 }

@@ -3,6 +3,7 @@ package io.xferbench.nativeio.uring;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
 
 /**
@@ -67,5 +68,14 @@ final class UringCalls {
 
     static long register(int fd, int opcode, long arg, int count) throws LastErrorException {
         return syscall(SYS_IO_URING_REGISTER, fd, opcode, arg, count, 0, 0);
+    }
+
+    /** An UNREGISTER_* call ({@code name} says which, for the error), as each registration's close makes it. */
+    static void unregister(int fd, int opcode, String name) throws NativeException {
+        try {
+            register(fd, opcode, 0, 0);
+        } catch (LastErrorException e) {
+            throw new NativeException("io_uring_register(" + name + ")", e.getErrorCode());
+        }
     }
 }
