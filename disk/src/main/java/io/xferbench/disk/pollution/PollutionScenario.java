@@ -60,20 +60,7 @@ final class PollutionScenario {
         evictAndCheck();
         clients.fetchAll();
         clients.start(o.connections);
-        sampler.reset();
-        long warmEnd = System.nanoTime() + WARMUP_CAP_NANOS;
-        List<Sample> warm = sampler.collectWhile(() -> false);
-        // At least as long as "before": the server's JIT warms up here, not inside the measured windows.
-        long warmMin = System.nanoTime() + o.before.toNanos();
-        while ((warm.getLast().residencyPercent() < WARM_PERCENT || System.nanoTime() < warmMin)
-                && System.nanoTime() < warmEnd) {
-            warm.add(sampler.next());
-        }
-        if (warm.getLast().residencyPercent() < WARM_PERCENT) {
-            throw new IOException(String.format(Locale.ROOT, "the hot set reached only %.1f%% residency in the "
-                    + "cgroup (limit %s): too small for two JVMs and the hot set?", warm.getLast().residencyPercent(),
-                    Sizes.format(group.limitBytes())));
-        }
+        warmUp();
         sampler.reset();
         Sample.Span before = Sample.Span.of(collectBefore());
 
@@ -104,8 +91,57 @@ final class PollutionScenario {
         double bigResident = PageCache.residency(bigFile).fraction() * 100;
         Sample.Span duringSpan = Sample.Span.of(during);
 
-        // After: keep sampling for as long as "before" lasted, and on until recovered or the cap.
         long readEnd = System.nanoTime();
+        After sampled = sampleAfter(readEnd, before);
+        List<Sample> after = sampled.samples();
+        BlockDevice.Counters devAfter = sampled.device();
+        Double recovery = sampled.recovery();
+        long afterNanos = o.before.toNanos();
+        long capNanos = o.recoverCap.toNanos();
+        List<Sample> afterWindow = after.stream().filter(s -> s.endNanos() - readEnd <= afterNanos + PERIOD_SLACK)
+                .toList();
+        Sample.Span afterSpan = Sample.Span.of(afterWindow);
+        long errors = before.errors() + duringSpan.errors() + Sample.Span.of(after).errors();
+        log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %% (read end: mincore "
+                + "%.1f, vmtouch %s), recovered %s%n", mode.id, read.mibPerSec(), before.meanResidency(),
+                duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
+                vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
+                recoveryPhrase(recovery));
+        return new PollutionRow(mode.id, read.bytes(), read.passes(), read.mibPerSec(), read.verified(), bigResident,
+                before.meanResidency(), duringSpan.lowestResidency(),
+                afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
+                before.requestsPerSecond(), duringSpan.requestsPerSecond(),
+                afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
+                before.requests(), duringSpan.requests(), afterSpan.requests(), errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
+                devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
+    }
+
+    /**
+     * Samples until the hot set is {@link #WARM_PERCENT} resident and at least --before has passed: the server's JIT
+     * warms up here, not inside the measured windows. Fails when the hot set does not get there within the cap.
+     */
+    private void warmUp() throws IOException, InterruptedException {
+        sampler.reset();
+        long warmEnd = System.nanoTime() + WARMUP_CAP_NANOS;
+        List<Sample> warm = sampler.collectWhile(() -> false);
+        long warmMin = System.nanoTime() + o.before.toNanos();
+        while ((warm.getLast().residencyPercent() < WARM_PERCENT || System.nanoTime() < warmMin)
+                && System.nanoTime() < warmEnd) {
+            warm.add(sampler.next());
+        }
+        if (warm.getLast().residencyPercent() < WARM_PERCENT) {
+            throw new IOException(String.format(Locale.ROOT, "the hot set reached only %.1f%% residency in the "
+                    + "cgroup (limit %s): too small for two JVMs and the hot set?", warm.getLast().residencyPercent(),
+                    Sizes.format(group.limitBytes())));
+        }
+    }
+
+    /** The after samples, the device's reads in the after window, and the seconds to recovery (null: not by the cap). */
+    private record After(List<Sample> samples, BlockDevice.Counters device, Double recovery) {
+    }
+
+    /** After the read ended at {@code readEnd}: samples for as long as "before" lasted, and on until recovered or the cap. */
+    private After sampleAfter(long readEnd, Sample.Span before) throws IOException, InterruptedException {
         BlockDevice.Counters dev1 = device.counters();
         BlockDevice.Counters devAfter = null;
         List<Sample> after = new ArrayList<>();
@@ -124,25 +160,9 @@ final class PollutionScenario {
                 recovery = since / 1e9;
             }
             if (devAfter != null && (recovery != null || since >= capNanos)) {
-                break;
+                return new After(after, devAfter, recovery);
             }
         }
-        List<Sample> afterWindow = after.stream().filter(s -> s.endNanos() - readEnd <= afterNanos + PERIOD_SLACK)
-                .toList();
-        Sample.Span afterSpan = Sample.Span.of(afterWindow);
-        long errors = before.errors() + duringSpan.errors() + Sample.Span.of(after).errors();
-        log.printf(Locale.ROOT, "bench-pollution: %s: %.0f MiB/s, hot residency %.1f/%.1f/%.1f %% (read end: mincore "
-                + "%.1f, vmtouch %s), recovered %s%n", mode.id, read.mibPerSec(), before.meanResidency(),
-                duringSpan.lowestResidency(), afterSpan.lastResidency(), endOfRead.fraction() * 100,
-                vmtouch == null ? "-" : String.format(Locale.ROOT, "%.1f", vmtouch.percent()),
-                recoveryPhrase(recovery));
-        return new PollutionRow(mode.id, read.bytes(), read.passes(), read.mibPerSec(), read.verified(), bigResident,
-                before.meanResidency(), duringSpan.lowestResidency(),
-                afterSpan.lastResidency(), endOfRead.fraction() * 100, vmtouch == null ? null : vmtouch.percent(),
-                before.requestsPerSecond(), duringSpan.requestsPerSecond(),
-                afterSpan.requestsPerSecond(), before.p99Millis(), duringSpan.p99Millis(), afterSpan.p99Millis(),
-                before.requests(), duringSpan.requests(), afterSpan.requests(), errors, recovery, capNanos / 1e9, devDuring.reads(), devDuring.sectors() * 512 / Sizes.MiB,
-                devAfter.reads(), devAfter.sectors() * 512 / Sizes.MiB, group.limitBytes(), group.peakBytes(), null);
     }
 
     /**
@@ -234,12 +254,12 @@ final class PollutionScenario {
     /** Half a period: a sample ending just past the after window still belongs to it. */
     private static final long PERIOD_SLACK = HotSetSampler.PERIOD_NANOS / 2;
 
-    /** Residency (last sample) and rate (last second) back within the tolerance of before. */
     /** The progress line's recovery: to the sampling's 0.25 s resolution, not a double's nine digits ("6.823743819 s"). */
     static String recoveryPhrase(Double seconds) {
         return seconds == null ? "not within the cap" : String.format(Locale.ROOT, "after %.2f s", seconds);
     }
 
+    /** Residency (last sample) and rate (last second) back within the tolerance of before. */
     private boolean recovered(List<Sample> after, Sample.Span before) {
         List<Sample> recent = after.subList(Math.max(0, after.size() - RECOVERY_SAMPLES), after.size());
         Sample.Span r = Sample.Span.of(recent);
