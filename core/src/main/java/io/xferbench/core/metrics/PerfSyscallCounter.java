@@ -33,7 +33,6 @@ public final class PerfSyscallCounter implements AutoCloseable {
             "pipe2", "fcntl", "ioctl", "getrusage", "sched_yield", "clock_nanosleep", "statx", "ftruncate", "rename");
 
     private static final long ACK_TIMEOUT_MS = 10_000;
-    private static final int ATTACH_ATTEMPTS = 10;
     private static volatile Availability availability;
 
     private final Process perf;
@@ -113,9 +112,9 @@ public final class PerfSyscallCounter implements AutoCloseable {
 
     /**
      * Attaches to {@code pid} with events disabled and returns once perf has its events open on every thread (again
-     * when a thread exited while perf attached). perf is driven through its standard streams: commands on
-     * stdin, acks on stdout, counts on stderr ({@code --control fd:0,1}), so no file or fifo is ever created and
-     * nothing is left behind, however this JVM ends (perf exits when its target does).
+     * when a thread exited while perf attached, for up to {@link AttachRetry#BUDGET}). perf is driven through its
+     * standard streams: commands on stdin, acks on stdout, counts on stderr ({@code --control fd:0,1}), so no file or
+     * fifo is ever created and nothing is left behind, however this JVM ends (perf exits when its target does).
      */
     public static PerfSyscallCounter attach(long pid) throws IOException {
         return attach(pid, DEFAULT_SYSCALLS);
@@ -128,20 +127,18 @@ public final class PerfSyscallCounter implements AutoCloseable {
         List<String> cmd = new ArrayList<>(PerfDescriptorLimit.wrapper(pid, events.size()));
         cmd.addAll(List.of("perf", "stat", "-x,", "--no-big-num", "-D", "-1", "--control", "fd:0,1",
                 "-e", String.join(",", events), "-p", Long.toString(pid)));
-        for (int attempt = 1; ; attempt++) {
+        // perf -p opens its events thread by thread and gives up when one exits on the way (ESRCH): an io-wq worker
+        // retiring, a short-lived JVM thread. The next try lists the threads again; AttachRetry says for how long.
+        return AttachRetry.standard().run(() -> {
             PerfSyscallCounter counter = new PerfSyscallCounter(new ProcessBuilder(cmd).start());
             try {
                 counter.awaitAttached();
                 return counter;
             } catch (IOException e) {
                 counter.close();
-                // perf -p opens its events thread by thread and gives up when one exits on the way (ESRCH): an io-wq
-                // worker retiring, a short-lived JVM thread. The next attempt lists the threads again.
-                if (attempt == ATTACH_ATTEMPTS || !String.valueOf(e.getMessage()).contains("No such process")) {
-                    throw e;
-                }
+                throw e;
             }
-        }
+        });
     }
 
     /**
