@@ -42,14 +42,17 @@ public final class ServerInfo {
     private ServerInfo() {
     }
 
-    /** {@code local}: the server's address on the connection asking, whose link INFO describes. */
-    static ServerDescription describe(ServerConfig config, InetAddress local) {
+    /**
+     * {@code local}: the server's address on the connection asking, whose link INFO describes; {@code dataDir}: the
+     * verdicts of the data directory's file system, probed at start.
+     */
+    static ServerDescription describe(ServerConfig config, DataDirectoryVerdicts dataDir, InetAddress local) {
         List<MethodDescription> methods = new ArrayList<>();
         boolean onLoops = java.util.Arrays.stream(EventLoopTransport.values()).anyMatch(t -> config.ioModel().startsWith(t.model));
         for (SenderMethod m : DownloadMethods.all()) {
             // An event loop's own method, on this server's model: refused on a threaded one.
             String loopOnly = onLoops ? null : LoopMethodRefusal.onThreads(m, config.ioModel());
-            MethodDescription e = entry("download", m.id(), m.summary(), loopOnly == null ? m.availability() : Availability.unavailable(loopOnly));
+            MethodDescription e = entry("download", m.id(), m.summary(), loopOnly == null ? dataDir.of(m) : Availability.unavailable(loopOnly));
             methods.add(loopOnly == null ? e : e.onlyOn(loopModels()));
         }
         for (ReceiverMethod m : UploadMethods.all()) {

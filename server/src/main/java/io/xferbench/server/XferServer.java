@@ -51,18 +51,30 @@ public final class XferServer implements AutoCloseable {
             LOG.info("removed " + r.path() + " (" + r.bytes() + " bytes), left by a server that was killed");
         }
         sweepOrphanedRecords(data);
+        DataDirectoryVerdicts verdicts = probe(config);
         XferServer server = new XferServer(config, data);
         ServerModels.Model model = ServerModels.byId(config.ioModel()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
         try {
             server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers,
-                    local -> ServerInfo.describe(config, local)));
+                    local -> ServerInfo.describe(config, verdicts, local)));
         } catch (IOException | RuntimeException e) {
             server.measurements.close();
             data.close();
             throw e;
         }
         return server;
+    }
+
+    /** The data directory's verdicts for INFO, once; an unavailable method is logged with why. */
+    private static DataDirectoryVerdicts probe(ServerConfig config) {
+        DataDirectoryVerdicts verdicts = DataDirectoryVerdicts.probe(config.dataDir());
+        verdicts.byMethod().forEach((id, a) -> {
+            if (!a.isAvailable()) {
+                LOG.info(id + " unavailable: " + a.unavailableReason());
+            }
+        });
+        return verdicts;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.xferbench.core.method.send;
 
+import io.xferbench.core.data.DontCacheOnDirectory;
 import io.xferbench.core.method.Availability;
 import io.xferbench.core.method.DefinedSenderMethod;
 import io.xferbench.core.method.FileSender;
@@ -17,6 +18,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
 
 /**
  * preadv2(2) with RWF_DONTCACHE into a direct buffer, then write(2) to the socket: channel-direct's buffered read
@@ -47,6 +49,25 @@ public final class DontCacheSender implements FileSender {
             reason = Fds.unavailableReason();
         }
         return reason == null ? Availability.AVAILABLE : Availability.unavailable(reason);
+    }
+
+    /**
+     * Whether dontcache can serve the files of {@code dir}: the kernel's answer, then the file system's, from one probe
+     * read in {@code dir} ({@link DontCacheOnDirectory}). A server asks once at start for its INFO; a file system
+     * mounted below {@code dir} may answer otherwise, so each request is still checked ({@link #checkSupported}).
+     */
+    public static Availability availabilityIn(Path dir) {
+        Availability kernel = availability();
+        if (!kernel.isAvailable()) {
+            return kernel;
+        }
+        String reason;
+        try {
+            reason = DontCacheOnDirectory.unsupportedReason(dir);
+        } catch (IOException e) {
+            reason = "RWF_DONTCACHE not probed: " + e.getMessage();
+        }
+        return reason == null ? Availability.AVAILABLE : Availability.unavailable("data directory " + dir + ": " + reason);
     }
 
     /** One probe read at the file's end (it fetches nothing): the file system may refuse the flag the kernel has. */
