@@ -23,6 +23,7 @@ public final class IoUring implements AutoCloseable {
     private final int fd;
     private final RingOptions options;
     private final int features;
+    private final int setupFlags;
     private final MappedRegion rings;
     private final MappedRegion sqeArray;
     private final SubmissionQueue sq;
@@ -36,11 +37,12 @@ public final class IoUring implements AutoCloseable {
     private long wakeups;
     private boolean closed;
 
-    private IoUring(int fd, RingOptions options, int features, MappedRegion rings, MappedRegion sqeArray,
-            SubmissionQueue sq, CompletionQueue cq) {
+    private IoUring(int fd, RingOptions options, int features, int setupFlags, MappedRegion rings,
+            MappedRegion sqeArray, SubmissionQueue sq, CompletionQueue cq) {
         this.fd = fd;
         this.options = options;
         this.features = features;
+        this.setupFlags = setupFlags;
         this.rings = rings;
         this.sqeArray = sqeArray;
         this.sq = sq;
@@ -96,7 +98,7 @@ public final class IoUring implements AutoCloseable {
             sqes = MappedRegion.map(fd, (long) UringAbi.SQE_BYTES * sqEntries, UringAbi.OFF_SQES, "SQEs");
             SubmissionQueue sq = new SubmissionQueue(rings.bytes(), sqes.bytes(), params);
             CompletionQueue cq = new CompletionQueue(rings.bytes(), params);
-            return new IoUring(fd, options, features, rings, sqes, sq, cq);
+            return new IoUring(fd, options, features, params.getInt(UringAbi.PARAMS_FLAGS), rings, sqes, sq, cq);
         } catch (NativeException | RuntimeException e) {
             for (MappedRegion region : new MappedRegion[] {sqes, rings}) {
                 try {
@@ -122,6 +124,15 @@ public final class IoUring implements AutoCloseable {
     /** The IORING_FEAT_* bits the kernel reported at setup. */
     public int features() {
         return features;
+    }
+
+    /**
+     * The IORING_SETUP_* flags of the ring as the kernel wrote them back into io_uring_params at setup, by name
+     * ({@code CQSIZE}, {@code SQPOLL}, {@code SINGLE_ISSUER}, {@code DEFER_TASKRUN}; any other bit as hex): what a
+     * report can show of how the ring was really set up.
+     */
+    public List<String> setupFlags() {
+        return UringAbi.setupFlagNames(setupFlags);
     }
 
     /** Whether an SQPOLL ring may read files by their plain descriptor (IORING_FEAT_SQPOLL_NONFIXED, Linux 5.11). */

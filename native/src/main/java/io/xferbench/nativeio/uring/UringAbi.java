@@ -1,5 +1,8 @@
 package io.xferbench.nativeio.uring;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /** The kernel's io_uring ABI values this package uses (include/uapi/linux/io_uring.h; the same on every architecture). */
 final class UringAbi {
     static final int SETUP_SQPOLL = 1 << 1;
@@ -82,5 +85,26 @@ final class UringAbi {
     static final int CQE_FLAGS = 12;
 
     private UringAbi() {
+    }
+
+    /** The names of the IORING_SETUP_* bits in {@code flags} this package sets; any other bit in hex. */
+    static List<String> setupFlagNames(int flags) {
+        List<String> names = new ArrayList<>();
+        for (int bit = 0; bit < 32; bit++) {
+            if ((flags & 1 << bit) != 0) {
+                names.add(name(1 << bit));
+            }
+        }
+        return names;
+    }
+
+    private static String name(int flag) {
+        return switch (flag) {
+            case SETUP_SQPOLL -> "SQPOLL";
+            case SETUP_CQSIZE -> "CQSIZE";
+            case SETUP_SINGLE_ISSUER -> "SINGLE_ISSUER";
+            case SETUP_DEFER_TASKRUN -> "DEFER_TASKRUN";
+            default -> "0x" + Integer.toHexString(flag);
+        };
     }
 }
