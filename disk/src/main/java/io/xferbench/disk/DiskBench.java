@@ -8,6 +8,7 @@ import io.xferbench.core.read.ReadEngine;
 import io.xferbench.core.read.ReadEngines;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
+import io.xferbench.core.read.RingFlags;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,7 +49,8 @@ public final class DiskBench {
             return 0;
         }
         List<DiskRow> rows = DiskRows.run(o, System.err);
-        String text = DiskTable.format(DiskEnvironment.describe(o, o.fio() ? Fio.path() : null), rows, o.format);
+        String text = DiskTable.format(DiskEnvironment.describe(o, o.fio() ? Fio.path() : null), DiskSettings.of(o), rows,
+                o.format);
         if (o.out != null) {
             Files.writeString(o.out, text);
         } else {
@@ -152,6 +154,13 @@ public final class DiskBench {
                         + "(default: ${DEFAULT-VALUE}; docs/disk.md).")
         Duration jitSettle;
 
+        @Option(names = "--ring-flags", defaultValue = "default", converter = RingFlagsName.class,
+                description = "Setup flags of the engines on the suite's own ring (uring-raw, uring-fixed, "
+                        + "uring-sqpoll, uring-dontcache): default (none) or single-issuer (SINGLE_ISSUER+DEFER_TASKRUN, "
+                        + "SINGLE_ISSUER alone with SQPOLL); a kernel that refuses them skips those rows with why "
+                        + "(default: ${DEFAULT-VALUE}; docs/disk.md).")
+        RingFlags ringFlags;
+
         @Option(names = "--no-fio", description = "Leave out the fio rows.")
         boolean noFio;
 
@@ -222,6 +231,15 @@ public final class DiskBench {
 
         private ParameterException usage(String message) {
             return new ParameterException(spec.commandLine(), message);
+        }
+    }
+
+    /** default or single-issuer, one line and exit 2 for anything else. */
+    static final class RingFlagsName implements CommandLine.ITypeConverter<RingFlags> {
+        @Override
+        public RingFlags convert(String value) {
+            return RingFlags.named(value).orElseThrow(() -> new CommandLine.TypeConversionException(
+                    "--ring-flags takes " + RingFlags.choices() + ", not " + value));
         }
     }
 

@@ -43,6 +43,7 @@ final class DiskEnvironment {
                 + EngineWarmUp.MIN_READS + " reads or " + Sizes.format(EngineWarmUp.MIN_READ_BYTES) + ", at most "
                 + o.jitSettle.toMillis() + " ms (--jit-settle); the warm-up column says how long, and 'unsettled' "
                 + "where it ran out first");
+        e.put("ringFlags", o.ringFlags.describe() + " (--ring-flags)");
         e.put("fio", fio == null ? "none (" + (o.fio() ? Fio.missingReason() : "--no-fio") + ")" : version(fio));
         return e;
     }

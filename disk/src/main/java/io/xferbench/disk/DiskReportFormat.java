@@ -1,5 +1,6 @@
 package io.xferbench.disk;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.xferbench.core.table.CsvTable;
@@ -18,17 +19,24 @@ public final class DiskReportFormat {
     private DiskReportFormat() {
     }
 
-    /** The JSON document: the environment, then the rows. */
-    private record Document(Map<String, String> environment, List<?> rows) {
+    /** The JSON document: the environment, the typed settings (when the report has any), then the rows. */
+    private record Document(Map<String, String> environment, @JsonInclude(JsonInclude.Include.NON_NULL) Record settings,
+                            List<?> rows) {
     }
 
     /** {@code table} is the rows for people (the environment is added as its preamble); {@code csv} the rows for tools. */
     public static String render(String format, Map<String, String> environment, List<?> rows, Table table, Table csv)
             throws IOException {
+        return render(format, environment, null, rows, table, csv);
+    }
+
+    /** The same with {@code settings}, written to the JSON as they are (the environment says them in words). */
+    public static String render(String format, Map<String, String> environment, Record settings, List<?> rows, Table table,
+                                Table csv) throws IOException {
         environment.forEach((k, v) -> table.preamble(k + ": " + v));
         return switch (format) {
             case "json" -> {
-                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(new Document(environment, rows)) + "\n";
+                yield new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(new Document(environment, settings, rows)) + "\n";
             }
             case "csv" -> CsvTable.render(csv);
             case "markdown" -> MarkdownTable.render(table);

@@ -67,7 +67,7 @@ final class DiskRows {
         long whole = o.size / bs * bs;
         long span = pattern == ReadPattern.SEQUENTIAL ? Math.max(bs, Math.min(whole, o.rowBytes) / bs * bs) : whole;
         long ops = Math.min(o.randomOps, Math.max(1, o.rowBytes / bs));
-        return new ReadSpec(file, span, pattern, bs, depth, ops, 42);
+        return new ReadSpec(file, span, pattern, bs, depth, ops, 42).withRingFlags(o.ringFlags);
     }
 
     /** Every run the table and the beyond-RAM section will make, for the plan line and the progress lines. */

@@ -27,8 +27,14 @@ final class DiskTable {
     }
 
     static String format(Map<String, String> environment, List<DiskRow> rows, String format) throws IOException {
+        return format(environment, null, rows, format);
+    }
+
+    /** The same with the run's typed settings in the JSON ({@code null}: none). */
+    static String format(Map<String, String> environment, DiskSettings settings, List<DiskRow> rows, String format)
+            throws IOException {
         Table table = table(rows);
-        return DiskReportFormat.render(format, environment, rows, table, table);
+        return DiskReportFormat.render(format, environment, settings, rows, table, table);
     }
 
     private static Table table(List<DiskRow> rows) {

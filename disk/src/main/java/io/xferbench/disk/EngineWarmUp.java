@@ -60,13 +60,13 @@ final class EngineWarmUp {
 
     /**
      * The untimed reads for {@code row}: its pattern, block size and depth over the file's first 16 MiB (at least a
-     * block per thread), a random one up to 5,000 blocks or 64 MiB.
+     * block per thread), a random one up to 5,000 blocks or 64 MiB; on rings set up as the row's are.
      */
     static ReadSpec shapeOf(ReadSpec row) {
         int bs = row.blockSize();
         long span = Math.min(row.span(), Math.max(SPAN, (long) row.concurrency() * bs)) / bs * bs;
         long ops = Math.max(row.concurrency(), Math.min(RANDOM_OPS, RANDOM_BYTES / bs));
-        return new ReadSpec(row.file(), span, row.pattern(), bs, row.concurrency(), ops, 7);
+        return new ReadSpec(row.file(), span, row.pattern(), bs, row.concurrency(), ops, 7).withRingFlags(row.ringFlags());
     }
 
     /** Runs {@code engine} on {@code shape} until the JIT is quiet or {@code max} has passed; at least once. */

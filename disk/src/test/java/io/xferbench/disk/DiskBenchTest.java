@@ -166,7 +166,7 @@ class DiskBenchTest {
                 new String[] {"--cgroup-limit", "lots"}, new String[] {"--row-bytes", "1KiB"},
                 new String[] {"--row-bytes", "0"}, new String[] {"--repeat", "0"}, new String[] {"--settle", "-1s"},
                 new String[] {"--settle", "soon"}, new String[] {"--jit-settle", "-1s"},
-                new String[] {"--dir", "target/no-such-dir"},
+                new String[] {"--dir", "target/no-such-dir"}, new String[] {"--ring-flags", "sqpoll"},
                 // A tiny run otherwise: the old code ran it, then failed writing the table (exit 1).
                 tinyRunWith("--out", "target/no-such-dir/table.txt"), tinyRunWith("--out", "target"))) {
             StringWriter err = new StringWriter();
@@ -192,7 +192,7 @@ class DiskBenchTest {
         assertEquals(0, status);
         for (String option : List.of("--size", "--format", "--out", "--dir", "--block-sizes", "--depths",
                 "--random-ops", "--engines", "--patterns", "--cache", "--no-fio", "--cgroup-limit", "--repeat", "--settle",
-                "--jit-settle")) {
+                "--jit-settle", "--ring-flags")) {
             assertTrue(out.toString().contains(option), option + " missing from --help:\n" + out);
         }
         assertFalse(out.toString().contains("--child-row"), "the internal option shows in --help");

@@ -5,8 +5,11 @@ import io.xferbench.core.testing.MethodAssumptions;
 import io.xferbench.core.read.ReadEngines;
 import io.xferbench.core.read.ReadPattern;
 import io.xferbench.core.read.ReadSpec;
+import io.xferbench.core.read.RingFlags;
 import io.xferbench.nativeio.uring.UringProbe;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -39,6 +42,71 @@ class OwnRingEnginesTest {
             assertTrue(command.containsAll(engine.fioOptions()), command.toString());
             assertTrue(command.contains("--iodepth=32") && command.contains("--numjobs=1"), command.toString());
             assertTrue(command.contains("--direct=" + (e.getKey().endsWith("-odirect") ? 1 : 0)), command.toString());
+        }
+    }
+
+    /** --ring-flags reaches every row's spec and its warm-up's, and the report says it in words and in typed JSON. */
+    @Test
+    void ringFlagsReachTheRowsTheirWarmUpTheHeaderAndTheJson() throws Exception {
+        assertEquals(RingFlags.DEFAULT, DiskBench.Options.parse("--dir", "target").ringFlags);
+        DiskBench.Options o = DiskBench.Options.parse("--ring-flags", "single-issuer", "--size", "64MiB", "--row-bytes",
+                "16MiB", "--dir", "target", "--no-fio", "--settle", "0s");
+        assertEquals(RingFlags.SINGLE_ISSUER, o.ringFlags);
+        ReadSpec row = DiskRows.rowSpec(o, Path.of("target/f"), ReadPattern.RANDOM, 4096, 8);
+        assertEquals(RingFlags.SINGLE_ISSUER, row.ringFlags());
+        assertEquals(RingFlags.SINGLE_ISSUER, EngineWarmUp.shapeOf(row).ringFlags());
+
+        List<DiskRow> rows = List.of(DiskRow.skipped("fio", "psync", "sequential", 4096, 1, true, "cold", 1 << 20, 0, "--no-fio"));
+        String table = DiskTable.format(DiskEnvironment.describe(o, null), DiskSettings.of(o), rows, "table");
+        assertTrue(table.contains("\n# ringFlags: single-issuer: SINGLE_ISSUER+DEFER_TASKRUN on the own rings, SINGLE_ISSUER "
+                + "alone on uring-sqpoll's"), table);
+        JsonNode json = new ObjectMapper().readTree(DiskTable.format(DiskEnvironment.describe(o, null), DiskSettings.of(o),
+                rows, "json"));
+        assertEquals("single-issuer", json.get("settings").get("ringFlags").asText());
+        assertEquals("[\"SINGLE_ISSUER\",\"DEFER_TASKRUN\"]", json.get("settings").get("ringSetupFlags").toString());
+        assertEquals("[\"SINGLE_ISSUER\"]", json.get("settings").get("sqPollRingSetupFlags").toString());
+        JsonNode defaults = new ObjectMapper().readTree(DiskTable.format(Map.of(),
+                DiskSettings.of(DiskBench.Options.parse("--dir", "target")), rows, "json"));
+        assertEquals("[]", defaults.get("settings").get("ringSetupFlags").toString());
+    }
+
+    /**
+     * The own-ring rows with SINGLE_ISSUER+DEFER_TASKRUN read the right bytes; where this kernel refuses the flags
+     * each row is skipped with the probe's reason, not run without them.
+     */
+    @Test
+    void aSingleIssuerRunVerifiesItsRowsOrSkipsThemWithTheKernelsReason() throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("target"), "disk-ring-flags-");
+        try {
+            DiskBench.Options o = DiskBench.Options.parse(new String[] {"--size", "8MiB", "--block-sizes", "64KiB",
+                    "--depths", "4", "--random-ops", "64", "--cache", "cold", "--settle", "0", "--jit-settle", "0",
+                    "--cgroup-limit", "none", "--no-fio", "--engines", "uring-raw,uring-fixed,uring-sqpoll",
+                    "--ring-flags", "single-issuer", "--dir", dir.toString()});
+            List<DiskRow> java = DiskRows.run(o, new PrintStream(new ByteArrayOutputStream())).stream()
+                    .filter(r -> r.tool().equals("java")).toList();
+            assertEquals(6, java.size(), java.toString());
+            UringProbe probe = UringProbe.here();
+            for (DiskRow r : java) {
+                if (r.skipped() == null) {
+                    assertTrue(r.verified(), r.toString());
+                } else {
+                    assertTrue(!r.skipped().isBlank(), r.toString());
+                }
+            }
+            if (probe.ring() == null && probe.deferTaskrun() == null) {
+                java.stream().filter(r -> r.engine().equals("uring-raw"))
+                        .forEach(r -> assertNull(r.skipped(), "the kernel takes the flags, yet: " + r.skipped()));
+            } else if (probe.ring() == null) {
+                java.stream().filter(r -> r.engine().equals("uring-raw"))
+                        .forEach(r -> assertEquals(probe.singleIssuer() != null ? probe.singleIssuer() : probe.deferTaskrun(),
+                                r.skipped()));
+            }
+            String reasons = java.stream().filter(r -> r.skipped() != null).map(DiskRow::skipped).distinct()
+                    .collect(Collectors.joining("; "));
+            MethodAssumptions.assumeAvailable("the own rings with SINGLE_ISSUER", java.stream().anyMatch(r -> r.skipped() == null),
+                    reasons);
+        } finally {
+            RunDirectory.delete(dir);
         }
     }
 

@@ -52,6 +52,11 @@ final class OwnRingReads {
             }
             return List.copyOf(flags);
         }
+
+        /** The ring {@code spec} reads through: this shape's, {@code concurrency} deep, with the spec's ring flags. */
+        RingOptions options(ReadSpec spec) {
+            return spec.ringFlags().applyTo(options(spec.concurrency()));
+        }
     }
 
     private OwnRingReads() {
@@ -64,6 +69,10 @@ final class OwnRingReads {
     static String unsupported(ReadSpec spec, boolean direct, Shape shape, UringProbe probe, PinnedMemory pinned) {
         if (probe.ring() != null) {
             return probe.ring();
+        }
+        String flags = spec.ringFlags().unsupported(probe, shape.sqPoll());
+        if (flags != null) {
+            return flags;
         }
         if (shape.sqPoll() && probe.sqPoll() != null) {
             return probe.sqPoll();
@@ -114,7 +123,7 @@ final class OwnRingReads {
         BlockDigest digest = new BlockDigest();
         LatencySink sink = latencies.forThread();
         String shown = spec.file().toString();
-        try (IoUring ring = IoUring.open(shape.options(spec.concurrency()))) {
+        try (IoUring ring = open(spec, shape)) {
             if (shape.fixedBuffers()) {
                 registerBuffers(ring, slots);
             }
@@ -135,6 +144,22 @@ final class OwnRingReads {
             });
             long readNanos = System.nanoTime() - t0;
             return new ReadOutcome(plan.ops(), plan.ops() * blockSize, digest.sum(), readNanos);
+        }
+    }
+
+    /**
+     * The ring of {@code spec} and {@code shape}. A kernel that refuses the spec's ring flags (EINVAL: SINGLE_ISSUER
+     * with SQPOLL before the kernel took the pair, say) makes the row a skip with its reason, as the probe's would.
+     */
+    static IoUring open(ReadSpec spec, Shape shape) throws IOException {
+        RingOptions options = shape.options(spec);
+        try {
+            return IoUring.open(options);
+        } catch (NativeException e) {
+            if (e.errno() == Errno.EINVAL && spec.ringFlags() != RingFlags.DEFAULT) {
+                throw new ReadUnsupportedException(e.getMessage(), e);
+            }
+            throw e;
         }
     }
 
