@@ -66,6 +66,9 @@ final class EventLoopBody implements LoopSocket {
         /** Nothing was written: the request is answered with this error and the connection goes on. */
         void refused(Status status, String message);
 
+        /** Nothing was written, for a reason of the server's own (a RuntimeException, an Error): an internal error. */
+        void internal(Throwable cause);
+
         /** Failed past the head: the connection can only close. */
         void failed(Throwable cause);
     }
@@ -91,8 +94,26 @@ final class EventLoopBody implements LoopSocket {
     }
 
     /**
-     * Writes {@code head}, then the body of {@code file} by {@code method}, or refuses; {@code file} is closed by the
-     * time {@code outcome} hears.
+     * Null when {@code method} can send a body of {@code size} bytes here, else why not (answered UNAVAILABLE before
+     * anything is written). A pool method is asked on the pool, by its sender ({@link #send}). A RuntimeException or
+     * Error is thrown to the caller, which answers it before anything is written, as any other of its own.
+     */
+    String unsupported(SenderMethod method, long size) {
+        LoopSender loop = method.loopSender();
+        if (loop == null) {
+            return null;
+        }
+        try {
+            loop.checkSupported(this, size);
+            return null;
+        } catch (UnsupportedTransferException e) {
+            return method.id() + ": " + e.getMessage();
+        }
+    }
+
+    /**
+     * Writes {@code head}, then the body of {@code file} by {@code method} (a loop method {@link #unsupported} passed),
+     * or refuses; {@code file} is closed by the time {@code outcome} hears, or when this throws.
      */
     void send(SenderMethod method, TransferOptions options, ByteBuf head, OpenedFile file, Outcome outcome) {
         SourceFile source = new SourceFile(file.path(), file.channel(), file.size());
@@ -101,32 +122,28 @@ final class EventLoopBody implements LoopSocket {
             onPool(method, options, head, file, source, outcome);
             return;
         }
-        try {
-            loop.checkSupported(this, file.size());
-        } catch (UnsupportedTransferException e) {
-            head.release();
-            Quietly.close(file);
-            outcome.refused(Status.UNAVAILABLE, method.id() + ": " + e.getMessage());
-            return;
-        }
         conn.request().answerStarts();
-        loop.writeHead(this, head, file.size());
-        String name = file.path().getFileName().toString();
+        long start;
+        ChannelFuture body;
         try {
+            loop.writeHead(this, head, file.size());
+            String name = file.path().getFileName().toString();
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY, name);
+            start = System.nanoTime();
+            body = injectedBodyFailure(name);
+            if (body == null) {
+                body = loop.send(this, source);
+            }
         } catch (RuntimeException | Error e) {
+            // Not handed to a write's listener: the file is ours to close (the head is the pipeline's once written).
             Quietly.close(file);
             throw e;
         }
-        long start = System.nanoTime();
-        ChannelFuture body = injectedBodyFailure(name);
-        if (body == null) {
-            body = loop.send(this, source);
-        }
+        long started = start;
         body.addListener(f -> {
             Quietly.close(file);
             if (f.isSuccess()) {
-                outcome.sent(System.nanoTime() - start);
+                outcome.sent(System.nanoTime() - started);
             } else {
                 outcome.failed(f.cause());
             }
@@ -145,8 +162,11 @@ final class EventLoopBody implements LoopSocket {
         return null;
     }
 
-    /** What the pool did: refused before writing, or sent (nanos), or failed past the head. */
-    private record PoolResult(Status status, String refusal, long nanos, Throwable cut) {
+    /**
+     * What the pool did: refused before writing (with a status, or {@code internal}: a failure of the server's own),
+     * or sent (nanos), or failed past the head ({@code cut}).
+     */
+    private record PoolResult(Status status, String refusal, Throwable internal, long nanos, Throwable cut) {
     }
 
     private void onPool(SenderMethod method, TransferOptions options, ByteBuf head, OpenedFile file, SourceFile source, Outcome outcome) {
@@ -183,7 +203,11 @@ final class EventLoopBody implements LoopSocket {
             }
         }, result -> {
             poolSendEnded();
-            if (result.refusal() != null) {
+            if (result.internal() != null) {
+                // Nothing of the answer was written after all: it can still be answered.
+                conn.request().answerWithdrawn();
+                outcome.internal(result.internal());
+            } else if (result.refusal() != null) {
                 outcome.refused(result.status(), result.refusal());
             } else if (result.cut() != null) {
                 outcome.failed(result.cut());
@@ -216,9 +240,12 @@ final class EventLoopBody implements LoopSocket {
             sender = senders.get(method.id(), options, method.bufferBytes(options), () -> method.newSender(options));
             sender.checkSupported(source, 0, source.size());
         } catch (PerConnection.BudgetExceeded e) {
-            return new PoolResult(Status.BUSY, e.getMessage(), 0, null);
+            return new PoolResult(Status.BUSY, e.getMessage(), null, 0, null);
         } catch (IOException e) {
-            return new PoolResult(Status.UNAVAILABLE, method.id() + ": " + e.getMessage(), 0, null);
+            return new PoolResult(Status.UNAVAILABLE, method.id() + ": " + e.getMessage(), null, 0, null);
+        } catch (RuntimeException | Error e) {
+            // Before the head: answered as the server's own failure, not as a body cut short.
+            return new PoolResult(null, null, e, 0, null);
         }
         try {
             AnswerHead.write(socket, head); // MSG_MORE: it leaves with the body, as on the thread models
@@ -226,11 +253,11 @@ final class EventLoopBody implements LoopSocket {
             InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, source.path().getFileName().toString());
             long start = System.nanoTime();
             sender.send(source, 0, source.size(), socket);
-            return new PoolResult(null, null, System.nanoTime() - start, null);
+            return new PoolResult(null, null, null, System.nanoTime() - start, null);
         } catch (IOException | RuntimeException | Error e) {
             // Mid-body the sender's state cannot be trusted, nor the stream: the connection closes.
             senders.discard(method.id(), options);
-            return new PoolResult(null, null, 0, e);
+            return new PoolResult(null, null, null, 0, e);
         }
     }
 

@@ -167,8 +167,9 @@ final class EventLoopFileWork {
         if (fd >= 0) {
             try {
                 file = data.adoptIfRemembered(entry, fd, size);
-            } catch (IOException | RuntimeException e) {
-                // Not a regular file, say: the pool's open refuses it in the words the other models use.
+            } catch (IOException e) {
+                // Not a regular file, say: the pool's open refuses it in the words the other models use. A
+                // RuntimeException is a bug of the server's: thrown to the guard, an internal error, not retried.
             }
         }
         if (file != null) {
@@ -193,8 +194,9 @@ final class EventLoopFileWork {
             } catch (NoSuchFileException | AccessDeniedException | Refused e) {
                 failure.accept(e);
                 return;
-            } catch (IOException | RuntimeException e) {
-                // Answered from the pool, which retries the full work and words the failure as the other models do.
+            } catch (IOException e) {
+                // Answered from the pool, which retries the full work and words the failure as the other models do. A
+                // RuntimeException is a bug of the server's: thrown to the caller's guard, an internal error, not retried.
                 result = null;
             }
             if (result != null) {

@@ -95,6 +95,13 @@ final class EventLoopHttp {
             ByteBuf headers;
             try {
                 InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, path.substring(1));
+                // A body's method is asked before the headers, as EventLoopNative asks it: refused 503 with the reason.
+                String unsupported = head ? null : conn.body().unsupported(method, file.size());
+                if (unsupported != null) {
+                    Quietly.close(file);
+                    answer(EventLoopAnswerWriter.frame(HttpResponses.error(503, unsupported, keepAlive, false, "")), keepAlive);
+                    return;
+                }
                 headers = EventLoopAnswerWriter.frame(HttpResponses.ok(file.size(), file.crc32c(), conn.body().sentAs(method, file.size()), keepAlive));
             } catch (RuntimeException | Error e) {
                 Quietly.close(file);
@@ -140,6 +147,13 @@ final class EventLoopHttp {
                 ByteBuffer answer = status == Status.UNAVAILABLE ? HttpResponses.error(503, message, keepAlive, false, "")
                         : HttpResponses.failure(status, message, keepAlive, false);
                 answer(EventLoopAnswerWriter.frame(answer), keepAlive);
+            }
+
+            @Override
+            public void internal(Throwable cause) {
+                conn.bodyMoved();
+                conn.answers().cork(false);
+                conn.internalError(cause);
             }
 
             @Override

@@ -182,6 +182,13 @@ final class EventLoopNative {
         ByteBuf head;
         try {
             InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, file.path().getFileName().toString());
+            // Asked before anything changes for the body: a refusal, or a failure of its own, is answered as any other.
+            String unsupported = conn.body().unsupported(method, file.size());
+            if (unsupported != null) {
+                Quietly.close(file);
+                answer(Status.UNAVAILABLE, unsupported);
+                return;
+            }
             // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
             conn.bodyMoves(file.size());
             conn.answers().cork(true);
@@ -209,6 +216,13 @@ final class EventLoopNative {
                 conn.bodyMoved();
                 conn.answers().cork(false);
                 answer(status, message);
+            }
+
+            @Override
+            public void internal(Throwable cause) {
+                conn.bodyMoved();
+                conn.answers().cork(false);
+                conn.internalError(cause);
             }
 
             @Override

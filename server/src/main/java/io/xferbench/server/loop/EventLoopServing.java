@@ -53,6 +53,11 @@ final class EventLoopServing {
         answerStarted = true;
     }
 
+    /** The file pool refused before writing anything of the answer it had been handed: it can still be answered. */
+    void answerWithdrawn() {
+        answerStarted = false;
+    }
+
     boolean answerStarted() {
         return answerStarted;
     }
