@@ -9,8 +9,10 @@ import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.BufferMemoryLimit;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.model.Seams;
 import io.xferbench.server.model.ServerListener;
 import java.io.IOException;
+import java.util.function.UnaryOperator;
 import java.util.logging.Logger;
 
 /**
@@ -45,6 +47,14 @@ public final class XferServer implements AutoCloseable {
 
     /** A server whose writes are checked against {@code freeSpace}: a test's stand-in for a full disk. */
     static XferServer start(ServerConfig config, FreeSpace freeSpace) throws IOException {
+        return start(config, freeSpace, UnaryOperator.identity());
+    }
+
+    /**
+     * A server whose requests are served through {@code seams} applied to its own ({@link Seams#of}): a test's way to
+     * make a request fail where a bug or the system would make it fail, on every model.
+     */
+    static XferServer start(ServerConfig config, FreeSpace freeSpace, UnaryOperator<Seams> seams) throws IOException {
         DataDirectory data = new DataDirectory(config.dataDir(), freeSpace);
         // A server killed mid-upload or mid-generation left its temp files; only dead owners' are removed.
         for (TempFiles.Removed r : data.removeStaleTempFiles()) {
@@ -57,7 +67,7 @@ public final class XferServer implements AutoCloseable {
                 "unknown --io-model " + config.ioModel() + " (known: " + String.join(", ", ServerModels.ids()) + ")"));
         try {
             server.listener = model.factory().start(new ServerListener.Parts(config, data, server.measurements, server.buffers,
-                    local -> ServerInfo.describe(config, verdicts, local)));
+                    local -> ServerInfo.describe(config, verdicts, local), seams.apply(Seams.of(data))));
         } catch (IOException | RuntimeException e) {
             server.measurements.close();
             data.close();

@@ -128,7 +128,7 @@ class EventLoopPoolSendTest {
         int loopCount = Runtime.getRuntime().availableProcessors();
         CountDownLatch held = new CountDownLatch(loopCount);
         CountDownLatch release = new CountDownLatch(1);
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withIdleTimeout(Duration.ofSeconds(60)))) {
+        try (XferServer server = ProbedSeams.start(ServerConfig.loopback(dataDir).withIoModel(model).withIdleTimeout(Duration.ofSeconds(60)))) {
             server.data().generated(LARGE);
             server.data().generated(SMALL);
             InternalFaultProbe.hook = (point, name) -> {

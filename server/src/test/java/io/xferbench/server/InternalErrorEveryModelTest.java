@@ -84,7 +84,7 @@ class InternalErrorEveryModelTest {
 
     /** A server of {@code model} with two slots (a slot not given back shows at once) and a short idle timeout. */
     private XferServer start(String model) throws IOException {
-        return XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
+        return ProbedSeams.start(ServerConfig.loopback(dataDir).withIoModel(model).withMaxConnections(2)
                 .withIdleTimeout(Duration.ofSeconds(5)));
     }
 

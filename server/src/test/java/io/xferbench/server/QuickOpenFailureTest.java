@@ -28,9 +28,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * An open-on-loop model's quick open (on the loop, before the pool's full open) failing for a reason of the server's
- * own: answered as an internal error (SERVER_ERROR, 500) and logged, not retried on the pool as a file the quick way
- * cannot open is. The old code swallowed the RuntimeException and served the file from the pool.
+ * A quick open on the loop (an open-on-loop model's, or the adoption of what netty-io-uring's ring opened), before the
+ * pool's full open, failing for a reason of the server's own: answered as an internal error (SERVER_ERROR, 500) and
+ * logged, not retried on the pool as a file the quick way cannot open is. The old code swallowed the RuntimeException
+ * and served the file from the pool.
  */
 @Timeout(120)
 class QuickOpenFailureTest {
@@ -55,12 +56,12 @@ class QuickOpenFailureTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"netty-epoll-inline", "netty-io-uring-inline"})
+    @ValueSource(strings = {"netty-epoll-inline", "netty-io-uring-inline", "netty-io-uring"})
     void aBugInTheQuickOpenIsAnInternalErrorNotARetry(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         Files.write(dataDir.resolve(FILE), new byte[4096]);
         try (CapturedLog log = CapturedLog.of("io.xferbench.server", Level.FINE);
-             XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+             XferServer server = ProbedSeams.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
             String token = "quick-native-" + model;
             failFirstOpen(token);
             try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "", Duration.ofSeconds(30))) {

@@ -56,7 +56,7 @@ class ResetUploadEveryModelTest {
         ServerConfig config = ServerConfig.loopback(data).withIoModel(model).withIdleTimeout(Duration.ofSeconds(300))
                 .withMaxConnections(1);
         try (CapturedLog log = CapturedLog.of("io.xferbench.server");
-             XferServer server = XferServer.start(config)) {
+             XferServer server = ProbedSeams.start(config)) {
             for (int i = 0; i < UPLOADS; i++) {
                 String name = "reset-" + i;
                 CountDownLatch held = new CountDownLatch(1);

@@ -1,6 +1,5 @@
 package io.xferbench.server.http;
 
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.request.HttpRequest;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -37,11 +36,16 @@ public final class HttpRequestReader {
     }
 
     private final ReadableByteChannel in;
+    private final RequestDecoder decoder;
     private final ByteBuffer buffer = ByteBuffer.allocate(MAX_HEAD_BYTES);
 
-    /** @param sniffed bytes already read from the connection to tell the protocol, served first */
-    public HttpRequestReader(ReadableByteChannel in, ByteBuffer sniffed) {
+    /**
+     * @param sniffed bytes already read from the connection to tell the protocol, served first
+     * @param decoder what parses each head ({@link RequestDecoder#STANDARD}: {@link #parse})
+     */
+    public HttpRequestReader(ReadableByteChannel in, ByteBuffer sniffed, RequestDecoder decoder) {
         this.in = in;
+        this.decoder = decoder;
         buffer.put(sniffed);
     }
 
@@ -64,7 +68,7 @@ public final class HttpRequestReader {
         // Keep what follows the blank line for the next request.
         buffer.flip().position(end.next());
         buffer.compact();
-        return parse(head);
+        return decoder.parseHttp(head);
     }
 
     /** Whether the bytes read so far start a HEAD request, for a head that is refused before it is parsed. */
@@ -74,7 +78,6 @@ public final class HttpRequestReader {
 
     /** @param head a request head up to its last line's ending ({@link HttpHeadEnd}); lines end in CRLF or a bare LF */
     public static HttpRequest parse(String head) throws BadRequest {
-        InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
         boolean headMethod = HttpHeadMethod.isHead(head);
         String[] lines = head.split("\n", -1);
         // The last line's ending is not in the head: a CR that ends it is a bare one.

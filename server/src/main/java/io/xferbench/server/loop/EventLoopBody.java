@@ -18,7 +18,6 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.nativeio.Fds;
 import io.xferbench.nativeio.NativeException;
 import io.xferbench.nativeio.NativeSupport;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.model.AnswerHead;
@@ -127,13 +126,8 @@ final class EventLoopBody implements LoopSocket {
         ChannelFuture body;
         try {
             loop.writeHead(this, head, file.size());
-            String name = file.path().getFileName().toString();
-            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, name);
             start = System.nanoTime();
-            body = injectedBodyFailure(name);
-            if (body == null) {
-                body = loop.send(this, source);
-            }
+            body = loop.send(this, source);
         } catch (RuntimeException | Error e) {
             // Not handed to a write's listener: the file is ours to close (the head is the pipeline's once written).
             Quietly.close(file);
@@ -148,18 +142,6 @@ final class EventLoopBody implements LoopSocket {
                 outcome.failed(f.cause());
             }
         });
-    }
-
-    /** A failed write where a test injects one at the body's write ({@link InternalFaultProbe}); else null. */
-    private ChannelFuture injectedBodyFailure(String name) {
-        if (InternalFaultProbe.hook != null) {
-            try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, name);
-            } catch (Throwable injected) {
-                return ctx().newFailedFuture(injected);
-            }
-        }
-        return null;
     }
 
     /**
@@ -249,8 +231,6 @@ final class EventLoopBody implements LoopSocket {
         }
         try {
             AnswerHead.write(socket, head); // MSG_MORE: it leaves with the body, as on the thread models
-            InternalFaultProbe.at(InternalFaultProbe.Point.BODY, source.path().getFileName().toString());
-            InternalFaultProbe.at(InternalFaultProbe.Point.BODY_WRITE, source.path().getFileName().toString());
             long start = System.nanoTime();
             sender.send(source, 0, source.size(), socket);
             return new PoolResult(null, null, null, System.nanoTime() - start, null);

@@ -16,6 +16,7 @@ import io.xferbench.server.limits.BusyAnswer;
 import io.xferbench.server.limits.BusyRefusals;
 import io.xferbench.server.limits.LingeringClose;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.model.Seams;
 import io.xferbench.server.model.ServerListener;
 import io.xferbench.server.request.FailureAnswers;
 import io.xferbench.server.request.RequestRules;
@@ -86,6 +87,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter implements 
     /** What every request of this connection is answered with ({@link RequestService}), and its failures. */
     private final RequestService service;
     private final FailureAnswers failures;
+    /** What requests are decoded and served through. */
+    private final Seams seams;
 
     public EventLoopConnection(String model, ServerListener.Parts parts, Executor files, FileWorkBatches batches,
             EventLoopConnections connections, LookupPlacement lookups, UringEntryOps ring, EventLoopTransport transport) {
@@ -100,10 +103,13 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter implements 
         this.serving = new EventLoopServing(setting.measurements(), setting.id());
         this.watchResets = !transport.reportsResets();
         this.body = new EventLoopBody(this, transport, writer.corked(), parts.buffers());
-        this.fileWork = new EventLoopFileWork(this, files, batches, ring, setting.data(), openOnLoop);
-        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false));
+        this.seams = parts.seams();
+        this.fileWork = new EventLoopFileWork(this, files, batches, ring, setting.data(), seams.files(), openOnLoop);
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false),
+                seams.senders());
         this.failures = new FailureAnswers(setting.data().root());
-        this.nativeSide = new EventLoopNative(this, service, new io.xferbench.server.request.FileWork(setting.data(), service), failures);
+        this.nativeSide = new EventLoopNative(this, service, new io.xferbench.server.request.FileWork(setting.data(), seams.files(), service),
+                failures, seams);
         this.faults = new EventLoopFaults(setting, serving, () -> ending, () -> http != null, nativeSide::peerLeft, this::endWith);
     }
 
@@ -282,7 +288,7 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter implements 
             }
             sniffed = true;
             if (ProtocolSniffer.isHttp(pending.nioBuffer(pending.readerIndex(), ProtocolSniffer.SNIFF_BYTES))) {
-                http = new EventLoopHttp(this, service, failures);
+                http = new EventLoopHttp(this, service, failures, seams.decoder());
             }
         }
         if (http != null) {

@@ -5,7 +5,7 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.protocol.FileStat;
 import io.xferbench.core.uring.UringEntryOps;
-import io.xferbench.server.fault.InternalFaultProbe;
+import io.xferbench.server.request.FileOpener;
 import io.xferbench.server.request.Refused;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -35,15 +35,19 @@ final class EventLoopFileWork {
     /** The loop's ring for opens and statx, on netty-io-uring; else null. */
     private final UringEntryOps ring;
     private final DataDirectory data;
+    /** The opens of {@link #data}'s files. */
+    private final FileOpener opener;
     /** A download's file is opened on the loop first (the -inline models). */
     private final boolean openOnLoop;
 
-    EventLoopFileWork(Loop loop, Executor files, FileWorkBatches batches, UringEntryOps ring, DataDirectory data, boolean openOnLoop) {
+    EventLoopFileWork(Loop loop, Executor files, FileWorkBatches batches, UringEntryOps ring, DataDirectory data,
+            FileOpener opener, boolean openOnLoop) {
         this.loop = loop;
         this.files = files;
         this.batches = batches;
         this.ring = ring;
         this.data = data;
+        this.opener = opener;
         this.openOnLoop = openOnLoop;
     }
 
@@ -112,13 +116,7 @@ final class EventLoopFileWork {
      * it (or {@code failure}) on this connection's loop; see {@link #openForDownload}.
      */
     void openFile(String name, Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        openForDownload(name, -1, () -> {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
-            return data.openExistingIfRecorded(name);
-        }, () -> {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, name);
-            return data.openExisting(name);
-        }, then, failure);
+        openForDownload(name, -1, () -> opener.openExistingIfRecorded(name), () -> opener.openExisting(name), then, failure);
     }
 
     /**
@@ -130,10 +128,6 @@ final class EventLoopFileWork {
      */
     void openForDownload(String entry, long size, FileTask<OpenedFile> quick, FileTask<OpenedFile> full,
             Consumer<OpenedFile> then, Consumer<Throwable> failure) {
-        if (ring != null && DataDirectory.isSingleEntry(entry)) {
-            // This model's file work is on the loop (its ring); quick and full say it on theirs.
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, entry);
-        }
         if (ring != null && DataDirectory.isSingleEntry(entry)
                 && ring.open(data.directoryFd(), entry, fd -> guarded((Integer opened) -> openedOnRing(opened, entry, size, full, then, failure)).accept(fd))) {
             return;
@@ -166,7 +160,7 @@ final class EventLoopFileWork {
         OpenedFile file = null;
         if (fd >= 0) {
             try {
-                file = data.adoptIfRemembered(entry, fd, size);
+                file = opener.adoptIfRemembered(entry, fd, size);
             } catch (IOException e) {
                 // Not a regular file, say: the pool's open refuses it in the words the other models use. A
                 // RuntimeException is a bug of the server's: thrown to the guard, an internal error, not retried.

@@ -5,11 +5,11 @@ import io.xferbench.core.data.OpenedFile;
 import io.xferbench.core.method.SenderMethod;
 import io.xferbench.core.method.TransferOptions;
 import io.xferbench.core.protocol.Status;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.http.HttpHeadEnd;
 import io.xferbench.server.http.HttpHeadMethod;
 import io.xferbench.server.http.HttpRequestReader;
 import io.xferbench.server.http.HttpResponses;
+import io.xferbench.server.http.RequestDecoder;
 import io.xferbench.server.request.FailureAnswer;
 import io.xferbench.server.request.FailureAnswers;
 import io.xferbench.server.request.HttpPlan;
@@ -32,11 +32,13 @@ final class EventLoopHttp {
     private final EventLoopExchange conn;
     private final RequestService service;
     private final FailureAnswers failures;
+    private final RequestDecoder decoder;
 
-    EventLoopHttp(EventLoopExchange conn, RequestService service, FailureAnswers failures) {
+    EventLoopHttp(EventLoopExchange conn, RequestService service, FailureAnswers failures, RequestDecoder decoder) {
         this.conn = conn;
         this.service = service;
         this.failures = failures;
+        this.decoder = decoder;
     }
 
     /** Serves the next request head, if a whole one has arrived; bounded as {@link HttpRequestReader} bounds it. */
@@ -58,7 +60,7 @@ final class EventLoopHttp {
         pending.discardSomeReadBytes();
         HttpRequest request;
         try {
-            request = HttpRequestReader.parse(head);
+            request = decoder.parseHttp(head);
         } catch (HttpRequestReader.BadRequest e) {
             LOG.info(() -> conn.setting().model() + " conn " + conn.ctx().channel().remoteAddress() + ": bad HTTP request: " + e.getMessage());
             end(e.status, e.getMessage(), e.headMethod);
@@ -94,7 +96,6 @@ final class EventLoopHttp {
             }
             ByteBuf headers;
             try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, path.substring(1));
                 // A body's method is asked before the headers, as EventLoopNative asks it: refused 503 with the reason.
                 String unsupported = head ? null : conn.body().unsupported(method, file.size());
                 if (unsupported != null) {

@@ -9,7 +9,6 @@ import io.xferbench.core.protocol.DownloadHeader;
 import io.xferbench.core.protocol.ProtocolException;
 import io.xferbench.core.protocol.ProtocolJson;
 import io.xferbench.core.protocol.Request;
-import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.RequestPrefix;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
@@ -18,8 +17,9 @@ import io.xferbench.core.protocol.Wire;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.core.protocol.Op;
-import io.xferbench.server.fault.InternalFaultProbe;
+import io.xferbench.server.http.RequestDecoder;
 import io.xferbench.server.measure.Measurements;
+import io.xferbench.server.model.Seams;
 import io.xferbench.server.request.CacheControl;
 import io.xferbench.server.request.FailureAnswer;
 import io.xferbench.server.request.FailureAnswers;
@@ -51,13 +51,15 @@ final class EventLoopNative {
     private final RequestService service;
     private final FileWork files;
     private final FailureAnswers failures;
+    private final RequestDecoder decoder;
 
-    EventLoopNative(EventLoopExchange conn, RequestService service, FileWork files, FailureAnswers failures) {
+    EventLoopNative(EventLoopExchange conn, RequestService service, FileWork files, FailureAnswers failures, Seams seams) {
         this.conn = conn;
         this.service = service;
         this.files = files;
         this.failures = failures;
-        this.uploads = new EventLoopUploads(conn, this::failed);
+        this.decoder = seams.decoder();
+        this.uploads = new EventLoopUploads(conn, seams.uploads(), this::failed);
     }
 
     /** Serves the next request frame, if a whole one has arrived. */
@@ -81,8 +83,7 @@ final class EventLoopNative {
         pending.discardSomeReadBytes();
         Request request;
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
-            request = RequestCodec.decodeBody(body.flip());
+            request = decoder.decodeNative(body.flip());
         } catch (ProtocolException e) {
             badRequest(e);
             return;
@@ -119,18 +120,6 @@ final class EventLoopNative {
 
     // ---- DOWNLOAD and PREPARE
 
-    /** The file a DOWNLOAD or PREPARE names (the generated one is created on demand), on the pool. */
-    private OpenedFile open(Request request) throws IOException {
-        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
-        return files.open(request);
-    }
-
-    /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
-    private OpenedFile openIfRecorded(Request request) throws IOException {
-        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
-        return files.openIfRecorded(request);
-    }
-
     private void download(Plan.Download plan) {
         Request request = plan.request();
         SenderMethod method = plan.method();
@@ -147,12 +136,12 @@ final class EventLoopNative {
                 return;
             }
             conn.fileWork().openForDownload(generated ? DataDirectory.generatedName(request.size()) : request.name(),
-                    generated ? request.size() : -1, () -> openIfRecorded(request), () -> open(request),
+                    generated ? request.size() : -1, () -> files.openIfRecorded(request), () -> files.open(request),
                     file -> send(new Opened(file, -1), false, method, options), this::failed);
             return;
         }
         conn.fileWork().offload(() -> {
-            OpenedFile file = open(request);
+            OpenedFile file = files.open(request);
             try {
                 return new Opened(file, inline ? CacheControl.prepare(file.path(), request.flags()) : -1);
             } catch (IOException | RuntimeException e) {
@@ -181,7 +170,6 @@ final class EventLoopNative {
         }
         ByteBuf head;
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, file.path().getFileName().toString());
             // Asked before anything changes for the body: a refusal, or a failure of its own, is answered as any other.
             String unsupported = conn.body().unsupported(method, file.size());
             if (unsupported != null) {
@@ -245,10 +233,7 @@ final class EventLoopNative {
     /** PREPARE: the file a DOWNLOAD would send, put into the cache state the flags ask for, as DownloadHandler does. */
     private void prepare(Request request) {
         conn.request().transferStarts();
-        onFiles(() -> {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
-            return files.prepare(request);
-        });
+        onFiles(() -> files.prepare(request));
     }
 
     // ---- MEASURE_BEGIN / MEASURE_END

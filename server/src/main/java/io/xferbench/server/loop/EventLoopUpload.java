@@ -40,9 +40,7 @@ final class EventLoopUpload implements AutoCloseable {
     /** On the pool: writes {@code chunk} at the end of the file and checksums it. */
     void write(ByteBuffer chunk) throws IOException {
         crc.update(chunk.duplicate());
-        while (chunk.hasRemaining()) {
-            placement.file().write(chunk);
-        }
+        placement.write(chunk);
     }
 
     /** On the pool, after the last write: the CRC32C of the body. */

@@ -5,8 +5,8 @@ import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.UploadReport;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.model.UploadPlacement;
+import io.xferbench.server.model.UploadPlacements;
 import io.xferbench.server.request.ClientMessages;
 import io.xferbench.server.request.FailureStatus;
 import io.xferbench.server.request.Plan;
@@ -26,13 +26,15 @@ final class EventLoopUploads {
     private static final Logger LOG = Logger.getLogger(EventLoopUploads.class.getName());
 
     private final EventLoopExchange conn;
+    private final UploadPlacements placements;
     /** The answer to a failed pool task before the body (a refused open): the connection's one mapping. */
     private final Consumer<Throwable> failed;
     /** The upload whose body is arriving, if any. */
     private EventLoopUpload upload;
 
-    EventLoopUploads(EventLoopExchange conn, Consumer<Throwable> failed) {
+    EventLoopUploads(EventLoopExchange conn, UploadPlacements placements, Consumer<Throwable> failed) {
         this.conn = conn;
+        this.placements = placements;
         this.failed = failed;
     }
 
@@ -55,7 +57,7 @@ final class EventLoopUploads {
             conn.fileWork().offload(() -> wholeUpload(request, body), finished -> wholeUploadDone(request, finished), failed);
             return;
         }
-        conn.fileWork().offload(() -> UploadPlacement.open(conn.setting().data(), request), placement -> {
+        conn.fileWork().offload(() -> placements.open(request), placement -> {
             if (!conn.ctx().channel().isActive()) {
                 conn.fileWork().closeOnPool(placement);
                 return;
@@ -78,16 +80,14 @@ final class EventLoopUploads {
 
     /** On the pool: a body that arrived whole, opened, written, verified and placed; a refused open is thrown. */
     private Finished wholeUpload(Request request, ByteBuffer body) throws IOException {
-        UploadPlacement placement = UploadPlacement.open(conn.setting().data(), request);
+        UploadPlacement placement = placements.open(request);
         ByteBuffer ready = ResponseCodec.uploadReady(request.size());
         try (placement) {
             long start = System.nanoTime();
             CRC32C crc = new CRC32C();
             try {
                 crc.update(body.duplicate());
-                while (body.hasRemaining()) {
-                    placement.file().write(body);
-                }
+                placement.write(body);
             } catch (IOException | RuntimeException e) {
                 placement.close();
                 LOG.info(() -> conn.setting().model() + " upload of " + request.name() + " failed in the body: " + e);
@@ -165,7 +165,6 @@ final class EventLoopUploads {
     /** On the pool: a chunk written; the last one also verified and placed, with the answer it makes. */
     private Finished writeChunk(EventLoopUpload u, ByteBuffer chunk, boolean last) throws IOException {
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_CHUNK, u.request.name());
             u.write(chunk);
         } catch (IOException | RuntimeException e) {
             // Removed here, before the loop answers (ENOSPC, say): handed back to the pool, the removal raced
@@ -230,7 +229,6 @@ final class EventLoopUploads {
      * is refused (the stream stays in step: the connection goes on).
      */
     private ByteBuffer finishOnPool(UploadPlacement placement, long crc32c, long serverNanos, String name) {
-        InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, name);
         UploadReport report;
         try {
             report = placement.verify(crc32c, serverNanos, () -> {

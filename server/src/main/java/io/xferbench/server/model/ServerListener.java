@@ -27,8 +27,8 @@ public interface ServerListener {
      */
     void stop(Duration grace);
 
-    /** What a model needs from the server to serve its connections. */
+    /** What a model needs from the server to serve its connections; {@code seams} are what it serves requests through. */
     record Parts(ServerConfig config, DataDirectory data, Measurements measurements,
-                 BufferBudget buffers, InfoAnswer info) {
+                 BufferBudget buffers, InfoAnswer info, Seams seams) {
     }
 }

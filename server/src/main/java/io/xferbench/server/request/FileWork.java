@@ -21,10 +21,13 @@ import java.util.function.Supplier;
  */
 public final class FileWork {
     private final DataDirectory data;
+    private final FileOpener opener;
     private final RequestService service;
 
-    public FileWork(DataDirectory data, RequestService service) {
+    /** @param opener the opens of {@code data}'s files ({@link FileOpener#of}, or a test's around it) */
+    public FileWork(DataDirectory data, FileOpener opener, RequestService service) {
         this.data = data;
+        this.opener = opener;
         this.service = service;
     }
 
@@ -41,7 +44,7 @@ public final class FileWork {
     public OpenedFile open(Request request) throws IOException {
         refuseTooLarge(request);
         try {
-            return request.name().isEmpty() ? data.openGenerated(request.size()) : data.openExisting(request.name());
+            return request.name().isEmpty() ? opener.openGenerated(request.size()) : opener.openExisting(request.name());
         } catch (NoSuchFileException | AccessDeniedException e) {
             throw e;
         } catch (IOException e) {
@@ -54,7 +57,7 @@ public final class FileWork {
     /** The file a DOWNLOAD names, if it is there with its checksum record; null if it must be hashed or generated. */
     public OpenedFile openIfRecorded(Request request) throws IOException {
         refuseTooLarge(request);
-        return request.name().isEmpty() ? data.openGeneratedIfRecorded(request.size()) : data.openExistingIfRecorded(request.name());
+        return request.name().isEmpty() ? opener.openGeneratedIfRecorded(request.size()) : opener.openExistingIfRecorded(request.name());
     }
 
     public void refuseTooLarge(Request request) throws Refused {

@@ -25,9 +25,16 @@ public final class RequestService {
     public static final String HTTP_DEFAULT_ON_LOOPS = "netty-auto";
 
     private final RequestRules rules;
+    private final SenderChoice senders;
 
     public RequestService(RequestRules rules) {
+        this(rules, SenderChoice.AS_LOOKED_UP);
+    }
+
+    /** @param senders what a download's method, looked up and checked, is answered by */
+    public RequestService(RequestRules rules, SenderChoice senders) {
         this.rules = rules;
+        this.senders = senders;
     }
 
     public RequestRules rules() {
@@ -75,7 +82,8 @@ public final class RequestService {
                 return new HttpPlan.Refusal(503, refusal.message(), "");
             }
         }
-        return new HttpPlan.Get(request, request.path().substring(1), method, head);
+        String name = request.path().substring(1);
+        return new HttpPlan.Get(request, name, senders.sender(method, name), head);
     }
 
     /** The token check, the same for both protocols (an HTTP request's bearer token included). */
@@ -95,7 +103,8 @@ public final class RequestService {
             }
         }
         TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
-        return new Plan.Download(request, method, options, request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM));
+        return new Plan.Download(request, senders.sender(method, request.name()), options,
+                request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM));
     }
 
     /** What a download method of a thread model is refused with (a loop method, an unavailable one); null if none. */

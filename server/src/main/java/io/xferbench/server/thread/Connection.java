@@ -14,6 +14,7 @@ import io.xferbench.server.fault.InternalErrors;
 import io.xferbench.server.http.ProtocolSniffer;
 import io.xferbench.server.limits.BodyDeadline;
 import io.xferbench.server.model.InfoAnswer;
+import io.xferbench.server.model.Seams;
 import io.xferbench.server.model.ServerListener;
 import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.limits.ConnectionRegistry;
@@ -57,6 +58,8 @@ public final class Connection implements Runnable {
     private final RequestService service;
     private final FileWork files;
     private final FailureAnswers failures;
+    /** What requests are decoded and served through. */
+    private final Seams seams;
     /** This connection's measurement window, if one is open. */
     private Measurements.Window window;
     private String peer = "unknown";
@@ -75,11 +78,13 @@ public final class Connection implements Runnable {
         this.info = parts.info();
         this.threads = threads;
         BodyDeadline body = new BodyDeadline(registry, id, config);
-        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), config.ioModel(), true));
-        this.files = new FileWork(data, service);
+        this.seams = parts.seams();
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), config.ioModel(), true),
+                seams.senders());
+        this.files = new FileWork(data, seams.files(), service);
         this.failures = new FailureAnswers(data.root());
         this.downloads = new DownloadHandler(files, config, buffers, body);
-        this.uploads = new UploadHandler(data, config, buffers, body);
+        this.uploads = new UploadHandler(data, seams.uploads(), config, buffers, body);
     }
 
     @Override
@@ -123,12 +128,12 @@ public final class Connection implements Runnable {
             return;
         }
         if (ProtocolSniffer.isHttp(first)) {
-            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, threads, peer, service, failures).serve(first)) {
+            if (new HttpSession(id, socket, config, data, registry, measurements, buffers, threads, peer, service, failures, seams).serve(first)) {
                 lingeringClose();
             }
             return;
         }
-        NativeRequestReader requests = new NativeRequestReader(socket, first);
+        NativeRequestReader requests = new NativeRequestReader(socket, first, seams.decoder());
         while (true) {
             registry.enter(id, ConnectionRegistry.State.AWAITING_REQUEST, Measurements.requestWait(config.idleTimeout(), window != null));
             if (registry.stopping()) {

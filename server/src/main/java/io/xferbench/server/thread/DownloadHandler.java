@@ -15,7 +15,6 @@ import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.fault.BodyCutShort;
 import io.xferbench.server.fault.FailedPastTheHead;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.fault.ServerFault;
 import io.xferbench.server.limits.BodyDeadline;
 import io.xferbench.server.limits.BufferBudget;
@@ -55,7 +54,6 @@ final class DownloadHandler implements AutoCloseable {
         var method = plan.method();
         var options = plan.options();
         FileSender sender = senders.get(method.id(), options, method.bufferBytes(options), () -> method.newSender(options));
-        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, request.name());
         try (OpenedFile file = files.open(request)) {
             SourceFile source = new SourceFile(file.path(), file.channel(), file.size());
             try {
@@ -65,14 +63,12 @@ final class DownloadHandler implements AutoCloseable {
             }
             // Without cache flags a PREPARE has done it untimed, and the transfer does nothing but send.
             int residencyBefore = plan.inlineCache() ? CacheControl.prepare(file.path(), request.flags()) : -1;
-            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.name());
             ResponseCork.hold(config, socket);
             // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
             body.moves(file.size());
             AnswerHead.write(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
             long start = System.nanoTime();
             try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.name());
                 sender.send(source, 0, file.size(), socket);
             } catch (IOException | RuntimeException | Error e) {
                 // Mid-body the stream cannot carry an error frame: drop the sender and the connection.
@@ -94,7 +90,6 @@ final class DownloadHandler implements AutoCloseable {
 
     /** PREPARE, outside any transfer's timing ({@link FileWork#prepare}). */
     void prepare(Plan.Prepare plan, SocketChannel socket) throws IOException {
-        InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, plan.request().name());
         Frames.writeFully(socket, files.prepare(plan.request()));
     }
 

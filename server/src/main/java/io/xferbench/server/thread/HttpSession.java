@@ -14,7 +14,6 @@ import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.fault.BodyCutShort;
 import io.xferbench.server.fault.FailedPastTheHead;
 import io.xferbench.server.fault.InternalErrors;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.fault.ServerFault;
 import io.xferbench.server.http.HttpRequestReader;
 import io.xferbench.server.http.HttpResponses;
@@ -24,6 +23,7 @@ import io.xferbench.server.limits.ConnectionRegistry;
 import io.xferbench.server.measure.Measurements;
 import io.xferbench.server.model.AnswerHead;
 import io.xferbench.server.model.PerConnection;
+import io.xferbench.server.model.Seams;
 import io.xferbench.server.request.FailureAnswer;
 import io.xferbench.server.request.FailureAnswers;
 import io.xferbench.server.request.HttpPlan;
@@ -55,12 +55,14 @@ final class HttpSession {
     private final PerConnection<FileSender> senders;
     private final RequestService service;
     private final FailureAnswers failures;
+    private final Seams seams;
 
     HttpSession(int id, SocketChannel socket, ServerConfig config, DataDirectory data, ConnectionRegistry registry,
                 Measurements measurements, BufferBudget buffers, ConnectionThreads threads, String peer,
-                RequestService service, FailureAnswers failures) {
+                RequestService service, FailureAnswers failures, Seams seams) {
         this.service = service;
         this.failures = failures;
+        this.seams = seams;
         this.id = id;
         this.socket = socket;
         this.config = config;
@@ -79,7 +81,7 @@ final class HttpSession {
      *         that unread input does not turn the close into a reset that destroys the answer
      */
     boolean serve(ByteBuffer sniffed) throws IOException {
-        HttpRequestReader reader = new HttpRequestReader(socket, sniffed);
+        HttpRequestReader reader = new HttpRequestReader(socket, sniffed, seams.decoder());
         try {
             while (true) {
                 HttpRequest request;
@@ -138,8 +140,7 @@ final class HttpSession {
         HttpRequest request = get.request();
         OpenedFile file;
         try {
-            InternalFaultProbe.at(InternalFaultProbe.Point.FILE_WORK, get.name());
-            file = data.openExisting(get.name());
+            file = seams.files().openExisting(get.name());
         } catch (IOException e) {
             FailureAnswer.Answered a = failures.ofHttp(e, request.path());
             Frames.writeFully(socket, HttpResponses.failure(a.status(), a.message(), request.keepAlive(), get.head()));
@@ -172,11 +173,9 @@ final class HttpSession {
                 return respond(503, method.id() + ": " + e.getMessage(), request.keepAlive(), false);
             }
             new BodyDeadline(registry, id, config).moves(file.size());
-            InternalFaultProbe.at(InternalFaultProbe.Point.ANSWER, request.path().substring(1));
             ResponseCork.hold(config, socket);
             AnswerHead.write(socket, headers.duplicate());
             try {
-                InternalFaultProbe.at(InternalFaultProbe.Point.BODY, request.path().substring(1));
                 sender.send(source, 0, file.size(), socket);
             } catch (IOException | RuntimeException | Error e) {
                 // Past the headers a failure cannot be told: a short body and a close are what HTTP has.

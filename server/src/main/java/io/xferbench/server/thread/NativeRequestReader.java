@@ -6,7 +6,7 @@ import io.xferbench.core.protocol.RequestCodec;
 import io.xferbench.core.protocol.RequestPrefix;
 import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.Wire;
-import io.xferbench.server.fault.InternalFaultProbe;
+import io.xferbench.server.http.RequestDecoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
@@ -25,14 +25,19 @@ final class NativeRequestReader {
     private final ReadableByteChannel in;
     /** Unread bytes between position and limit. */
     private final ByteBuffer buffer;
+    private final RequestDecoder decoder;
 
-    /** @param read the connection's bytes read so far (the protocol sniff), flipped, in a buffer of {@link #CAPACITY} */
-    NativeRequestReader(ReadableByteChannel in, ByteBuffer read) {
+    /**
+     * @param read the connection's bytes read so far (the protocol sniff), flipped, in a buffer of {@link #CAPACITY}
+     * @param decoder what decodes each request's body
+     */
+    NativeRequestReader(ReadableByteChannel in, ByteBuffer read, RequestDecoder decoder) {
         if (read.capacity() < CAPACITY) {
             throw new IllegalArgumentException("buffer of " + read.capacity() + " bytes, under " + CAPACITY);
         }
         this.in = in;
         this.buffer = read;
+        this.decoder = decoder;
     }
 
     /** A buffer for the connection's first read. */
@@ -53,8 +58,7 @@ final class NativeRequestReader {
                 int end = at + Wire.REQUEST_PREFIX_BYTES + length;
                 if (end <= buffer.limit()) {
                     buffer.position(end);
-                    InternalFaultProbe.at(InternalFaultProbe.Point.PARSE, "");
-                    return RequestCodec.decodeBody(buffer.slice(at + Wire.REQUEST_PREFIX_BYTES, length));
+                    return decoder.decodeNative(buffer.slice(at + Wire.REQUEST_PREFIX_BYTES, length));
                 }
             }
             if (!readMore()) {

@@ -13,11 +13,11 @@ import io.xferbench.core.protocol.Status;
 import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.registry.UploadMethods;
 import io.xferbench.server.config.ServerConfig;
-import io.xferbench.server.fault.InternalFaultProbe;
 import io.xferbench.server.limits.BodyDeadline;
 import io.xferbench.server.limits.BufferBudget;
 import io.xferbench.server.model.PerConnection;
 import io.xferbench.server.model.UploadPlacement;
+import io.xferbench.server.model.UploadPlacements;
 import io.xferbench.server.request.ClientMessages;
 import io.xferbench.server.request.FailureStatus;
 import io.xferbench.server.request.Plan;
@@ -52,6 +52,7 @@ final class UploadHandler implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(UploadHandler.class.getName());
 
     private final DataDirectory data;
+    private final UploadPlacements placements;
     private final ServerConfig config;
     private final PerConnection<FileReceiver> receivers;
     private final BodyDeadline body;
@@ -60,8 +61,9 @@ final class UploadHandler implements AutoCloseable {
     private ByteBuffer pendingReady;
 
     /** @param body the connection's deadline while a body moves; its caller ends it when the request is over */
-    UploadHandler(DataDirectory data, ServerConfig config, BufferBudget buffers, BodyDeadline body) {
+    UploadHandler(DataDirectory data, UploadPlacements placements, ServerConfig config, BufferBudget buffers, BodyDeadline body) {
         this.data = data;
+        this.placements = placements;
         this.config = config;
         this.receivers = new PerConnection<>(buffers);
         this.body = body;
@@ -79,7 +81,7 @@ final class UploadHandler implements AutoCloseable {
         FileReceiver receiver = receivers.get(method.id(), options, method.bufferBytes(options), () -> method.newReceiver(options));
         UploadPlacement placement;
         try {
-            placement = UploadPlacement.open(data, request);
+            placement = placements.open(request);
         } catch (Refused e) {
             return refuse(socket, e.status, e.getMessage());
         }
@@ -111,7 +113,6 @@ final class UploadHandler implements AutoCloseable {
                 body.moved();
                 long serverNanos = System.nanoTime() - start;
                 try {
-                    InternalFaultProbe.at(InternalFaultProbe.Point.UPLOAD_END, request.name());
                     report = placement.verify(crc, serverNanos, this::checksumBuffer);
                 } catch (VerifyFailed e) {
                     LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());

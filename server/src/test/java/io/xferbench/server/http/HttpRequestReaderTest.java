@@ -18,7 +18,7 @@ class HttpRequestReaderTest {
         byte[] b = text.getBytes(StandardCharsets.ISO_8859_1);
         int s = Math.min(sniffed, b.length);
         ReadableByteChannel in = Channels.newChannel(new ByteArrayInputStream(b, s, b.length - s));
-        return new HttpRequestReader(in, ByteBuffer.wrap(b, 0, s));
+        return new HttpRequestReader(in, ByteBuffer.wrap(b, 0, s), RequestDecoder.STANDARD);
     }
 
     @Test

@@ -53,6 +53,24 @@ class RequestServiceTest {
     }
 
     @Test
+    void aDownloadIsAnsweredByTheChosenSenderOfTheMethodLookedUpAndChecked() {
+        java.util.List<String> asked = new java.util.ArrayList<>();
+        SenderMethod chosen = DownloadMethods.byId("sendfile").orElseThrow();
+        RequestService service = new RequestService(new RequestRules("", 1000, 2000, "platform", true), (method, name) -> {
+            asked.add(method.id() + " " + name);
+            return chosen;
+        });
+        assertThat(service.decide(Request.download("transfer-to", 10, 0, 0).withName("f")))
+                .isInstanceOfSatisfying(Plan.Download.class, d -> assertThat(d.method()).isSameAs(chosen));
+        assertThat(service.decide(new HttpRequest("GET", "/g", Map.of("method", "mmap"), Map.of(), true)))
+                .isInstanceOfSatisfying(HttpPlan.Get.class, g -> assertThat(g.method()).isSameAs(chosen));
+        // A refused method is never chosen: the refusal is decided on the method looked up.
+        assertThat(service.decide(Request.download("netty-buffer", 10, 0, 0))).isInstanceOf(Plan.Refusal.class);
+        assertThat(service.decide(Request.download("no-such", 10, 0, 0))).isInstanceOf(Plan.Refusal.class);
+        assertThat(asked).containsExactly("transfer-to f", "mmap g");
+    }
+
+    @Test
     void uploadLimitsAndProxyAreDecidedAlike() {
         assertThat(LOOPS.decide(Request.upload("stream", "", 10, 0, 0, 0)))
                 .isEqualTo(new Plan.Refusal(Status.BAD_REQUEST, "an upload needs the name of the file to create", false));
