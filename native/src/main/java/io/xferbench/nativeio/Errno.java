@@ -29,8 +29,10 @@ public final class Errno {
     public static final int EPIPE = 32;
     public static final int ENOSYS = 38;
     public static final int ENOTSOCK = 88;
+    public static final int ENOPROTOOPT = 92;
     public static final int EOPNOTSUPP = 95;
     public static final int ECONNRESET = 104;
+    public static final int ENOTCONN = 107;
     public static final int ELOOP = 40;
     public static final int ENOTEMPTY = 39;
     public static final int EDQUOT = 122;
@@ -43,7 +45,7 @@ public final class Errno {
             Map.entry(EEXIST, "EEXIST"), Map.entry(ENOTDIR, "ENOTDIR"), Map.entry(EISDIR, "EISDIR"),
             Map.entry(EINVAL, "EINVAL"), Map.entry(ENFILE, "ENFILE"), Map.entry(EMFILE, "EMFILE"), Map.entry(ENOTTY, "ENOTTY"), Map.entry(EFBIG, "EFBIG"),
             Map.entry(ENOSPC, "ENOSPC"), Map.entry(ESPIPE, "ESPIPE"), Map.entry(EROFS, "EROFS"),
-            Map.entry(EPIPE, "EPIPE"), Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENOTSOCK, "ENOTSOCK"),
+            Map.entry(EPIPE, "EPIPE"), Map.entry(ENOSYS, "ENOSYS"), Map.entry(ENOTSOCK, "ENOTSOCK"), Map.entry(ENOPROTOOPT, "ENOPROTOOPT"), Map.entry(ENOTCONN, "ENOTCONN"),
             Map.entry(EOPNOTSUPP, "EOPNOTSUPP"), Map.entry(ECONNRESET, "ECONNRESET"), Map.entry(EDQUOT, "EDQUOT"));
 
     private Errno() {

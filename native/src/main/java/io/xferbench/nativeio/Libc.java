@@ -174,6 +174,9 @@ final class Libc {
 
     static native int setsockopt(int fd, int level, int name, int[] value, int length) throws LastErrorException;
 
+    /** setsockopt(2) with a string value (TCP_ULP's name, not NUL-terminated: the kernel takes {@code length} bytes). */
+    static native int setsockopt(int fd, int level, int name, byte[] value, int length) throws LastErrorException;
+
     /** getsockopt(2); {@code length} is the in/out socklen_t. */
     static native int getsockopt(int fd, int level, int name, byte[] value, int[] length) throws LastErrorException;
 

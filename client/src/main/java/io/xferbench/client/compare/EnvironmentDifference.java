@@ -21,7 +21,7 @@ record EnvironmentDifference(String key, Object a, Object b) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> SIDES = List.of("client", "proxy", "server");
     private static final List<String> MACHINE = List.of("jdk", "jvm", "kernel", "cpuModel", "cpus", "cpusAllowed", "memoryBytes",
-            "host", "fileSystem", "fileSystemDevice", "perfSyscallCounting");
+            "host", "fileSystem", "fileSystemDevice", "perfSyscallCounting", "kernelTls");
 
     /** Every listed field either report has whose values differ; a side neither report has is left out. */
     static List<EnvironmentDifference> between(Report first, Report second) {

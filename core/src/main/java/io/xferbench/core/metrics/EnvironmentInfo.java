@@ -1,5 +1,6 @@
 package io.xferbench.core.metrics;
 
+import io.xferbench.nativeio.KernelTlsProbe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.FileStore;
@@ -32,7 +33,8 @@ public final class EnvironmentInfo {
                 Runtime.getRuntime().availableProcessors(), cpuModel(), cpusAllowed(), memTotal(), hostname(),
                 dataDir == null ? null : dataDir.toString(), fileSystem, device, blockSize, HostTuning.read(device),
                 PerfSyscallCounter.availability().isAvailable() ? "available"
-                        : "unavailable: " + PerfSyscallCounter.availability().unavailableReason());
+                        : "unavailable: " + PerfSyscallCounter.availability().unavailableReason(),
+                KernelTlsProbe.here().describe());
     }
 
     private static String cpuModel() {

@@ -12,11 +12,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param dataDir     the data directory when one was given; then its file system (or why not), device and block size;
  *                    these four are not written without one
  * @param tuning      kernel settings (HostTuning)
+ * @param kernelTls   whether the kernel can encrypt TLS itself (kTLS, TCP_ULP "tls"): {@code available} or
+ *                    {@code unavailable: REASON}; absent from reports older than this field
  */
 public record MachineDescription(String jdk, String jvm, String kernel, int cpus, String cpuModel, String cpusAllowed, long memoryBytes,
                                  String host, @JsonInclude(JsonInclude.Include.NON_NULL) String dataDir,
                                  @JsonInclude(JsonInclude.Include.NON_NULL) String fileSystem,
                                  @JsonInclude(JsonInclude.Include.NON_NULL) String fileSystemDevice,
                                  @JsonInclude(JsonInclude.Include.NON_NULL) Long fileSystemBlockSize,
-                                 HostTuning tuning, String perfSyscallCounting) {
+                                 HostTuning tuning, String perfSyscallCounting,
+                                 @JsonInclude(JsonInclude.Include.NON_NULL) String kernelTls) {
 }

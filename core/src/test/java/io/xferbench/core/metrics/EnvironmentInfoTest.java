@@ -24,14 +24,14 @@ class EnvironmentInfoTest {
     @Test
     void withoutADataDirectoryItsFileSystemFieldsAreNotWritten() {
         assertThat(fields(EnvironmentInfo.describe(null))).containsExactly("jdk", "jvm", "kernel", "cpus", "cpuModel", "cpusAllowed",
-                "memoryBytes", "host", "tuning", "perfSyscallCounting");
+                "memoryBytes", "host", "tuning", "perfSyscallCounting", "kernelTls");
     }
 
     @Test
     void aDataDirectoryAddsItsFileSystemBeforeTheTuning(@TempDir Path dir) {
         MachineDescription m = EnvironmentInfo.describe(dir);
         assertThat(fields(m)).containsExactly("jdk", "jvm", "kernel", "cpus", "cpuModel", "cpusAllowed", "memoryBytes", "host",
-                "dataDir", "fileSystem", "fileSystemDevice", "fileSystemBlockSize", "tuning", "perfSyscallCounting");
+                "dataDir", "fileSystem", "fileSystemDevice", "fileSystemBlockSize", "tuning", "perfSyscallCounting", "kernelTls");
         assertThat(m.dataDir()).isEqualTo(dir.toString());
         assertThat(m.fileSystemBlockSize()).isPositive();
     }

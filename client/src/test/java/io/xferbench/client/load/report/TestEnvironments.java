@@ -19,6 +19,6 @@ public final class TestEnvironments {
 
     public static LoadEnvironment machine(String jdk, String kernel, int cpus, String cpusAllowed, long memoryBytes, HostTuning tuning) {
         return new LoadEnvironment(new MachineDescription(jdk, null, kernel, cpus, null, cpusAllowed, memoryBytes, null, null, null, null,
-                null, tuning, null), null, null);
+                null, tuning, null, null), null, null);
     }
 }
