@@ -58,7 +58,7 @@ public final class NettyNativeWorkdir {
     }
 
     /**
-     * Loads the suite's two Netty natives, once (Netty unlinks each {@code .so} as it loads it), and removes the
+     * Loads the suite's Netty natives (epoll, io_uring, netty-tcnative), once (Netty unlinks each {@code .so} as it loads it), and removes the
      * emptied directory, so that a kill later in the process's life leaves nothing: only one during these loads leaves
      * the directory, for the next claim to sweep. The gates call it before they ask Netty about a transport, not at
      * class initialisation, so a program that never asks (a {@code platform} server before its first INFO) loads
@@ -75,6 +75,8 @@ public final class NettyNativeWorkdir {
         Path dir = claim();
         io.netty.channel.epoll.Epoll.isAvailable();
         io.netty.channel.uring.IoUring.isAvailable();
+        // netty-tcnative (BoringSSL) for the OpenSSL TLS engine: extracted here like the transports, or not at all.
+        io.netty.handler.ssl.OpenSsl.isAvailable();
         if (dir == null) {
             return;
         }
