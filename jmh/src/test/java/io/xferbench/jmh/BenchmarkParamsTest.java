@@ -8,7 +8,9 @@ import io.xferbench.core.method.TransferMethod;
 import io.xferbench.core.registry.DownloadMethods;
 import io.xferbench.core.registry.RelayMethods;
 import io.xferbench.core.registry.UploadMethods;
+import io.xferbench.core.tls.TlsSettings;
 import io.xferbench.jmh.gate.GatePolicy;
+import io.xferbench.jmh.tls.TlsProviders;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +45,14 @@ class BenchmarkParamsTest {
     @Test
     void proxyRelayBenchmarksEveryRelay() throws Exception {
         assertThat(params(ProxyRelayBenchmark.class, "relay")).isEqualTo(inJmh(RelayMethods.all()));
+    }
+
+    @Test
+    void theTlsBenchmarksRunEveryProviderAndSuite() throws Exception {
+        assertThat(params(TlsEngineBenchmark.class, "provider")).isEqualTo(TlsProviders.all());
+        assertThat(params(TlsHandshakeBenchmark.class, "provider")).isEqualTo(TlsProviders.all());
+        assertThat(params(TlsEngineBenchmark.class, "cipher")).isEqualTo(TlsSettings.ALLOWED_CIPHERS);
+        assertThat(TlsSettings.ALLOWED_CIPHERS).containsAll(params(TlsHandshakeBenchmark.class, "cipher"));
     }
 
     @Test

@@ -47,6 +47,23 @@ public final class JmhReport implements Callable<Integer> {
     private static final String FILE_TO_SOCKET = "FileToSocketBenchmark.transfer";
     private static final Set<String> SIZE_PARAMS = Set.of("size", "buffer", "block");
 
+    /** Columns shown only where a row has their result. */
+    private enum WhereMeasured {
+        CPU(CpuResults.PER_GIB, "CPU ms/GiB"),
+        // Only where a row had an SQPOLL thread: its CPU is in "CPU ms/GiB" and shown apart here.
+        SQ_THREAD(CpuResults.SQPOLL_PER_GIB, "of it SQ thread"),
+        // JMH's own gc profiler (-prof gc): heap bytes allocated per op.
+        ALLOCATION("gc.alloc.rate.norm", "B alloc/op");
+
+        final String key;
+        final String label;
+
+        WhereMeasured(String key, String label) {
+            this.key = key;
+            this.label = label;
+        }
+    }
+
     @Parameters(index = "0", paramLabel = "RESULT.json", description = "JMH's JSON result file.")
     Path file;
 
@@ -118,21 +135,15 @@ public final class JmhReport implements Callable<Integer> {
         double floorPerSecond = rows.stream().filter(r -> r.benchmark().equals(CONTROL))
                 .mapToDouble(r -> r.secondary(SyscallResults.PER_SECOND)).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
         boolean uring = rows.stream().anyMatch(r -> r.secondary(SyscallResults.IO_URING) > 0);
-        boolean cpu = rows.stream().anyMatch(r -> r.secondary().containsKey(CpuResults.PER_GIB));
-        // Only where a row had an SQPOLL thread: its CPU is in "CPU ms/GiB" and shown apart here.
-        boolean sqPoll = rows.stream().anyMatch(r -> r.secondary().containsKey(CpuResults.SQPOLL_PER_GIB));
+        List<WhereMeasured> optional = Stream.of(WhereMeasured.values())
+                .filter(o -> rows.stream().anyMatch(r -> r.secondary().containsKey(o.key))).toList();
 
         List<Column> columns = new ArrayList<>(Stream.of("benchmark", "params", "ops/s ± 99.9%", "MiB/s",
                 "syscalls/op (by name)", "ctxsw/op", "syscalls/MiB").map(Column::left).toList());
         if (uring) {
             columns.add(Column.left("io_uring sqe/op"));
         }
-        if (cpu) {
-            columns.add(Column.left("CPU ms/GiB"));
-        }
-        if (sqPoll) {
-            columns.add(Column.left("of it SQ thread"));
-        }
+        optional.forEach(o -> columns.add(Column.left(o.label)));
         if (!Double.isNaN(floorPerSecond)) {
             columns.add(Column.left("floor/op"));
         }
@@ -149,12 +160,7 @@ public final class JmhReport implements Callable<Integer> {
             if (uring) {
                 line.add(fmt(r.secondary(SyscallResults.IO_URING)));
             }
-            if (cpu) {
-                line.add(fmt(r.secondary(CpuResults.PER_GIB)));
-            }
-            if (sqPoll) {
-                line.add(fmt(r.secondary(CpuResults.SQPOLL_PER_GIB)));
-            }
+            optional.forEach(o -> line.add(fmt(r.secondary(o.key))));
             if (!Double.isNaN(floorPerSecond)) {
                 line.add(r.benchmark().equals(CONTROL) ? "-" : fmt(floorPerSecond / r.score()));
             }
@@ -185,6 +191,7 @@ public final class JmhReport implements Callable<Integer> {
                     + "floor/op = that ÷ the row's ops/s, the share of each syscalls/op figure that is not the benchmark's.");
         }
         missingMethods(rows).forEach(table::note);
+        MissingTlsRows.notes(rows).forEach(table::note);
     }
 
     private static double mibPerSecond(Row r) {

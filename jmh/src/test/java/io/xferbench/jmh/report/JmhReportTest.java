@@ -106,4 +106,22 @@ class JmhReportTest {
         String out = render(root, 0.05);
         assertThat(out).contains("1,000,000,000 ± 10,000,000").contains("No syscall counts: run with -prof syscalls");
     }
+
+    @Test
+    void tlsRowsShowTheirAllocationAndAProviderWithoutRowsIsSaid() throws IOException {
+        JsonNode root = new ObjectMapper().readTree("""
+                [{"jmhVersion":"1.37","benchmark":"io.xferbench.jmh.TlsEngineBenchmark.wrapUnwrap","forks":1,
+                  "params":{"cipher":"TLS_AES_128_GCM_SHA256","provider":"jdk","size":"16384"},
+                  "primaryMetric":{"score":40000.0,"scoreError":"NaN","scoreUnit":"ops/s"},
+                  "secondaryMetrics":{"MiB":{"score":625.0},"gc.alloc.rate.norm":{"score":96.0},"syscalls.total/op":{"score":0.0001}}}]
+                """);
+        String out = render(root, 0.05);
+        List<String> lines = out.lines().toList();
+        assertThat(lines.get(0)).contains("| B alloc/op |");
+        assertThat(lines.stream().filter(l -> l.contains("provider=jdk")).findFirst().orElseThrow())
+                .contains("size=16KiB", "| 625 ", "| 96.0 ");
+        assertThat(out).contains("No TlsEngineBenchmark.wrapUnwrap result for provider openssl: ")
+                .doesNotContain("provider jdk");
+        assertThat(render(sample(), 0.05).lines().findFirst().orElseThrow()).doesNotContain("alloc");
+    }
 }
