@@ -16,9 +16,6 @@ import io.xferbench.core.Sizes;
 import io.xferbench.core.metrics.HostTuning;
 import io.xferbench.core.metrics.SyscallCounts;
 import io.xferbench.core.protocol.MeasurementReport;
-import io.xferbench.core.table.CsvTable;
-import io.xferbench.core.table.Table;
-import io.xferbench.core.table.Table.Column;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -216,14 +213,18 @@ public final class LoadReport {
             throws JsonProcessingException {
         return switch (format) {
             case TABLE -> header(environment, settings) + LoadTable.table(rows);
-            case JSON -> JSON.writeValueAsString(new Document(SCHEMA, environment, settings,
-                    rows.stream().map(r -> fields(r, rows)).toList())) + "\n";
-            case CSV -> csv(rows);
+            case JSON -> JSON.writeValueAsString(new Document(SCHEMA, environment, settings, fields(rows))) + "\n";
+            case CSV -> LoadCsv.render(fields(rows));
         };
     }
 
     /** The JSON document ({@link #SCHEMA}). */
-    private record Document(String schema, LoadEnvironment environment, LoadSettings settings, List<Map<String, Object>> rows) {
+    private record Document(String schema, LoadEnvironment environment, LoadSettings settings, List<LoadRowFields> rows) {
+    }
+
+    /** Each row's fields, compared with the others (nginx's row, the best model). */
+    private static List<LoadRowFields> fields(List<Row> rows) {
+        return rows.stream().map(r -> LoadRowFields.of(r, rows)).toList();
     }
 
     private static String header(LoadEnvironment environment, LoadSettings settings) throws JsonProcessingException {
@@ -256,99 +257,6 @@ public final class LoadReport {
                 .findFirst();
     }
 
-    public static Map<String, Object> fields(Row row, List<Row> rows) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("server", row.server());
-        m.put("model", row.model());
-        m.put("client", row.client());
-        m.put("protocol", row.protocol());
-        m.put("operation", row.operation());
-        m.put("fileSizeBytes", row.fileSize());
-        m.put("concurrency", row.concurrency());
-        if (row.skipped() != null) {
-            m.put("skipped", row.skipped());
-            return m;
-        }
-        m.put("method", row.method());
-        m.put("methodRun", row.methodRun());
-        LoadResult r = row.result();
-        if (row.noAnswer()) {
-            m.put("noAnswer", "every request timed out: not a result");
-        }
-        m.put("clientThreads", r.threads());
-        m.put("targetRatePerSec", r.targetRatePerSecond());
-        m.put("requests", r.requests());
-        m.put("seconds", r.seconds());
-        m.put("requestsPerSec", r.requestsPerSecond());
-        m.put("mibPerSec", num(r.mibPerSecond()));
-        m.put("latencyP50Millis", num(r.latency().p50()));
-        m.put("latencyP90Millis", num(r.latency().p90()));
-        m.put("latencyP99Millis", num(r.latency().p99()));
-        m.put("latencyP999Millis", num(r.latency().p999()));
-        m.put("latencyMaxMillis", num(r.latency().max()));
-        m.put("errors", row.errorsByCause().values().stream().mapToLong(Long::longValue).sum());
-        m.put("errorsByCause", row.errorsByCause());
-        if (!r.operations().isEmpty()) {
-            m.put("operations", r.operations());
-        }
-        m.put("unfinished", r.unfinished());
-        UnmeasuredErrors outside = row.unmeasuredOfAll();
-        m.put("warmupErrors", outside.warmupCount());
-        m.put("warmupErrorsByCause", outside.warmup());
-        m.put("drainErrors", outside.drainCount());
-        m.put("drainErrorsByCause", outside.drain());
-        if (row.readBackOfAll() != null) {
-            m.put("readBack", row.readBackOfAll());
-        }
-        m.put("serverCpuMicrosPerRequest", num(row.serverCpuMicrosPerRequest()));
-        m.put("serverThreadsPeak", row.serverFigures() == null ? null : row.serverFigures().threadsPeak());
-        m.put("serverJitCpuShare", row.serverFigures() == null ? null : num(row.serverFigures().jitShare()));
-        JitSettle.Outcome settle = row.jitSettle();
-        if (settle != null) {
-            m.put("jitSettleSlices", settle.slices());
-            m.put("jitSettleSeconds", settle.seconds());
-            m.put("jitSettleLastShare", num(settle.lastShare()));
-            m.put("jitSettled", settle.settled());
-        }
-        MeasurementReport sr = row.serverReport();
-        m.put("serverThreadsStarted", sr == null ? null : sr.threadsStarted());
-        m.put("serverCarrierThreads", sr == null || sr.carrierThreads() < 0 ? null : sr.carrierThreads());
-        m.put("serverSyscallsPerRequest", num(row.serverSyscallsPerRequest()));
-        m.put("serverSyscallsByNamePerRequest", row.serverSyscallsByNamePerRequest());
-        m.put("serverSyscallsSource", row.serverSyscallsSource());
-        m.put("serverSyscallsUnavailable", row.serverSyscallsUnavailable());
-        m.put("serverContextSwitchesPerRequest", num(row.serverContextSwitchesPerRequest()));
-        m.put("clientCpuMicrosPerRequest", num(r.clientCpuMicrosPerRequest()));
-        m.put("clientBusiestLoopShare", num(r.clientBusiestLoopShare()));
-        Optional<Row> ref = reference(row, rows);
-        m.put("requestsPerSecVsNginx", ref.map(x -> num(r.requestsPerSecond() / x.result().requestsPerSecond())).orElse(null));
-        m.put("serverCpuVsNginx", ref.map(x -> num(row.serverCpuMicrosPerRequest() / x.serverCpuMicrosPerRequest())).orElse(null));
-        Repeats rep = row.repeats();
-        if (rep != null) {
-            m.put("repeats", rep.windows());
-            m.put("requestsPerSecMin", rep.requestsPerSecMin());
-            m.put("requestsPerSecMax", rep.requestsPerSecMax());
-            m.put("requestsPerSecByRound", rep.requestsPerSecByRound());
-            Repeats.Spread best = rep.ratioToBest();
-            m.put("ratioToBestMedian", best == null ? null : best.median());
-            m.put("ratioToBestMin", best == null ? null : best.min());
-            m.put("ratioToBestMax", best == null ? null : best.max());
-            m.put("medianToBestMedian", rep.medianToBestMedian());
-            Repeats.VsFewest few = rep.vsFewest();
-            m.put("fewestConnections", few == null ? null : few.connections());
-            m.put("ratioToFewestConnectionsMedian", few == null ? null : few.ratio().median());
-            m.put("ratioToFewestConnectionsMin", few == null ? null : few.ratio().min());
-            m.put("ratioToFewestConnectionsMax", few == null ? null : few.ratio().max());
-        }
-        m.put("verified", row.verified());
-        return m;
-    }
-
-    /** JSON has no NaN: an unmeasured figure is null. */
-    private static Double num(double v) {
-        return Double.isFinite(v) ? v : null;
-    }
-
     /** The median of the per-round ratios; with several rounds their range and number, e.g. {@code 0.93 (0.85–1.02 of 5)}. */
     public static String ratio(Repeats.Spread s) {
         return s.of() <= 1 ? f("%.2f", s.median())
@@ -366,22 +274,6 @@ public final class LoadReport {
         }
         return all.values().stream().mapToLong(Long::longValue).sum() + " (" + all.entrySet().stream()
                 .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")) + ")";
-    }
-
-    private static String csv(List<Row> rows) {
-        if (rows.isEmpty()) {
-            return "";
-        }
-        List<Map<String, Object>> maps = rows.stream().map(r -> fields(r, rows)).toList();
-        List<String> keys = new ArrayList<>();
-        for (Map<String, Object> m : maps) {
-            m.keySet().stream().filter(k -> !keys.contains(k) && !k.endsWith("ByCause") && !k.equals("operations")).forEach(keys::add);
-        }
-        Table table = Table.of(keys.stream().map(Column::left).toList());
-        for (Map<String, Object> m : maps) {
-            table.row(keys.stream().map(k -> m.get(k) == null ? "" : String.valueOf(m.get(k))).toList());
-        }
-        return CsvTable.render(table);
     }
 
     public static String f(String pattern, double v) {

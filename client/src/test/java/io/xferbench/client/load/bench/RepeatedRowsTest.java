@@ -3,6 +3,8 @@ package io.xferbench.client.load.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.xferbench.client.load.engine.LoadResult;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
@@ -28,6 +30,12 @@ class RepeatedRowsTest {
                 new LoadResult.LatencySummary(1, 2, 3, 4, 5), 1, 0.1, Map.of());
         return new LoadReport.Row("xferbench", model, "xferbench", "native", "download", 1024, connections, r,
                 new ServerSampler.ServerFigures(1000, 3, 0), null, null, null, null);
+    }
+
+    /** {@code row} as the JSON report of {@code rows} writes it. */
+    private static JsonNode json(LoadReport.Row row, List<LoadReport.Row> rows) throws Exception {
+        String report = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.JSON);
+        return new ObjectMapper().readTree(report).get("rows").get(rows.indexOf(row));
     }
 
     private static LoadReport.Row window(String model, double perSecond, double p99) {
@@ -82,7 +90,7 @@ class RepeatedRowsTest {
     }
 
     @Test
-    void modelsOfLikeSpeedAreLevelByTheirMediansThoughEachRoundsBestIsTheLuckiest() {
+    void modelsOfLikeSpeedAreLevelByTheirMediansThoughEachRoundsBestIsTheLuckiest() throws Exception {
         // a and b have the same three rates, in another order: a is the best of only one round, so its per-round
         // ratio sits under 1 (0.91), though its median is b's. c's median is 0.9 of theirs.
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
@@ -97,11 +105,11 @@ class RepeatedRowsTest {
         assertThat(rows.get(1).repeats().medianToBestMedian()).isEqualTo(1.0);
         assertThat(rows.get(2).repeats().medianToBestMedian()).isCloseTo(0.9, within(1e-9));
         assertThat(rows.get(3).repeats().medianToBestMedian()).isNull();
-        assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("medianToBestMedian", rows.get(2).repeats().medianToBestMedian());
+        assertThat(json(rows.get(2), rows).get("medianToBestMedian").asDouble()).isEqualTo(rows.get(2).repeats().medianToBestMedian());
     }
 
     @Test
-    void eachRowIsComparedWithItsOwnRowAtTheFewestConnectionsRoundByRound() {
+    void eachRowIsComparedWithItsOwnRowAtTheFewestConnectionsRoundByRound() throws Exception {
         // The machine's speed halves from round 0 to round 1; in both, a at 1,000 connections makes 0.9 of its rate at 50.
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
                 List.of(windowAt("a", 50, 2000), windowAt("a", 50, 1000)),
@@ -117,9 +125,9 @@ class RepeatedRowsTest {
         assertThat(a1000.max()).isCloseTo(0.9, within(1e-9));
         assertThat(a1000.of()).isEqualTo(2);
         assertThat(rows.get(3).repeats().vsFewest()).isNull(); // b has one concurrency
-        assertThat(LoadReport.fields(rows.get(2), rows)).containsEntry("fewestConnections", 50)
-                .containsEntry("ratioToFewestConnectionsMin", a1000.min());
-        assertThat(LoadReport.fields(rows.get(0), rows)).containsEntry("fewestConnections", null);
+        assertThat(json(rows.get(2), rows).get("fewestConnections").asInt()).isEqualTo(50);
+        assertThat(json(rows.get(2), rows).get("ratioToFewestConnectionsMin").asDouble()).isEqualTo(a1000.min());
+        assertThat(json(rows.get(0), rows).get("fewestConnections").isNull()).isTrue(); // written, as null
     }
 
     @Test
@@ -131,7 +139,7 @@ class RepeatedRowsTest {
                 new ServerSampler.ServerFigures(1_000_000, 3, 10_000), null, null, null, null);
         List<LoadReport.Row> rows = List.of(warming, warm);
 
-        assertThat(LoadReport.fields(warming, rows)).containsEntry("serverJitCpuShare", 0.23);
+        assertThat(json(warming, rows).get("serverJitCpuShare").asDouble()).isEqualTo(0.23);
         String table = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.TABLE);
         assertThat(table).contains("JIT: ").contains("xferbench netty-epoll sendfile native 50 conns 23%")
                 .doesNotContain("500 conns 1%"); // under 5 %: compilation no longer matters to the figures
@@ -150,9 +158,12 @@ class RepeatedRowsTest {
                 new ServerSampler.ServerFigures(1_000_000, 3, 0), null, null, null, null);
         List<LoadReport.Row> rows = List.of(quiet, restless, nginx);
 
-        assertThat(LoadReport.fields(restless, rows)).containsEntry("jitSettleSlices", 58).containsEntry("jitSettleSeconds", 60.4)
-                .containsEntry("jitSettleLastShare", 0.12).containsEntry("jitSettled", false);
-        assertThat(LoadReport.fields(nginx, rows)).doesNotContainKey("jitSettleSlices");
+        JsonNode settled = json(restless, rows);
+        assertThat(settled.get("jitSettleSlices").asInt()).isEqualTo(58);
+        assertThat(settled.get("jitSettleSeconds").asDouble()).isEqualTo(60.4);
+        assertThat(settled.get("jitSettleLastShare").asDouble()).isEqualTo(0.12);
+        assertThat(settled.get("jitSettled").asBoolean()).isFalse();
+        assertThat(json(nginx, rows).has("jitSettleSlices")).isFalse();
         String table = LoadReport.render(TestEnvironments.NONE, TestEnvironments.SETTINGS, rows, LoadReportFormat.TABLE);
         assertThat(table).contains("until the server's compiler threads took under 5% of its CPU in 3 slices of 1 s in a "
                 + "row: 43-60 s per row; not quiet within --jit-settle: xferbench netty-io-uring sendfile native download 1000 conns "
@@ -171,7 +182,7 @@ class RepeatedRowsTest {
     }
 
     @Test
-    void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() {
+    void anErrorInAnyWindowIsTheRowsAndUnverifiesIt() throws Exception {
         List<LoadReport.Row> rows = RepeatedRows.merge(List.of(
                 List.of(window("xferbench", "a", 1000, 1, Map.of()), window("xferbench", "a", 1100, 1, Map.of("io: reset", 2L)),
                         window("xferbench", "a", 1050, 1, Map.of("io: reset", 1L, "crc mismatch", 1L)))));
@@ -180,9 +191,12 @@ class RepeatedRowsTest {
         assertThat(a.result().requestsPerSecond()).isEqualTo(1050);
         assertThat(a.errorsByCause()).containsOnly(Map.entry("io: reset", 3L), Map.entry("crc mismatch", 1L));
         assertThat(a.verified()).isFalse();
-        Map<String, Object> json = LoadReport.fields(a, rows);
-        assertThat(json).containsEntry("errors", 4L).containsEntry("repeats", 3).containsEntry("verified", false)
-                .containsEntry("requestsPerSecMin", 1000.0).containsEntry("requestsPerSecMax", 1100.0);
+        JsonNode json = json(a, rows);
+        assertThat(json.get("errors").asLong()).isEqualTo(4);
+        assertThat(json.get("repeats").asInt()).isEqualTo(3);
+        assertThat(json.get("verified").asBoolean()).isFalse();
+        assertThat(json.get("requestsPerSecMin").asDouble()).isEqualTo(1000.0);
+        assertThat(json.get("requestsPerSecMax").asDouble()).isEqualTo(1100.0);
     }
 
     @Test
