@@ -12,7 +12,7 @@ import io.xferbench.client.load.fileops.FileOpsRun;
 import io.xferbench.client.load.fileops.FileOpsWorkload;
 import io.xferbench.client.load.fileops.ReadBack;
 import io.xferbench.client.load.report.LoadReport;
-import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.LoadOutputOptions;
 import io.xferbench.client.load.report.LoadSettings;
 import io.xferbench.client.load.target.LoadEnvironment;
 import io.xferbench.client.load.target.ServerWatch;
@@ -23,15 +23,13 @@ import io.xferbench.core.data.DataDirectory;
 import io.xferbench.core.net.NoAnswerException;
 import io.xferbench.core.protocol.Request;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -122,12 +120,8 @@ public final class LoadCommand implements Callable<Integer> {
                     + "HTTP probe, read-back and clean-up; the server's window a minute more) (default: ${DEFAULT-VALUE}).")
     Duration answerTimeout;
 
-    @Option(names = "--format", defaultValue = "table",
-            description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    LoadReportFormat format;
-
-    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
-    Path out;
+    @Mixin
+    LoadOutputOptions output;
 
     @Override
     public Integer call() throws Exception {
@@ -198,13 +192,7 @@ public final class LoadCommand implements Callable<Integer> {
         }
         LoadSettings settings = new LoadSettings.Load(Sizes.format(fileSize), loops, requests > 0 ? requests : null,
                 requests > 0 ? null : duration.toMillis() + " ms", warmup.toMillis() + " ms", rate > 0 ? "open at " + rate + " req/s" : "closed");
-        String text = LoadReport.render(LoadEnvironment.describe(), settings, rows, format);
-        if (out != null) {
-            Files.writeString(out, text, StandardCharsets.UTF_8);
-            System.err.println("xferbench: report written to " + out);
-        } else {
-            System.out.print(text);
-        }
+        output.write(LoadReport.render(LoadEnvironment.describe(), settings, rows, output.format()));
         return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
     }
 }

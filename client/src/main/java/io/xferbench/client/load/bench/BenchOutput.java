@@ -1,5 +1,6 @@
 package io.xferbench.client.load.bench;
 
+import io.xferbench.client.load.report.LoadOutputOptions;
 import io.xferbench.client.load.report.LoadReport;
 import io.xferbench.client.load.report.LoadReportFormat;
 import io.xferbench.client.load.report.LoadSettings;
@@ -13,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 
-/** Where a load bench's rows go: the report (--format, to --out or stdout), its JSON copy (--json) and the sweep chart. */
+/** Where a load bench's rows go: the report (--format, to --out or stdout: {@link LoadOutputOptions}), its JSON copy (--json) and the sweep chart. */
 final class BenchOutput {
     private BenchOutput() {
     }
@@ -23,16 +24,11 @@ final class BenchOutput {
         if (bench.json != null) {
             Files.writeString(bench.json, LoadReport.render(environment, settings, rows, LoadReportFormat.JSON), StandardCharsets.UTF_8);
         }
-        String text = LoadReport.render(environment, settings, rows, bench.format);
-        if (bench.format == LoadReportFormat.TABLE) {
+        String text = LoadReport.render(environment, settings, rows, bench.output.format());
+        if (bench.output.format() == LoadReportFormat.TABLE) {
             text += "\n" + SeedTable.render(rows, bench.seedConcurrency);
         }
-        if (bench.out != null) {
-            Files.writeString(bench.out, text, StandardCharsets.UTF_8);
-            System.err.println("xferbench: report written to " + bench.out);
-        } else {
-            System.out.print(text);
-        }
+        bench.output.write(text);
         // After the table: a chart that cannot be drawn must not cost the run its report.
         SweepChart sweep = SweepChart.of(rows, bench.fileSize, environment, placement.described());
         if (bench.chart != null && sweep.lines().isEmpty()) {

@@ -3,7 +3,7 @@ package io.xferbench.client.load.bench;
 import io.xferbench.client.load.engine.LoadPlan;
 import io.xferbench.client.load.exchange.Exchange;
 import io.xferbench.client.load.report.LoadReport;
-import io.xferbench.client.load.report.LoadReportFormat;
+import io.xferbench.client.load.report.LoadOutputOptions;
 import io.xferbench.client.load.report.LoadSettings;
 import io.xferbench.client.load.target.JitSettle;
 import io.xferbench.client.load.target.LoadEnvironment;
@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -157,12 +158,8 @@ public final class LoadBenchCommand implements Callable<Integer> {
     /** The operations a bench row can run. */
     public enum FileOp { DOWNLOAD, UPLOAD, DELETE }
 
-    @Option(names = "--format", defaultValue = "table",
-            description = "table, json or csv (default: ${DEFAULT-VALUE}).")
-    LoadReportFormat format;
-
-    @Option(names = "--out", converter = Converters.OutputFile.class, description = "Write the report here instead of standard output.")
-    Path out;
+    @Mixin
+    LoadOutputOptions output;
 
     @Option(names = "--json", converter = Converters.OutputFile.class, description = "Also write the rows as JSON here (whatever --format says).")
     Path json;
