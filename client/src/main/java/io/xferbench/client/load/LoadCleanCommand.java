@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
         description = "Remove what killed load runs left: benches' temporary directories (and servers still running in "
                 + "them) whose owner is gone, and with --data-dir the load's upload files (" + CreatedFiles.PREFIX + "*) "
                 + "in a server's data directory.")
-public final class LoadCleanCommand implements Callable<Integer> {
+final class LoadCleanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 

@@ -44,10 +44,10 @@ import picocli.CommandLine.Spec;
         description = "Many connections downloading, uploading, checking and deleting small files: requests/s, latency percentiles, errors, client CPU.")
 public final class LoadCommand implements Callable<Integer> {
     /** Wire dialects the generator speaks. */
-    public enum Protocol { NATIVE, HTTP }
+    enum Protocol { NATIVE, HTTP }
 
     /** What every request does. */
-    public enum Operation { DOWNLOAD, UPLOAD, EXIST, DELETE, MIX }
+    enum Operation { DOWNLOAD, UPLOAD, EXIST, DELETE, MIX }
 
     @Spec
     CommandSpec spec;

@@ -156,7 +156,7 @@ public final class LoadBenchCommand implements Callable<Integer> {
     Path chart;
 
     /** The operations a bench row can run. */
-    public enum FileOp { DOWNLOAD, UPLOAD, DELETE }
+    enum FileOp { DOWNLOAD, UPLOAD, DELETE }
 
     @Mixin
     LoadOutputOptions output;

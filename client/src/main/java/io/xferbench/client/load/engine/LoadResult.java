@@ -56,7 +56,7 @@ public record LoadResult(int connections, int threads, double targetRatePerSecon
     }
 
     /** The generator's busiest loop thread was busy this share of the window or more: its numbers may be its own limit. */
-    public static final double SATURATED_LOOP_SHARE = 0.9;
+    static final double SATURATED_LOOP_SHARE = 0.9;
 
     public boolean clientMayBeLimit() {
         return clientBusiestLoopShare >= SATURATED_LOOP_SHARE;

@@ -21,7 +21,7 @@ public record ReadBack(long checked, Map<String, Long> errors, long files, long 
     }
 
     /** What a read-back found, before the run's uploads are known. */
-    public ReadBack(long checked, Map<String, Long> errors) {
+    ReadBack(long checked, Map<String, Long> errors) {
         this(checked, errors, 0, 0, 0);
     }
 

@@ -33,7 +33,7 @@ public record Repeats(List<Double> requestsPerSecByRound, Map<String, Long> erro
     }
 
     /** Windows that failed nothing outside themselves. */
-    public Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
+    Repeats(List<Double> requestsPerSecByRound, Map<String, Long> errors, ReadBack readBack, boolean verified,
             Spread ratioToBest, Double medianToBestMedian, VsFewest vsFewest) {
         this(requestsPerSecByRound, errors, UnmeasuredErrors.NONE, readBack, verified, ratioToBest, medianToBestMedian, vsFewest,
                 MethodsRun.NONE);
