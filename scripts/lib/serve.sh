@@ -18,7 +18,8 @@ xferbench_stop_all() {
 trap xferbench_stop_all EXIT
 
 # Runs the server jar with the given arguments plus --port 0, waits for its "listening on HOST:PORT" line and
-# sets xferbench_port (and xferbench_pid). Works for a server and for a proxy (--proxy-to).
+# sets xferbench_port (and xferbench_pid), and for a server xferbench_tls_cert, the certificate its TLS methods serve
+# with (the line's "tls-cert=PATH": a client passes it as --tls-ca). Works for a server and for a proxy (--proxy-to).
 xferbench_start() {
   local log fd pid
   # The log is unlinked as soon as it is open: the server writes to it and the script reads it through descriptors,
@@ -37,6 +38,7 @@ xferbench_start() {
   done
   xferbench_port=$(sed -n 's/^xferbench-[a-z]* listening on [^ ]*:\([0-9]*\).*$/\1/p' "$log" | head -n1)
   [ -n "$xferbench_port" ] || { cat "$log" >&2; echo "xferbench: server did not report its port: $*" >&2; exit 2; }
+  xferbench_tls_cert=$(sed -n 's/^xferbench-server listening on [^ ]* .*tls-cert=\(.*\)$/\1/p' "$log" | head -n1)
   xferbench_pid=$pid
 }
 

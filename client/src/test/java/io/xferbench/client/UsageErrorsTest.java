@@ -60,6 +60,9 @@ public class UsageErrorsTest {
         "download --concurrency 1025", "upload --concurrency 100000", "proxy --concurrency 2000",
         "download --start-at 99999999999999999999", "upload --start-at 2126-01-01T00:00:00Z",
         "upload --concurrency 1000 --buffer 64MiB",
+        // A TLS method needs the certificate to trust; a cipher outside TLS 1.3's three; a --tls-ca that is no file.
+        "download --method tls-jdk", "download --method transfer-to,tls-jdk --size 1", "download --tls-cipher TLS_RSA_WITH_NULL_SHA",
+        "download --method tls-jdk --tls-ca /nonexistent-ca.pem",
         // Past a long of nanoseconds the waits overflowed: 'internal error: ArithmeticException: long overflow', exit 1.
         "info --answer-timeout 9999999999999s", "load --answer-timeout 9999999999999s", "load --duration 9999999999999s",
         "info --answer-timeout Infinity", "load --answer-timeout 31622400s",

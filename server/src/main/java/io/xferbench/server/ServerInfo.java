@@ -16,6 +16,7 @@ import io.xferbench.server.config.ServerConfig;
 import io.xferbench.server.loop.EventLoopTransport;
 import io.xferbench.server.proxy.RelayDescriptions;
 import io.xferbench.server.request.LoopMethodRefusal;
+import io.xferbench.server.request.TlsRefusal;
 import io.xferbench.server.thread.PlatformPollers;
 import io.xferbench.server.thread.ResponseCork;
 import java.net.InetAddress;
@@ -52,8 +53,11 @@ public final class ServerInfo {
         for (SenderMethod m : DownloadMethods.all()) {
             // An event loop's own method, on this server's model: refused on a threaded one.
             String loopOnly = onLoops ? null : LoopMethodRefusal.onThreads(m, config.ioModel());
-            MethodDescription e = entry("download", m.id(), m.summary(), loopOnly == null ? dataDir.of(m) : Availability.unavailable(loopOnly));
-            methods.add(loopOnly == null ? e : e.onlyOn(loopModels()));
+            // A TLS method: only on the threaded models, and only with a certificate.
+            String tls = TlsRefusal.whyNot(m, !onLoops, config.ioModel(), config.tls() != null);
+            String refused = loopOnly != null ? loopOnly : tls;
+            MethodDescription e = entry("download", m.id(), m.summary(), refused == null ? dataDir.of(m) : Availability.unavailable(refused));
+            methods.add(loopOnly != null ? e.onlyOn(loopModels()) : onLoops && tls != null ? e.onlyOn(threadModels()) : e);
         }
         for (ReceiverMethod m : UploadMethods.all()) {
             MethodDescription e = entry("upload", m.id(), m.summary(), m.availability());
@@ -74,6 +78,13 @@ public final class ServerInfo {
 
     private static MethodDescription entry(String direction, String id, String summary, Availability availability) {
         return MethodDescription.of(direction, id, summary, availability.isAvailable(), availability.unavailableReason());
+    }
+
+    /** Where a TLS method runs, as INFO says of it on an event-loop server: the threaded models. */
+    private static String threadModels() {
+        return ServerModels.all().stream().map(ServerModels.Model::id)
+                .filter(id -> java.util.Arrays.stream(EventLoopTransport.values()).noneMatch(t -> id.startsWith(t.model)))
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** Where a loop method runs, as INFO says ({@code MethodDescription.otherModels}): the models on an event loop. */

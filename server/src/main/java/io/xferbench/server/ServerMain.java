@@ -107,6 +107,14 @@ public final class ServerMain implements Callable<Integer> {
             + "off by default.")
     boolean corkResponses;
 
+    @Option(names = "--tls-cert", description = "Certificate chain (PEM, leaf first) the TLS methods (tls-jdk) serve with; "
+            + "with --tls-key. Without both, a self-signed certificate for localhost (and --bind) is made at start in the temp "
+            + "directory and removed at exit. Either way its path ends the listening line: 'tls-cert=PATH'.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", description = "Private key of --tls-cert (PEM, unencrypted PKCS#8).")
+    Path tlsKey;
+
     @Option(names = "--idle-timeout", defaultValue = "30", converter = Converters.PositiveInt.class, description = "Seconds a connection may stall inside or between requests; a transfer "
             + "no byte of which moves for this long is dropped too (default: ${DEFAULT-VALUE}).")
     int idleTimeoutSeconds;
@@ -166,8 +174,6 @@ public final class ServerMain implements Callable<Integer> {
         if (minRate < 1) {
             throw new IllegalArgumentException("--min-rate must be at least 1 byte per second");
         }
-        ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
-                Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), bufferMemory(), ioModel, corkResponses);
         if (ServerModels.byId(ioModel).isEmpty()) {
             throw new IllegalArgumentException("--io-model must be one of " + ServerModels.ids() + ", not " + ioModel);
         }
@@ -176,19 +182,31 @@ public final class ServerMain implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--bind " + bind + ": unknown host");
         }
-        BindWarning.unlessLoopback(bind, "read and write " + dataDir, secret);
-        raiseOpenFilesLimit();
-        XferServer server = XferServer.start(config);
+        long bufferMemory = bufferMemory();
+        ServerTls tls = ServerTls.of(tlsCert, tlsKey, bind);
+        XferServer server;
+        try {
+            ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
+                    Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), bufferMemory, ioModel,
+                    corkResponses, tls.endpoint());
+            BindWarning.unlessLoopback(bind, "read and write " + dataDir, secret);
+            raiseOpenFilesLimit();
+            server = XferServer.start(config);
+        } catch (Exception | Error e) {
+            tls.close();
+            throw e;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
+            try (tls) {
                 server.close();
             } catch (Exception e) {
                 System.err.println("xferbench-server: error while stopping: " + e);
             }
             stopped.countDown();
         }, "xferbench-shutdown"));
-        System.out.println("xferbench-server listening on " + server.host() + ":" + server.port());
+        // The certificate's path last: it may hold spaces, and ListeningLine takes the rest of the line.
+        System.out.println("xferbench-server listening on " + server.host() + ":" + server.port() + " tls-cert=" + tls.certificate());
         System.out.flush();
         stopped.await();
         return 0;

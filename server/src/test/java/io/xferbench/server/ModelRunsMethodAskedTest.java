@@ -54,7 +54,7 @@ class ModelRunsMethodAskedTest {
     void everyMethodIsServedAsAskedOrRefusedWithAReason(String model) throws Exception {
         IoModelTest.assumeModelRuns(model);
         boolean onLoop = model.startsWith("netty-");
-        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model))) {
+        try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir).withIoModel(model).withTls(TestTls.server()))) {
             server.data().generated(SIZE);
             for (SenderMethod method : DownloadMethods.all()) {
                 String outcome = ask(server, method.id());
@@ -66,7 +66,9 @@ class ModelRunsMethodAskedTest {
                     continue;
                 }
                 // What must run wherever the machine has it: blocking methods everywhere, the loop's own on the loops.
-                if (method.loopSender() != null) {
+                if (method.traits().tls()) {
+                    assertThat(onLoop).as(model + " refused TLS method " + method.id() + ": " + outcome).isTrue();
+                } else if (method.loopSender() != null) {
                     assertThat(onLoop).as(model + " refused its own loop method " + method.id() + ": " + outcome).isFalse();
                 } else if (List.of("stream", "channel-direct", "transfer-to", "sendfile", "mmap").contains(method.id())) {
                     fail(model + " refused " + method.id() + ": " + outcome);
@@ -108,9 +110,11 @@ class ModelRunsMethodAskedTest {
 
     /** Null when the download was served and verified, else "STATUS: reason". */
     private static String ask(XferServer server, String method) throws Exception {
-        try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "")) {
+        // A TLS method asked as a client that knows it is one: with the flag, trusting the server's certificate.
+        try (XferConnection c = XferConnection.open("127.0.0.1", server.port(), "").tls(TestTls.client())) {
             try {
-                assertThat(c.download(Request.download(method, SIZE, Flags.VERIFY_CRC32C, 0)).verified()).as(method).isTrue();
+                assertThat(c.download(Request.download(method, SIZE, Flags.VERIFY_CRC32C | DownloadMethods.tlsFlag(method), 0)).verified())
+                        .as(method).isTrue();
                 return null;
             } catch (RemoteException e) {
                 assertThat(e.status()).as(method + ": " + e.reason()).isEqualTo(Status.UNAVAILABLE);

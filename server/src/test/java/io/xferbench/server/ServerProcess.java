@@ -2,6 +2,7 @@ package io.xferbench.server;
 
 import io.xferbench.core.netty.NettyNativeWorkdir;
 import io.xferbench.nativeio.JvmFlags;
+import io.xferbench.core.tls.SelfSignedCertificate;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -26,11 +27,14 @@ public final class ServerProcess implements AutoCloseable {
     final List<String> log = new CopyOnWriteArrayList<>();
     /** Every line it printed before its listening line (warnings about its options among them). */
     public final List<String> startup;
+    /** Its "listening on" line, whole (a server's ends with its TLS certificate: {@code tls-cert=PATH}). */
+    public final String listening;
 
-    private ServerProcess(Process process, int port, List<String> startup) {
+    private ServerProcess(Process process, int port, List<String> startup, String listening) {
         this.process = process;
         this.port = port;
         this.startup = List.copyOf(startup);
+        this.listening = listening;
     }
 
     /**
@@ -91,7 +95,7 @@ public final class ServerProcess implements AutoCloseable {
         for (String line; (line = out.readLine()) != null; ) {
             Matcher m = LISTENING.matcher(line);
             if (m.find()) {
-                ServerProcess s = new ServerProcess(p, Integer.parseInt(m.group(2)), early);
+                ServerProcess s = new ServerProcess(p, Integer.parseInt(m.group(2)), early, line);
                 // Its own thread, not the common pool: on 2 cores that pool has one thread, which the drain would keep.
                 Thread drain = new Thread(() -> out.lines().forEach(s.log::add), "server-log");
                 drain.setDaemon(true);
@@ -114,6 +118,7 @@ public final class ServerProcess implements AutoCloseable {
         process.destroyForcibly().waitFor();
         try {
             NettyNativeWorkdir.sweep(NettyNativeWorkdir.parent());
+            SelfSignedCertificate.sweep(Path.of(System.getProperty("java.io.tmpdir"))); // its certificate, killed before its hook
         } catch (IOException e) {
             // Another JVM sweeping at once: the next claim removes what is left.
         }

@@ -36,7 +36,10 @@ class ServerUsageTest {
     @ValueSource(strings = {"--data-dir=", "--data-dir=/etc/passwd", "--data-dir=/nonexistent-but-never-created --bind=no-such-host.invalid",
         "--data-dir=/nonexistent-but-never-created --token-file=/tmp", "--data-dir=/nonexistent-but-never-created --token=",
         "--proxy-to=127.0.0.1:1 --relay=nope", "--proxy-to=127.0.0.1:1 --relay=splice --relay-buffer=1",
-        "--data-dir=/nonexistent-but-never-created --max-buffer-memory=1024GiB", "--proxy-to=127.0.0.1:1 --max-buffer-memory=1024GiB"})
+        "--data-dir=/nonexistent-but-never-created --max-buffer-memory=1024GiB", "--proxy-to=127.0.0.1:1 --max-buffer-memory=1024GiB",
+        "--data-dir=/nonexistent-but-never-created --tls-cert=/etc/hostname", "--data-dir=/nonexistent-but-never-created --tls-key=/etc/hostname",
+        "--data-dir=/nonexistent-but-never-created --tls-cert=/nonexistent-cert --tls-key=/etc/hostname",
+        "--data-dir=/nonexistent-but-never-created --tls-cert=/etc/hostname --tls-key=/etc/hostname"})
     void unusableValuesAreOneLineAndExitTwo(String args) {
         assertOneLineUsageError(args.split(" "));
         assertThat(java.nio.file.Path.of("/nonexistent-but-never-created")).doesNotExist();
@@ -62,7 +65,7 @@ class ServerUsageTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @ValueSource(strings = {"--data-dir=/nonexistent-but-never-created", "--max-upload=1GiB", "--max-generated=1GiB",
         "--min-rate=2MiB", "--shutdown-grace=5", "--io-model=virtual", "--io-uring-depth=8", "--io-uring-ring-size=64",
-        "--cork-responses"})
+        "--cork-responses", "--tls-cert=/etc/hostname", "--tls-key=/etc/hostname"})
     void serverOnlyOptionsAreRefusedByAProxy(String option) {
         String err = assertOneLineUsageError(("--proxy-to=127.0.0.1:1 --port=0 " + option).split(" "));
         assertThat(err).contains(option.split("=")[0] + " does not apply to a proxy (--proxy-to): ");

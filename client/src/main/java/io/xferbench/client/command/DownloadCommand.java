@@ -16,6 +16,8 @@ import io.xferbench.core.metrics.EnvironmentInfo;
 import io.xferbench.core.net.BodyReceiver;
 import io.xferbench.core.net.XferConnection;
 import io.xferbench.core.protocol.Flags;
+import io.xferbench.core.registry.DownloadMethods;
+import io.xferbench.core.tls.TlsEndpoint;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.protocol.ServerDescription;
 import java.util.ArrayList;
@@ -54,6 +56,9 @@ public final class DownloadCommand implements Callable<Integer> {
     BufferOptions buffer;
 
     @Mixin
+    TlsOptions tls;
+
+    @Mixin
     CooperationOptions cooperation;
 
     @Mixin
@@ -65,6 +70,13 @@ public final class DownloadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         output.check();
+        // Before the server is asked anything: a TLS method named without a certificate to trust is a usage error.
+        TlsEndpoint tlsEndpoint = tls.endpoint();
+        for (String named : methods) {
+            if (tlsEndpoint == null && DownloadMethods.tlsFlag(named) != 0) {
+                throw new IllegalArgumentException(named + " is " + TlsOptions.NEEDS_CA);
+            }
+        }
         DirectMemoryBudget.require(rounds.concurrency, BodyReceiver.BUFFER_SIZE);
         int bufferSize = buffer.bufferSize();
         ServerDescription info = Windows.info(server);
@@ -90,13 +102,18 @@ public final class DownloadCommand implements Callable<Integer> {
         for (long size : parsedSizes) {
             for (String method : chosen) {
                 // The cache state is PREPAREd untimed before each round; the timed DOWNLOAD carries no cache flags.
-                Request request = Request.download(method, size, flags, bufferSize);
+                Request request = Request.download(method, size, flags | DownloadMethods.tlsFlag(method), bufferSize);
                 Request timed = request.withoutCacheFlags();
+                // --method all with a TLS method but no certificate to trust: a skipped row saying so.
+                String notHere = catalog.unavailableReason(method);
+                if (notHere == null && tlsEndpoint == null && DownloadMethods.tlsFlag(method) != 0) {
+                    notHere = method + " is " + TlsOptions.NEEDS_CA;
+                }
                 results.add(driver.run(new TransferDriver.Job<XferConnection>(MethodResult.Row.served(Direction.DOWNLOAD, method, size), 1,
-                        () -> server.open(),
+                        () -> server.open().tls(tlsEndpoint),
                         (c, index) -> Outcome.of(c.download(timed)),
                         connections -> Windows.server(connections.get(0), driver.rounds().countSyscalls()),
-                        (c, index, observeOnly) -> c.prepare(observeOnly ? request.withoutCacheFlags() : request)), catalog.unavailableReason(method)));
+                        (c, index, observeOnly) -> c.prepare(observeOnly ? request.withoutCacheFlags() : request)), notHere));
             }
         }
         progress.finish();

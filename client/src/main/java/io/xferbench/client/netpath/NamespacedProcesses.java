@@ -21,14 +21,17 @@ final class NamespacedProcesses implements AutoCloseable {
 
     private final Deque<Process> started = new ArrayDeque<>();
 
-    /** Starts an xferbench server (or proxy) and returns the port it reports; its later output goes to stderr. */
-    int startServer(List<String> command, String what) throws IOException {
+    /**
+     * Starts an xferbench server (or proxy) and returns what it announced (its port, a server's TLS certificate); its
+     * later output goes to stderr.
+     */
+    ListeningLine.Announced startServer(List<String> command, String what) throws IOException {
         Process p = start(new ProcessBuilder(DYING_WITH_RUN.of(command)).redirectErrorStream(true));
         ChildProcess child = ChildProcess.of(what, p);
         // The lines before it are shown only if it never listens: the bind warning is noise here.
-        int port = ListeningLine.await(child, START_TIMEOUT).getPort();
+        ListeningLine.Announced announced = ListeningLine.announced(child, START_TIMEOUT);
         child.forwardOutput(line -> System.err.println(what + ": " + line));
-        return port;
+        return announced;
     }
 
     /** Runs a command with this process's stdin, stdout and stderr and returns its exit status. */

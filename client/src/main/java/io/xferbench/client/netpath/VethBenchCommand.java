@@ -3,6 +3,7 @@ package io.xferbench.client.netpath;
 import io.xferbench.client.load.bench.LoadBenchCommand;
 import io.xferbench.core.cli.Converters;
 import io.xferbench.nativeio.JvmFlags;
+import io.xferbench.core.process.ListeningLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,7 +112,8 @@ public final class VethBenchCommand implements Callable<Integer> {
             }
             List<String> server = new ArrayList<>(List.of(java(), "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
                     "--bind", VethPair.SERVER_ADDRESS, "--port", "0"));
-            int port = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), server)), "server");
+            ListeningLine.Announced started = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), server)), "server");
+            int port = started.address().getPort();
             if (command.equals("proxy")) {
                 // The proxy beside the server: the client's connections cross the veth, its upstream ones do not.
                 List<String> proxy = new ArrayList<>(List.of(java(), "-jar", serverJar.toString(), "--proxy-to",
@@ -119,11 +121,16 @@ public final class VethBenchCommand implements Callable<Integer> {
                 if (!proxyArgs.isBlank()) {
                     proxy.addAll(Arrays.asList(proxyArgs.strip().split("\\s+")));
                 }
-                port = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), proxy)), "proxy");
+                port = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), proxy)), "proxy").address().getPort();
             }
             List<String> client = new ArrayList<>(clientJvm());
             client.addAll(List.of(command, "--host", VethPair.SERVER_ADDRESS, "--port", Integer.toString(port)));
             client.addAll(clientArgs);
+            // The run started the server, so its downloads trust the certificate it announced (the TLS methods).
+            if (command.equals("download") && started.tlsCertificate().isPresent()
+                    && clientArgs.stream().noneMatch(a -> a.equals("--tls-ca") || a.startsWith("--tls-ca="))) {
+                client.addAll(List.of("--tls-ca", started.tlsCertificate().get().toString()));
+            }
             return processes.runToEnd(pair.inClient(pinned(pinning.map(CpuPinning::clientCpu), client)));
         }
     }

@@ -15,9 +15,11 @@ import java.util.List;
  * @param jmhExclusion why the method is not in its default JMH benchmark, or null when it is
  * @param definingSyscalls the syscalls (perf names) that make the method what it is, e.g. {@code sendfile64}: reports
  *                     always show their counts, however small, so a table never hides the call that defines a row
+ * @param tls          the body flows inside a TLS session the client must open after the answer's head
+ *                     (docs/tls.md, "How TLS runs here"): a client needs the server's certificate to download with it
  */
 public record MethodTraits(boolean socketPaced, String twinMode, String noTwinReason, String jmhExclusion,
-                           List<String> definingSyscalls) {
+                           List<String> definingSyscalls, boolean tls) {
     /** No C twin, in the default JMH set, not paced. A download or upload method must not use it: each says why it has no twin. */
     public static final MethodTraits PLAIN = new MethodTraits(false, null, null, null, List.of());
 
@@ -34,6 +36,11 @@ public record MethodTraits(boolean socketPaced, String twinMode, String noTwinRe
         definingSyscalls = List.copyOf(definingSyscalls);
     }
 
+    /** Traits of a plaintext method. */
+    public MethodTraits(boolean socketPaced, String twinMode, String noTwinReason, String jmhExclusion, List<String> definingSyscalls) {
+        this(socketPaced, twinMode, noTwinReason, jmhExclusion, definingSyscalls, false);
+    }
+
     public static MethodTraits twin(String mode) {
         return new MethodTraits(false, mode, null, null, List.of());
     }
@@ -44,16 +51,21 @@ public record MethodTraits(boolean socketPaced, String twinMode, String noTwinRe
     }
 
     public MethodTraits paced() {
-        return new MethodTraits(true, twinMode, noTwinReason, jmhExclusion, definingSyscalls);
+        return new MethodTraits(true, twinMode, noTwinReason, jmhExclusion, definingSyscalls, tls);
     }
 
     public MethodTraits notInJmh(String reason) {
-        return new MethodTraits(socketPaced, twinMode, noTwinReason, reason, definingSyscalls);
+        return new MethodTraits(socketPaced, twinMode, noTwinReason, reason, definingSyscalls, tls);
+    }
+
+    /** These traits, for a method whose body is sent inside TLS. */
+    public MethodTraits overTls() {
+        return new MethodTraits(socketPaced, twinMode, noTwinReason, jmhExclusion, definingSyscalls, true);
     }
 
     /** These traits, with the syscalls that define the method. */
     public MethodTraits definedBy(String... syscalls) {
-        return new MethodTraits(socketPaced, twinMode, noTwinReason, jmhExclusion, List.of(syscalls));
+        return new MethodTraits(socketPaced, twinMode, noTwinReason, jmhExclusion, List.of(syscalls), tls);
     }
 
     /** Whether the method submits its work through io_uring (so SQE counts belong to it). */

@@ -15,6 +15,9 @@ import io.xferbench.core.protocol.ResponseCodec;
 import io.xferbench.core.protocol.Trailer;
 import io.xferbench.core.protocol.UploadReport;
 import io.xferbench.core.protocol.WindowOverlap;
+import io.xferbench.core.tls.TlsBuffers;
+import io.xferbench.core.tls.TlsChannel;
+import io.xferbench.core.tls.TlsEndpoint;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -42,15 +45,32 @@ public final class XferConnection implements AutoCloseable {
 
     private final SocketChannel channel;
     private final String token;
+    private final String host;
+    private final int port;
     private final String peer;
+    /** The client's TLS end for downloads flagged {@link Flags#TLS}; null until {@link #tls} gives one. */
+    private TlsEndpoint tls;
+    private TlsBuffers tlsBuffers;
     private Duration answerTimeout = DEFAULT_ANSWER_TIMEOUT;
     private final BodyReceiver receiver = new BodyReceiver();
     private final AtomicLong sent = new AtomicLong();
 
-    private XferConnection(SocketChannel channel, String token, String peer) {
+    private XferConnection(SocketChannel channel, String token, String host, int port) {
         this.channel = channel;
         this.token = token == null ? "" : token;
-        this.peer = peer;
+        this.host = host;
+        this.port = port;
+        this.peer = host + ":" + port;
+    }
+
+    /**
+     * Lets this connection download with TLS methods: a request flagged {@link Flags#TLS} opens a TLS session with
+     * {@code client} after the head (its certificate must name the host connected to), reads the body through it and
+     * closes it, and the connection goes on in clear (docs/tls.md).
+     */
+    public XferConnection tls(TlsEndpoint client) {
+        this.tls = client;
+        return this;
     }
 
     /**
@@ -103,7 +123,7 @@ public final class XferConnection implements AutoCloseable {
             } catch (NoAnswerException e) {
                 throw new ConnectException(host + ":" + port + " did not accept within " + NoAnswerException.format(answerTimeout));
             }
-            return new XferConnection(ch, token, host + ":" + port).answerTimeout(answerTimeout);
+            return new XferConnection(ch, token, host, port).answerTimeout(answerTimeout);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -147,6 +167,10 @@ public final class XferConnection implements AutoCloseable {
     public DownloadResult download(Request request) throws IOException {
         boolean checksum = request.has(Flags.VERIFY_CRC32C);
         boolean generated = request.name().isEmpty();
+        boolean overTls = request.has(Flags.TLS);
+        if (overTls && tls == null) {
+            throw new IllegalStateException(request.method() + " is a TLS method: the connection needs the server's certificate to trust (tls)");
+        }
         // Once per size and JVM; the commands compute it before any timed round (DownloadCommand, ProxyCommand).
         int truth = generated && checksum ? GeneratedChecksums.of(request.size()) : 0;
         DownloadHeader header;
@@ -160,7 +184,7 @@ public final class XferConnection implements AutoCloseable {
                 long start = System.nanoTime();
                 send(request);
                 header = ResponseCodec.readDownloadHeader(channel);
-                crc = receiver.receive(channel, header.length(), checksum);
+                crc = overTls ? receiveOverTls(header.length(), checksum) : receiver.receive(channel, header.length(), checksum);
                 clientNanos = System.nanoTime() - start;
                 trailer = ResponseCodec.readTrailer(channel);
             } catch (IOException | RuntimeException e) {
@@ -171,6 +195,17 @@ public final class XferConnection implements AutoCloseable {
         return new DownloadResult(header.length(), generated ? request.size() : header.length(), checksum,
                 generated ? truth : header.crc32c(), header.crc32c(), crc, clientNanos, trailer.serverNanos(),
                 header.residencyPermille(), trailer.residencyPermille());
+    }
+
+    /** The body of a TLS download: the handshake after the head, the body through the session, the client's close first. */
+    private int receiveOverTls(long length, boolean checksum) throws IOException {
+        if (tlsBuffers == null) {
+            tlsBuffers = new TlsBuffers();
+        }
+        TlsChannel session = TlsChannel.connect(channel, tls, tlsBuffers, host, port);
+        int crc = receiver.receive(session, length, checksum);
+        session.closeAsClient();
+        return crc;
     }
 
     /**

@@ -2,23 +2,27 @@ package io.xferbench.core.process;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A child server's announcement that it is ready: the stdout line {@code NAME listening on HOST:PORT}, anything after
- * a space following (a proxy's {@code -> TARGET}). A child that binds port 0 says so, and its parent learns the port
+ * a space following (a proxy's {@code -> TARGET}, a server's {@code tls-cert=PATH}). A child that binds port 0 says so, and its parent learns the port
  * here. Lines before it are kept for the error should it never come; a warning that merely mentions "listening on"
  * ({@code NAME: WARNING: listening on ...}) is not the announcement.
  */
 public final class ListeningLine {
     private static final Pattern ANNOUNCEMENT = Pattern.compile("^\\S+ listening on (.*)$");
     private static final Pattern HOST_PORT = Pattern.compile("^(\\S+):(\\d{1,5})(?:\\s.*)?$");
+    /** A server's certificate for its TLS methods: the rest of the line, so a path may hold spaces. */
+    private static final Pattern TLS_CERT = Pattern.compile("\\stls-cert=(.+)$");
     private static final int EARLY_LINES = 40;
     private static final Duration EXIT_WAIT = Duration.ofSeconds(2);
 
@@ -32,6 +36,18 @@ public final class ListeningLine {
      * forward or discard.
      */
     public static InetSocketAddress await(ChildProcess child, Duration timeout) throws IOException {
+        return announced(child, timeout).address();
+    }
+
+    /**
+     * What a child announced: its address, and for an xferbench server the certificate its TLS methods serve with
+     * ({@code ... listening on HOST:PORT tls-cert=PATH}), which a client of it is to trust.
+     */
+    public record Announced(InetSocketAddress address, Optional<Path> tlsCertificate) {
+    }
+
+    /** {@link #await}, with the rest of the announcement. */
+    public static Announced announced(ChildProcess child, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Deque<String> early = new ArrayDeque<>();
         while (true) {
@@ -51,7 +67,9 @@ public final class ListeningLine {
                 if (port < 1 || port > 65535) {
                     throw failure(child, "announced '" + line + "', not HOST:PORT", early);
                 }
-                return new InetSocketAddress(hostPort.group(1), port);
+                Matcher cert = TLS_CERT.matcher(announcement.group(1));
+                return new Announced(new InetSocketAddress(hostPort.group(1), port),
+                        cert.find() ? Optional.of(Path.of(cert.group(1))) : Optional.empty());
             }
             early.addLast(line);
             if (early.size() > EARLY_LINES) {

@@ -18,7 +18,14 @@ public final class Flags {
      */
     public static final int NO_SYSCALL_COUNT = 1 << 5;
 
-    public static final int KNOWN = VERIFY_CRC32C | CACHE_COLD | CACHE_WARM | FSYNC | UNALIGNED | NO_SYSCALL_COUNT;
+    /**
+     * DOWNLOAD: the client opens a TLS session right after the answer's head (docs/tls.md): set exactly for the methods
+     * whose traits say {@code tls}, so a client that does not know a method is TLS is refused at once instead of
+     * waiting on a body that waits on its handshake.
+     */
+    public static final int TLS = 1 << 6;
+
+    public static final int KNOWN = VERIFY_CRC32C | CACHE_COLD | CACHE_WARM | FSYNC | UNALIGNED | NO_SYSCALL_COUNT | TLS;
 
     private Flags() {
     }

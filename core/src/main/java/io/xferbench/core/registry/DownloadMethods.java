@@ -19,6 +19,8 @@ import io.xferbench.core.method.send.JdkDirectIoSender;
 import io.xferbench.core.method.send.MmapSender;
 import io.xferbench.core.method.send.SendfileSender;
 import io.xferbench.core.method.send.StreamSender;
+import io.xferbench.core.method.send.TlsJdkSender;
+import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.method.send.TransferToSender;
 import io.xferbench.core.method.send.UringFixedSendSender;
 import io.xferbench.core.method.send.UringFixedSendZcSender;
@@ -47,6 +49,7 @@ public final class DownloadMethods {
             JdkDirectIoSender.METHOD,
             IoUringDirectSender.METHOD,
             DontCacheSender.METHOD,
+            TlsJdkSender.METHOD,
             AutoLoopSender.METHOD,
             SendfileLoopSender.METHOD,
             BufferLoopSender.METHOD,
@@ -70,6 +73,14 @@ public final class DownloadMethods {
     /** The methods that send on a blocking socket: every one but the event-loop models' own ({@link SenderMethod#loopSender}). */
     public static List<SenderMethod> blocking() {
         return ALL.stream().filter(m -> m.loopSender() == null).toList();
+    }
+
+    /**
+     * {@link Flags#TLS} for a TLS method ({@link io.xferbench.core.method.MethodTraits#tls}), else 0: a client ORs it
+     * into a DOWNLOAD's flags, and the server refuses a request whose flag and method disagree.
+     */
+    public static int tlsFlag(String id) {
+        return byId(id).map(m -> m.traits().tls()).orElse(false) ? Flags.TLS : 0;
     }
 
     public static List<String> ids() {

@@ -28,6 +28,18 @@ class ListeningLineTest {
     }
 
     @Test
+    void aServersCertificateIsTheRestOfItsLineAndAbsentFromOthers() throws Exception {
+        try (ChildProcess child = shell("echo 'xferbench-server listening on 127.0.0.1:4321 tls-cert=/tmp/a dir/cert.pem'")) {
+            ListeningLine.Announced announced = ListeningLine.announced(child, WAIT);
+            assertThat(announced.address().getPort()).isEqualTo(4321);
+            assertThat(announced.tlsCertificate()).contains(java.nio.file.Path.of("/tmp/a dir/cert.pem"));
+        }
+        try (ChildProcess child = shell("echo 'xferbench-proxy listening on 127.0.0.1:4321 -> 127.0.0.1:80'")) {
+            assertThat(ListeningLine.announced(child, WAIT).tlsCertificate()).isEmpty();
+        }
+    }
+
+    @Test
     void aLineThatNeverComesIsATimeoutNamingWhatCameInstead() throws Exception {
         try (ChildProcess child = shell("echo warming up; echo slow >&2; exec sleep 30")) {
             assertThatThrownBy(() -> ListeningLine.await(child, Duration.ofMillis(500)))

@@ -54,6 +54,23 @@ class MethodRegistryTest {
         assertThat(DownloadMethods.byId("direct-io").orElseThrow().traits().usesIoUring()).isFalse();
     }
 
+    /**
+     * A TLS method's client must open the session after the head, so the flag decides how a download is read: it must
+     * be set on exactly the methods that say TLS, and a TLS body cannot come from a C twin sending in clear.
+     */
+    @Test
+    void exactlyTheTlsMethodsSayTlsAndNoneHasAPlaintextTwin() {
+        for (TransferMethod m : all()) {
+            assertThat(m.traits().tls()).as(m.id() + ": " + m.summary()).isEqualTo(m.summary().contains("TLS"));
+            if (m.traits().tls()) {
+                assertThat(m.traits().twinMode()).as(m.id()).isNull();
+                assertThat(m.traits().inJmh()).as(m.id() + ": FileToSocketBenchmark's drain reads in clear").isFalse();
+            }
+        }
+        assertThat(DownloadMethods.byId("tls-jdk").orElseThrow().traits().tls()).isTrue();
+        assertThat(DownloadMethods.byId("channel-direct").orElseThrow().traits().tls()).isFalse();
+    }
+
     /** A download without a C twin must say why, so scripts/twin never meets a method it cannot pair. */
     @Test
     void everyDownloadHasACTwinOrSaysWhyNot() {

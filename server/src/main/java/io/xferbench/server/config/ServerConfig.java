@@ -1,6 +1,7 @@
 package io.xferbench.server.config;
 
 import io.xferbench.core.protocol.Request;
+import io.xferbench.core.tls.TlsEndpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -17,10 +18,12 @@ import java.time.Duration;
  * @param ioModel        how connections get threads: an id of {@code ServerModels} ({@code platform}, {@code virtual})
  * @param corkResponses  each download's answer is corked (TCP_CORK), so its parts leave in as few segments as they need
  *                       (off by default: it pays on loopback and costs over a 1,500-byte MTU, docs/load.md)
+ * @param tls            the server's TLS end, lent to the TLS methods' senders; null for a server without a certificate
+ *                       (one started in-process by a test; xferbench-server always has one), which refuses them
  */
 public record ServerConfig(Path dataDir, String bind, int port, int maxConnections, String token, long maxGenerated,
                            long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace, long maxBufferMemory,
-                           String ioModel, boolean corkResponses) {
+                           String ioModel, boolean corkResponses, TlsEndpoint tls) {
 
     public static final long DEFAULT_MAX_BUFFER_MEMORY = 1L << 30;
     /** The I/O model a server runs unless told otherwise (an id of {@code ServerModels}). */
@@ -30,49 +33,54 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
 
     public static ServerConfig loopback(Path dataDir) {
         return new ServerConfig(dataDir, "127.0.0.1", 0, 256, "", 64L << 30, 64L << 30, Duration.ofSeconds(30), 1L << 20,
-                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY, DEFAULT_IO_MODEL, false);
+                Duration.ofSeconds(10), DEFAULT_MAX_BUFFER_MEMORY, DEFAULT_IO_MODEL, false, null);
+    }
+
+    public ServerConfig withTls(TlsEndpoint endpoint) {
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
+                maxBufferMemory, ioModel, corkResponses, endpoint);
     }
 
     public ServerConfig withIoModel(String model) {
         return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
-                maxBufferMemory, model, corkResponses);
+                maxBufferMemory, model, corkResponses, tls);
     }
 
     public ServerConfig withCorkResponses(boolean cork) {
         return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace,
-                maxBufferMemory, ioModel, cork);
+                maxBufferMemory, ioModel, cork, tls);
     }
 
     public ServerConfig withMaxBufferMemory(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, max, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withPort(int newPort) {
-        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, newPort, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withToken(String newToken) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, newToken, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withMaxConnections(int max) {
-        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, max, token, maxGenerated, maxUpload, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withIdleTimeout(Duration timeout) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, timeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withMinRate(long bytesPerSecond) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, bytesPerSecond, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, bytesPerSecond, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withMaxUpload(long max) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, max, idleTimeout, minRate, shutdownGrace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel, corkResponses);
+        return new ServerConfig(dataDir, bind, port, maxConnections, token, maxGenerated, maxUpload, idleTimeout, minRate, grace, maxBufferMemory, ioModel, corkResponses, tls);
     }
 
     /**

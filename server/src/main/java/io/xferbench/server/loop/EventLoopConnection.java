@@ -105,8 +105,8 @@ final class EventLoopConnection extends ChannelInboundHandlerAdapter implements 
         this.body = new EventLoopBody(this, transport, writer.corked(), parts.buffers());
         this.seams = parts.seams();
         this.fileWork = new EventLoopFileWork(this, files, batches, ring, setting.data(), seams.files(), openOnLoop);
-        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false),
-                seams.senders());
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), model, false,
+                config.tls()), seams.senders());
         this.failures = new FailureAnswers(setting.data().root());
         this.nativeSide = new EventLoopNative(this, service, new io.xferbench.server.request.FileWork(setting.data(), seams.files(), service),
                 failures, seams);

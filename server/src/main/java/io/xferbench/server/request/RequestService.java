@@ -82,6 +82,10 @@ public final class RequestService {
                 return new HttpPlan.Refusal(503, refusal.message(), "");
             }
         }
+        String tls = TlsRefusal.overHttp(method);
+        if (tls != null) {
+            return new HttpPlan.Refusal(503, tls, "");
+        }
         String name = request.path().substring(1);
         return new HttpPlan.Get(request, name, senders.sender(method, name), head);
     }
@@ -102,7 +106,13 @@ public final class RequestService {
                 return refusal;
             }
         }
-        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED));
+        Plan.Refusal tls = TlsRefusal.of(request, method, rules);
+        if (tls != null) {
+            return tls;
+        }
+        // Only a TLS method's options carry the server's TLS end, so a plaintext method's sender is keyed as before.
+        TransferOptions options = new TransferOptions(request.bufferSize(), request.has(Flags.UNALIGNED),
+                method.traits().tls() ? rules.tls() : null);
         return new Plan.Download(request, senders.sender(method, request.name()), options,
                 request.has(Flags.CACHE_COLD) || request.has(Flags.CACHE_WARM));
     }

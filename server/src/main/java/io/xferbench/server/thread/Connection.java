@@ -79,8 +79,8 @@ public final class Connection implements Runnable {
         this.threads = threads;
         BodyDeadline body = new BodyDeadline(registry, id, config);
         this.seams = parts.seams();
-        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), config.ioModel(), true),
-                seams.senders());
+        this.service = new RequestService(new RequestRules(config.token(), config.maxGenerated(), config.maxUpload(), config.ioModel(), true,
+                config.tls()), seams.senders());
         this.files = new FileWork(data, seams.files(), service);
         this.failures = new FailureAnswers(data.root());
         this.downloads = new DownloadHandler(files, config, buffers, body);

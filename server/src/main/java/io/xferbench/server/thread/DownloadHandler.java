@@ -24,6 +24,7 @@ import io.xferbench.server.request.CacheControl;
 import io.xferbench.server.request.FileWork;
 import io.xferbench.server.request.Plan;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -63,10 +64,19 @@ final class DownloadHandler implements AutoCloseable {
             }
             // Without cache flags a PREPARE has done it untimed, and the transfer does nothing but send.
             int residencyBefore = plan.inlineCache() ? CacheControl.prepare(file.path(), request.flags()) : -1;
-            ResponseCork.hold(config, socket);
+            // A TLS body waits on the client's handshake, which waits on the head: nothing may hold the head back.
+            boolean tls = method.traits().tls();
+            if (!tls) {
+                ResponseCork.hold(config, socket);
+            }
             // The file's length, not the request's size (meaningless for a named file), sets the body's budget.
             body.moves(file.size());
-            AnswerHead.write(socket, ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore)));
+            ByteBuffer head = ResponseCodec.downloadHeader(new DownloadHeader(file.size(), file.crc32c(), residencyBefore));
+            if (tls) {
+                Frames.writeFully(socket, head);
+            } else {
+                AnswerHead.write(socket, head);
+            }
             long start = System.nanoTime();
             try {
                 sender.send(source, 0, file.size(), socket);
@@ -83,7 +93,9 @@ final class DownloadHandler implements AutoCloseable {
             body.moved();
             long nanos = System.nanoTime() - start;
             Frames.writeFully(socket, ResponseCodec.trailer(Trailer.ok(nanos, plan.inlineCache() ? CacheControl.residency(file.path()) : -1)));
-            ResponseCork.release(config, socket);
+            if (!tls) {
+                ResponseCork.release(config, socket);
+            }
         }
         return true;
     }

@@ -426,7 +426,7 @@ class EventLoopServerTest {
         // idle 1 s + 64 MiB at 64 MiB/s: a 2 s budget for the whole download.
         ServerConfig stalling = new ServerConfig(base.dataDir(), base.bind(), base.port(), base.maxConnections(), base.token(),
                 base.maxGenerated(), base.maxUpload(), Duration.ofSeconds(1), 64L << 20, base.shutdownGrace(),
-                base.maxBufferMemory(), model, base.corkResponses());
+                base.maxBufferMemory(), model, base.corkResponses(), base.tls());
         try (XferServer server = XferServer.start(stalling);
              SocketChannel s = SocketChannel.open(new InetSocketAddress("127.0.0.1", server.port()))) {
             s.socket().setReceiveBufferSize(64 * 1024);
