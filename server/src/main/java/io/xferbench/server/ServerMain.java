@@ -107,9 +107,13 @@ public final class ServerMain implements Callable<Integer> {
             + "off by default.")
     boolean corkResponses;
 
-    @Option(names = "--tls-cert", description = "Certificate chain (PEM, leaf first) the TLS methods (tls-jdk) serve with; "
-            + "with --tls-key. Without both, a self-signed certificate for localhost (and --bind) is made at start in the temp "
-            + "directory and removed at exit. Either way its path ends the listening line: 'tls-cert=PATH'.")
+    @Option(names = "--tls", description = "Serve the TLS methods (tls-jdk) with a self-signed certificate for localhost (and "
+            + "--bind), made at start in the temp directory (a keytool run: about a second of CPU) and removed at exit. Its path "
+            + "ends the listening line: 'tls-cert=PATH'. Without --tls or --tls-cert, the TLS methods are refused UNAVAILABLE.")
+    boolean tlsSelfSigned;
+
+    @Option(names = "--tls-cert", description = "Certificate chain (PEM, leaf first) the TLS methods serve with, instead of a "
+            + "self-signed one (implies --tls); with --tls-key. Its path ends the listening line: 'tls-cert=PATH'.")
     Path tlsCert;
 
     @Option(names = "--tls-key", description = "Private key of --tls-cert (PEM, unencrypted PKCS#8).")
@@ -183,17 +187,20 @@ public final class ServerMain implements Callable<Integer> {
             throw new IllegalArgumentException("--bind " + bind + ": unknown host");
         }
         long bufferMemory = bufferMemory();
-        ServerTls tls = ServerTls.of(tlsCert, tlsKey, bind);
+        // Null without --tls or --tls-cert: no keytool run at start, and the TLS methods are refused with the options' names.
+        ServerTls tls = ServerTls.of(tlsSelfSigned, tlsCert, tlsKey, bind);
         XferServer server;
         try {
             ServerConfig config = new ServerConfig(dataDir, bind, port, maxConnections, secret, maxGenerated, maxUpload,
                     Duration.ofSeconds(idleTimeoutSeconds), minRate, Duration.ofSeconds(shutdownGraceSeconds), bufferMemory, ioModel,
-                    corkResponses, tls.endpoint());
+                    corkResponses, tls == null ? null : tls.endpoint());
             BindWarning.unlessLoopback(bind, "read and write " + dataDir, secret);
             raiseOpenFilesLimit();
             server = XferServer.start(config);
         } catch (Exception | Error e) {
-            tls.close();
+            if (tls != null) {
+                tls.close();
+            }
             throw e;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -206,7 +213,8 @@ public final class ServerMain implements Callable<Integer> {
             stopped.countDown();
         }, "xferbench-shutdown"));
         // The certificate's path last: it may hold spaces, and ListeningLine takes the rest of the line.
-        System.out.println("xferbench-server listening on " + server.host() + ":" + server.port() + " tls-cert=" + tls.certificate());
+        System.out.println("xferbench-server listening on " + server.host() + ":" + server.port()
+                + (tls == null ? "" : " tls-cert=" + tls.certificate()));
         System.out.flush();
         stopped.await();
         return 0;

@@ -17,6 +17,7 @@ enum ServerOnlyOption {
     IO_URING_DEPTH("--io-uring-depth", "it sets the depth of the io_uring engine's file transfers, which only a server runs"),
     IO_URING_RING_SIZE("--io-uring-ring-size", "it sizes the rings of the server's netty-io-uring models; the io-uring relay's keep Netty's size"),
     CORK_RESPONSES("--cork-responses", "it corks the server's download answers; a proxy relays bytes as they come"),
+    TLS("--tls", "a proxy relays TLS transfers as bytes; the upstream's certificate serves them"),
     TLS_CERT("--tls-cert", "a proxy relays TLS transfers as bytes; the upstream's certificate serves them"),
     TLS_KEY("--tls-key", "a proxy relays TLS transfers as bytes; the upstream's key serves them");
 

@@ -28,9 +28,10 @@ final class ServerTls implements AutoCloseable {
 
     /**
      * From {@code --tls-cert} and {@code --tls-key} (both or neither; checked here, a usage error naming the option), or
-     * a self-signed certificate naming localhost and {@code bind}.
+     * with {@code --tls} a self-signed certificate naming localhost and {@code bind}; null without either, so that a
+     * server that serves no TLS pays no keytool run at start.
      */
-    static ServerTls of(Path cert, Path key, String bind) throws IOException {
+    static ServerTls of(boolean selfSigned, Path cert, Path key, String bind) throws IOException {
         if ((cert == null) != (key == null)) {
             throw new IllegalArgumentException(cert == null ? "--tls-key needs --tls-cert (the certificate chain it signs for)"
                     : "--tls-cert needs --tls-key (its private key, PEM PKCS#8)");
@@ -44,6 +45,9 @@ final class ServerTls implements AutoCloseable {
             } catch (IOException e) {
                 throw new IllegalArgumentException("--tls-cert/--tls-key: " + e.getMessage(), e);
             }
+        }
+        if (!selfSigned) {
+            return null;
         }
         List<String> hosts = List.of("0.0.0.0", "::", "127.0.0.1", "localhost").contains(bind) ? List.of() : List.of(bind);
         SelfSignedCertificate made = SelfSignedCertificate.create(Path.of(System.getProperty("java.io.tmpdir")), hosts);

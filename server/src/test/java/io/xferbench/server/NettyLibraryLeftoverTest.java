@@ -8,7 +8,6 @@ import io.xferbench.core.netty.NettyTransport;
 import io.xferbench.core.protocol.Flags;
 import io.xferbench.core.protocol.Request;
 import io.xferbench.core.testing.MethodAssumptions;
-import io.xferbench.nativeio.OwnedDirectories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,13 +81,8 @@ class NettyLibraryLeftoverTest {
                 }
             }
             assertThat(entries()).as("tmp once the libraries are loaded").isEmpty();
-            String killed = owner(s.process);
             s.process.destroyForcibly().waitFor();
-            // Nothing of Netty's. The TLS certificate's directory stays (clients read the certificate while the server
-            // lives, so it cannot be unlinked at start as the libraries are): the next start there sweeps it, as the
-            // test above shows.
-            assertThat(entries()).as("tmp after a SIGKILL past the loads")
-                    .allSatisfy(p -> assertThat(p.getFileName().toString()).startsWith("xferbench-tls-" + killed + "-"));
+            assertThat(entries()).as("tmp after a SIGKILL past the loads").isEmpty();
         }
     }
 
@@ -125,15 +119,10 @@ class NettyLibraryLeftoverTest {
         }
     }
 
-    /**
-     * What is in tmp, but hsperfdata (the JVM's own, removed by it at exit) and a live server's TLS certificate directory
-     * (its own while it runs, docs/tls.md; one a dead server left is listed).
-     */
+    /** What is in tmp, but hsperfdata (the JVM's own, removed by it at exit). */
     private List<Path> entries() throws IOException {
-        List<Path> deadOwners = OwnedDirectories.stale(tmp, "xferbench-tls-");
         try (Stream<Path> top = Files.list(tmp)) {
-            return top.filter(p -> !p.getFileName().toString().startsWith("hsperfdata_"))
-                    .filter(p -> !p.getFileName().toString().startsWith("xferbench-tls-") || deadOwners.contains(p)).toList();
+            return top.filter(p -> !p.getFileName().toString().startsWith("hsperfdata_")).toList();
         }
     }
 }

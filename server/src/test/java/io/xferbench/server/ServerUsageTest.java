@@ -65,7 +65,7 @@ class ServerUsageTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     @ValueSource(strings = {"--data-dir=/nonexistent-but-never-created", "--max-upload=1GiB", "--max-generated=1GiB",
         "--min-rate=2MiB", "--shutdown-grace=5", "--io-model=virtual", "--io-uring-depth=8", "--io-uring-ring-size=64",
-        "--cork-responses", "--tls-cert=/etc/hostname", "--tls-key=/etc/hostname"})
+        "--cork-responses", "--tls", "--tls-cert=/etc/hostname", "--tls-key=/etc/hostname"})
     void serverOnlyOptionsAreRefusedByAProxy(String option) {
         String err = assertOneLineUsageError(("--proxy-to=127.0.0.1:1 --port=0 " + option).split(" "));
         assertThat(err).contains(option.split("=")[0] + " does not apply to a proxy (--proxy-to): ");

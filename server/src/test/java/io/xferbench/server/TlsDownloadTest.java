@@ -132,7 +132,7 @@ class TlsDownloadTest {
         try (XferServer server = XferServer.start(ServerConfig.loopback(dataDir)); XferConnection c = open(server, certificate.certificate())) {
             assertThatThrownBy(() -> download(c, TLS, 10))
                     .isInstanceOfSatisfying(RemoteException.class, e -> assertThat(e.status()).isEqualTo(Status.UNAVAILABLE))
-                    .hasMessageContaining("tls-jdk: this server has no TLS certificate");
+                    .hasMessageContaining("tls-jdk: this server has no TLS certificate: start it with --tls or --tls-cert/--tls-key");
             assertThat(download(c, "transfer-to", 10).verified()).isTrue();
         }
     }

@@ -19,7 +19,7 @@ import java.time.Duration;
  * @param corkResponses  each download's answer is corked (TCP_CORK), so its parts leave in as few segments as they need
  *                       (off by default: it pays on loopback and costs over a 1,500-byte MTU, docs/load.md)
  * @param tls            the server's TLS end, lent to the TLS methods' senders; null for a server without a certificate
- *                       (one started in-process by a test; xferbench-server always has one), which refuses them
+ *                       (xferbench-server without --tls or --tls-cert, or one started in-process by a test), which refuses them
  */
 public record ServerConfig(Path dataDir, String bind, int port, int maxConnections, String token, long maxGenerated,
                            long maxUpload, Duration idleTimeout, long minRate, Duration shutdownGrace, long maxBufferMemory,

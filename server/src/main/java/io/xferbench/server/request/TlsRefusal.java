@@ -10,6 +10,9 @@ import io.xferbench.core.protocol.Status;
  * {@link Flags#TLS} disagrees with the method, the server has no certificate, or the model cannot run a TLS method.
  */
 public final class TlsRefusal {
+    /** Why a server started without {@code --tls} or {@code --tls-cert} refuses the TLS methods: the options to ask. */
+    public static final String NO_CERTIFICATE = "this server has no TLS certificate: start it with --tls or --tls-cert/--tls-key";
+
     private TlsRefusal() {
     }
 
@@ -44,8 +47,7 @@ public final class TlsRefusal {
                     + "while reading is paused); this server's --io-model is " + ioModel + " (ask platform, virtual or virtual+pool:N)";
         }
         if (!hasCertificate) {
-            return method.id() + ": this server has no TLS certificate (xferbench-server makes one at start, or takes "
-                    + "--tls-cert and --tls-key)";
+            return method.id() + ": " + NO_CERTIFICATE;
         }
         return null;
     }
