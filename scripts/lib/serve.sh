@@ -18,8 +18,9 @@ xferbench_stop_all() {
 trap xferbench_stop_all EXIT
 
 # Runs the server jar with the given arguments plus --port 0, waits for its "listening on HOST:PORT" line and
-# sets xferbench_port (and xferbench_pid), and for a server xferbench_tls_cert, the certificate its TLS methods serve
-# with (the line's "tls-cert=PATH": a client passes it as --tls-ca). Works for a server and for a proxy (--proxy-to).
+# sets xferbench_port (and xferbench_pid), and for a server started with --tls (or --tls-cert/--tls-key)
+# xferbench_tls_cert, the certificate its TLS methods serve with (the line's "tls-cert=PATH": a client passes it as
+# --tls-ca; empty without them, and the server refuses the TLS methods). Works for a server and for a proxy (--proxy-to).
 xferbench_start() {
   local log fd pid
   # The log is unlinked as soon as it is open: the server writes to it and the script reads it through descriptors,

@@ -112,6 +112,9 @@ public final class VethBenchCommand implements Callable<Integer> {
             }
             List<String> server = new ArrayList<>(List.of(java(), "-jar", serverJar.toString(), "--data-dir", dataDir.toString(),
                     "--bind", VethPair.SERVER_ADDRESS, "--port", "0"));
+            if (command.equals("download")) {
+                server.add("--tls"); // a self-signed certificate for the TLS methods, trusted below (a keytool run: downloads only)
+            }
             ListeningLine.Announced started = processes.startServer(pair.inServer(pinned(pinning.map(CpuPinning::serverCpu), server)), "server");
             int port = started.address().getPort();
             if (command.equals("proxy")) {
