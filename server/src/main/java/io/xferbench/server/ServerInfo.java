@@ -80,10 +80,14 @@ public final class ServerInfo {
         return MethodDescription.of(direction, id, summary, availability.isAvailable(), availability.unavailableReason());
     }
 
-    /** Where a TLS method runs, as INFO says of it on an event-loop server: the threaded models. */
+    /**
+     * Where a TLS method runs, as INFO says of it on an event-loop server: the threaded models, the pooled one as the
+     * option is given ({@code virtual+pool:N}).
+     */
     private static String threadModels() {
         return ServerModels.all().stream().map(ServerModels.Model::id)
                 .filter(id -> java.util.Arrays.stream(EventLoopTransport.values()).noneMatch(t -> id.startsWith(t.model)))
+                .map(id -> id.equals(ServerModels.POOL) ? id + ":N" : id)
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 

@@ -54,12 +54,16 @@ class MethodCatalogTest {
                 if (model.equals("platform")) {
                     assertThat(all).as(model).doesNotContain("netty-auto", "loop-sendfile", "netty-buffer", "netty-file-region");
                     assertThat(catalog.otherModels().get("netty-auto")).contains("netty-epoll");
+                    // A server started without --tls: --method all keeps tls-jdk, as a row skipped with the server's reason.
+                    assertThat(all).as(model).contains("tls-jdk");
+                    assertThat(catalog.unavailableReason("tls-jdk"))
+                            .isEqualTo("tls-jdk: this server has no TLS certificate: start it with --tls or --tls-cert/--tls-key");
                 } else {
                     assertThat(all).as(model).contains("netty-auto", "loop-sendfile", "netty-buffer", "netty-file-region");
                     // The one kind an event-loop server marks: TLS methods, which only the threaded models serve (docs/tls.md).
                     assertThat(all).as(model).doesNotContain("tls-jdk");
                     assertThat(catalog.otherModels()).containsOnlyKeys("tls-jdk");
-                    assertThat(catalog.otherModels().get("tls-jdk")).contains("platform");
+                    assertThat(catalog.otherModels().get("tls-jdk")).contains("platform", "virtual+pool:N");
                 }
             }
         }
