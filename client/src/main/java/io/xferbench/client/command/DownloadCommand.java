@@ -118,7 +118,8 @@ public final class DownloadCommand implements Callable<Integer> {
         }
         progress.finish();
         RunSettings settings = new RunSettings.Download(rounds.describe(server, parsedSizes), cache.name().toLowerCase(java.util.Locale.ROOT),
-                bufferSize, buffer.unaligned, "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method");
+                bufferSize, buffer.unaligned, "page-aligned 1 MiB direct buffer drained by SocketChannel.read, same for every method",
+                tls.offeredCipher());
         RunEnvironment environment = new RunEnvironment(Provenance.now(spec.commandLine().getParseResult().originalArgs()), settings,
                 cooperation.reportedClientId(), cooperation.reportedStartAt(), EnvironmentInfo.describe(null), server.networkPath(info),
                 null, info.environment());

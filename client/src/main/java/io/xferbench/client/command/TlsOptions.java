@@ -24,6 +24,11 @@ final class TlsOptions {
             + "(default: ${DEFAULT-VALUE}).")
     String cipher;
 
+    /** The suite offered to the TLS methods, as the report's settings record it; null without {@code --tls-ca}. */
+    String offeredCipher() {
+        return ca == null ? null : cipher;
+    }
+
     /** The client's TLS end, or null without {@code --tls-ca}; a bad file or cipher is a usage error. */
     TlsEndpoint endpoint() {
         TlsSettings settings = TlsSettings.cipher(cipher);

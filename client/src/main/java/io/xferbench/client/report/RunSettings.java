@@ -13,9 +13,12 @@ public sealed interface RunSettings {
     record Rounds(String server, List<Long> sizes, int repeat, int warmup, int concurrency, String verify) {
     }
 
-    /** download: the cache state each transfer starts from and how the client reads. */
-    record Download(@JsonUnwrapped Rounds rounds, String cache, int bufferSize, boolean unalignedBuffer, String receiver)
-            implements RunSettings {
+    /**
+     * download: the cache state each transfer starts from and how the client reads; {@code tlsCipher} is the TLS 1.3
+     * suite the client offered the TLS methods ({@code --tls-cipher}), null when it could run none (no {@code --tls-ca}).
+     */
+    record Download(@JsonUnwrapped Rounds rounds, String cache, int bufferSize, boolean unalignedBuffer, String receiver,
+                    String tlsCipher) implements RunSettings {
     }
 
     /** upload: whether the server fsyncs, how the client sends and where the server stores. */

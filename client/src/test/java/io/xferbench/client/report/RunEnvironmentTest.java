@@ -37,6 +37,7 @@ class RunEnvironmentTest {
         settings.put("bufferSize", 65536);
         settings.put("unalignedBuffer", false);
         settings.put("receiver", "r");
+        settings.put("tlsCipher", "TLS_AES_256_GCM_SHA384");
         Map<String, Object> before = new LinkedHashMap<>();
         before.put("provenance", PROVENANCE);
         before.put("settings", settings);
@@ -45,7 +46,7 @@ class RunEnvironmentTest {
         before.put("client", MACHINE);
         before.put("network", null);
         before.put("server", Map.of("jdk", "x"));
-        RunEnvironment now = new RunEnvironment(PROVENANCE, new RunSettings.Download(ROUNDS, "warm", 65536, false, "r"), "1/2",
+        RunEnvironment now = new RunEnvironment(PROVENANCE, new RunSettings.Download(ROUNDS, "warm", 65536, false, "r", "TLS_AES_256_GCM_SHA384"), "1/2",
                 "2026-05-01T12:00:00Z", MACHINE, null, null, JSON.valueToTree(Map.of("jdk", "x")));
         assertThat(JSON.writeValueAsString(now)).isEqualTo(JSON.writeValueAsString(before));
         assertThat(JSON.writeValueAsString(Report.of(now, List.of()).environment())).isEqualTo(JSON.writeValueAsString(before));
