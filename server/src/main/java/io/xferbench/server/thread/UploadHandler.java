@@ -75,66 +75,92 @@ final class UploadHandler implements AutoCloseable {
      * @return whether the connection is still in a state to read the next request
      */
     boolean handle(Plan.Upload plan, SocketChannel socket, ByteBuffer ahead) throws IOException {
-        Request request = plan.request();
         ReceiverMethod method = plan.method();
         TransferOptions options = plan.options();
         FileReceiver receiver = receivers.get(method.id(), options, method.bufferBytes(options), () -> method.newReceiver(options));
         UploadPlacement placement;
         try {
-            placement = placements.open(request);
+            placement = placements.open(plan.request());
         } catch (Refused e) {
             return refuse(socket, e.status, e.getMessage());
         }
         try (placement) {
-            UploadReport report;
-            try {
-                ByteBuffer ready = ResponseCodec.uploadReady(request.size());
-                if (bodyArrived(socket, request.size() - ahead.remaining())) {
-                    pendingReady = ready;
-                } else {
-                    Frames.writeFully(socket, ready);
-                }
-                long start = System.nanoTime();
-                long crc;
-                // A client that stops sending is cut after the idle timeout, not after its size's whole budget.
-                body.moves(request.size());
-                try {
-                    crc = receiver.receive(socket, ahead, placement.file(), placement.tmp(), request.size());
-                } catch (IOException | RuntimeException e) {
-                    // The drain below has its own bound.
-                    body.moved();
-                    // Gone (and its space released) before the client hears why.
-                    placement.close();
-                    receivers.discard(method.id(), options);
-                    failedInBody(socket, method, request, e);
-                    return false;
-                }
-                // What follows (a checksum re-read, the rename) moves no byte on the socket.
-                body.moved();
-                long serverNanos = System.nanoTime() - start;
-                try {
-                    report = placement.verify(crc, serverNanos, this::checksumBuffer);
-                } catch (VerifyFailed e) {
-                    LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());
-                    placement.close();
-                    return refuse(socket, Status.VERIFY_FAILED, method.id() + ": " + e.getMessage());
-                }
-            } catch (IOException e) {
-                // After the body: the stream is in step, answer and go on.
-                placement.close();
-                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not stored: " + ClientMessages.of(e, data.root()));
-            }
-            try {
-                report = placement.place(report);
-            } catch (IOException e) {
-                placement.close();
-                return refuse(socket, FailureStatus.of(e), method.id() + ": upload of " + request.name() + " not put in place: " + ClientMessages.of(e, data.root()));
-            }
-            send(socket, ResponseCodec.uploadResult(report));
-            return true;
+            return receiveAndPlace(plan, receiver, placement, socket, ahead);
         } finally {
             pendingReady = null;
         }
+    }
+
+    /** The upload once its placement is open: the body into the temp file, verified, renamed into place, answered. */
+    private boolean receiveAndPlace(Plan.Upload plan, FileReceiver receiver, UploadPlacement placement,
+            SocketChannel socket, ByteBuffer ahead) throws IOException {
+        Request request = plan.request();
+        ReceiverMethod method = plan.method();
+        UploadReport report;
+        try {
+            sendReadyOrHold(socket, request.size() - ahead.remaining(), request.size());
+            long start = System.nanoTime();
+            long crc;
+            // A client that stops sending is cut after the idle timeout, not after its size's whole budget.
+            body.moves(request.size());
+            try {
+                crc = receiver.receive(socket, ahead, placement.file(), placement.tmp(), request.size());
+            } catch (IOException | RuntimeException e) {
+                abandon(plan, placement, socket, e);
+                return false;
+            }
+            // What follows (a checksum re-read, the rename) moves no byte on the socket.
+            body.moved();
+            long serverNanos = System.nanoTime() - start;
+            try {
+                report = placement.verify(crc, serverNanos, this::checksumBuffer);
+            } catch (VerifyFailed e) {
+                LOG.info(() -> method.id() + " upload of " + request.name() + " refused: " + e.getMessage());
+                placement.close();
+                return refuse(socket, Status.VERIFY_FAILED, method.id() + ": " + e.getMessage());
+            }
+        } catch (IOException e) {
+            // After the body: the stream is in step, answer and go on.
+            placement.close();
+            return refuse(socket, FailureStatus.of(e), notDone(method, request, "not stored", e));
+        }
+        try {
+            report = placement.place(report);
+        } catch (IOException e) {
+            placement.close();
+            return refuse(socket, FailureStatus.of(e), notDone(method, request, "not put in place", e));
+        }
+        send(socket, ResponseCodec.uploadResult(report));
+        return true;
+    }
+
+    /**
+     * Sends the ready frame now, or holds it back to go out with the answer when the {@code owed} bytes of the body
+     * not read ahead are here already.
+     */
+    private void sendReadyOrHold(SocketChannel socket, long owed, long size) throws IOException {
+        ByteBuffer ready = ResponseCodec.uploadReady(size);
+        if (bodyArrived(socket, owed)) {
+            pendingReady = ready;
+        } else {
+            Frames.writeFully(socket, ready);
+        }
+    }
+
+    /** The receiver failed inside the body: nothing is kept, the client is answered and the connection is done. */
+    private void abandon(Plan.Upload plan, UploadPlacement placement, SocketChannel socket, Exception e)
+            throws IOException {
+        // The drain below has its own bound.
+        body.moved();
+        // Gone (and its space released) before the client hears why.
+        placement.close();
+        receivers.discard(plan.method().id(), plan.options());
+        failedInBody(socket, plan.method(), plan.request(), e);
+    }
+
+    /** The answer's message for an upload whose body was read but that was {@code what} (not stored, ...). */
+    private String notDone(ReceiverMethod method, Request request, String what, IOException e) {
+        return method.id() + ": upload of " + request.name() + " " + what + ": " + ClientMessages.of(e, data.root());
     }
 
     /**
