@@ -115,25 +115,41 @@ final class RowMeasurer {
         prepare(like, cache, settle);
         BlockDevice.Counters dev0 = device.counters();
         ResourceUsage children0 = ResourceUsage.children();
-        Process p = new ProcessBuilder(wrap.apply(SyscallTally.wrapped(job.command(fio)))).start();
+        FioOutput run = run(wrap.apply(SyscallTally.wrapped(job.command(fio))));
+        if (run.exit() != 0) {
+            return DiskRow.skipped("fio", job.label(), pattern(like), job.blockSize(), job.queueDepth(),
+                    job.direct(), cache, job.span(), 0, "fio exited " + run.exit() + " for " + job.command(fio));
+        }
+        // Waited for (fio by perf, perf by the JDK's reaper), so fio's threads, kernel ones included, are in here.
+        ResourceUsage children = ResourceUsage.children().minus(children0);
+        BlockDevice.Counters dev = device.counters().minus(dev0);
+        return fioRow(job, like, cache, run, children, dev);
+    }
+
+    /** What a fio run printed: its JSON on stdout, the syscalls its wrapper counted on stderr (null: not counted). */
+    private record FioOutput(String out, Long syscalls, int exit) {
+    }
+
+    /** Runs {@code command} to its end. */
+    private static FioOutput run(List<String> command) throws IOException {
+        Process p = new ProcessBuilder(command).start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
-        String out;
-        Long syscalls;
         try {
-            out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            syscalls = SyscallTally.total(err.join());
-            if (p.waitFor() != 0) {
-                return DiskRow.skipped("fio", job.label(), pattern(like), job.blockSize(), job.queueDepth(),
-                        job.direct(), cache, job.span(), 0, "fio exited " + p.exitValue() + " for " + job.command(fio));
-            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            Long syscalls = SyscallTally.total(err.join());
+            return new FioOutput(out, syscalls, p.waitFor());
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
-        // Waited for (fio by perf, perf by the JDK's reaper), so fio's threads, kernel ones included, are in here.
-        ResourceUsage children = ResourceUsage.children().minus(children0);
-        BlockDevice.Counters dev = device.counters().minus(dev0);
+    }
+
+    /** The row of a fio run that exited 0, from its JSON and what it used ({@code children}, {@code dev}). */
+    private DiskRow fioRow(FioJob job, ReadSpec like, String cache, FioOutput run, ResourceUsage children,
+            BlockDevice.Counters dev) throws IOException {
+        String out = run.out();
+        Long syscalls = run.syscalls();
         JsonNode j = json.readTree(out.substring(out.indexOf('{'))).path("jobs").path(0);
         JsonNode read = j.path("read");
         long bytes = read.path("io_bytes").asLong();
