@@ -72,41 +72,14 @@ public final class PollutionBench {
             Path dir = RunDirectory.create(o.dir, "xferbench-pollution-");
             cleanup.add(() -> RunDirectory.delete(dir));
             Path big = dir.resolve("big.dat");
-            log.printf("bench-pollution: writing %s and %d x %s in %s%n", Sizes.format(o.bigSize), o.hotFiles,
-                    Sizes.format(o.hotFileSize), dir);
-            DiskBench.generate(big, o.bigSize);
-            // The whole file leaves the cache now, not at the first mode's eviction: freeing gigabytes of page cache
-            // at once disturbed the first mode's "before" window for seconds (docs/disk.md).
-            PageCache.evict(big);
-            HotSet hot = HotSet.create(dir, o.hotFiles, o.hotFileSize, DiskBench.SEED + 1);
-            cleanup.add(hot::close);
+            HotSet hot = writeFiles(o, dir, big, cleanup, log);
             BlockDevice device = BlockDevice.of(big);
             long expected = ExpectedContent.digest(new ContentGenerator(DiskBench.SEED),
                     new ReadSpec(big, o.bigSize, ReadPattern.SEQUENTIAL, o.blockSize, 1, 1, 42));
 
-            MemoryCgroup group = MemoryCgroup.create(o.cgroupLimit);
-            cleanup.add(() -> {
-                group.killMembers(); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
-                group.close();
-            });
-            log.printf("bench-pollution: cgroup %s (%s = %s)%n", group.dir(), group.version(),
-                    Sizes.format(group.limitBytes()));
-            if (group.hierarchy().note() != null) {
-                log.println("bench-pollution: " + group.hierarchy().note());
-            }
-            CpuPlacement cpus = CpuPlacement.of(o.cpus.equals("split"));
-            cpus.pinThisJvm();
-            cleanup.add(cpus::restore);
-            log.println("bench-pollution: CPUs " + cpus.describe());
-            ChildProcess server = CgroupJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
-                    List.of("--data-dir", dir.toString(), "--port", "0"));
-            cleanup.add(server::close);
-            InetSocketAddress address = ListeningLine.await(server, SERVER_START);
-            server.discardOutput(); // the server's progress lines are not part of the report
-            if (!group.hasMember(server.pid())) {
-                throw new IOException("the server (pid " + server.pid() + ") is not in " + group.dir());
-            }
-            cpus.checkServer(server.pid());
+            MemoryCgroup group = cgroup(o, cleanup, log);
+            CpuPlacement cpus = placeCpus(o, cleanup, log);
+            InetSocketAddress address = startServer(group, cpus, dir, cleanup);
             HotSetClients clients = new HotSetClients(address, hot.names(), hot.fileSize(), SERVER_METHOD, o.hotRate);
             cleanup.add(clients::close);
 
@@ -122,5 +95,57 @@ public final class PollutionBench {
             }
             return new Result(PollutionEnvironment.describe(o, o.dir, device, group, cpus, SERVER_METHOD), rows);
         }
+    }
+
+    /** Writes the big file (left out of the cache) and the hot set into {@code dir}. */
+    private static HotSet writeFiles(PollutionOptions o, Path dir, Path big, Cleanup cleanup, PrintStream log)
+            throws IOException {
+        log.printf("bench-pollution: writing %s and %d x %s in %s%n", Sizes.format(o.bigSize), o.hotFiles,
+                Sizes.format(o.hotFileSize), dir);
+        DiskBench.generate(big, o.bigSize);
+        // The whole file leaves the cache now, not at the first mode's eviction: freeing gigabytes of page cache
+        // at once disturbed the first mode's "before" window for seconds (docs/disk.md).
+        PageCache.evict(big);
+        HotSet hot = HotSet.create(dir, o.hotFiles, o.hotFileSize, DiskBench.SEED + 1);
+        cleanup.add(hot::close);
+        return hot;
+    }
+
+    private static MemoryCgroup cgroup(PollutionOptions o, Cleanup cleanup, PrintStream log) throws IOException {
+        MemoryCgroup group = MemoryCgroup.create(o.cgroupLimit);
+        cleanup.add(() -> {
+            group.killMembers(); // a big reader still running on Ctrl-C would keep the group busy (EBUSY)
+            group.close();
+        });
+        log.printf("bench-pollution: cgroup %s (%s = %s)%n", group.dir(), group.version(),
+                Sizes.format(group.limitBytes()));
+        if (group.hierarchy().note() != null) {
+            log.println("bench-pollution: " + group.hierarchy().note());
+        }
+        return group;
+    }
+
+    /** Pins this JVM per {@code --cpus}; undone at cleanup. */
+    private static CpuPlacement placeCpus(PollutionOptions o, Cleanup cleanup, PrintStream log) throws IOException {
+        CpuPlacement cpus = CpuPlacement.of(o.cpus.equals("split"));
+        cpus.pinThisJvm();
+        cleanup.add(cpus::restore);
+        log.println("bench-pollution: CPUs " + cpus.describe());
+        return cpus;
+    }
+
+    /** Starts the server serving {@code dir} inside {@code group}, checked to be there. */
+    private static InetSocketAddress startServer(MemoryCgroup group, CpuPlacement cpus, Path dir, Cleanup cleanup)
+            throws IOException, InterruptedException {
+        ChildProcess server = CgroupJvm.start(group, cpus.serverPrefix(), "io.xferbench.server.ServerMain",
+                List.of("--data-dir", dir.toString(), "--port", "0"));
+        cleanup.add(server::close);
+        InetSocketAddress address = ListeningLine.await(server, SERVER_START);
+        server.discardOutput(); // the server's progress lines are not part of the report
+        if (!group.hasMember(server.pid())) {
+            throw new IOException("the server (pid " + server.pid() + ") is not in " + group.dir());
+        }
+        cpus.checkServer(server.pid());
+        return address;
     }
 }
