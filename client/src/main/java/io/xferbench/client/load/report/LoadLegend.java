@@ -12,14 +12,30 @@ final class LoadLegend {
     }
 
     static String of(List<Row> rows) {
-        boolean open = rows.stream().anyMatch(r -> r.result() != null && r.result().targetRatePerSecond() > 0);
         StringBuilder sb = new StringBuilder();
+        loopAndProtocols(rows, sb);
+        operations(rows, sb);
+        repeats(rows, sb);
+        if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
+            sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
+        }
+        serverFigures(rows, sb);
+        return sb.toString();
+    }
+
+    /** The loop, the client and the protocols: said for every table. */
+    private static void loopAndProtocols(List<Row> rows, StringBuilder sb) {
+        boolean open = rows.stream().anyMatch(r -> r.result() != null && r.result().targetRatePerSecond() > 0);
         sb.append(open ? "Open loop: latency from each request's intended start (coordinated omission corrected).\n"
                 : "Closed loop: each connection sends its next request when its last one completes.\n");
         sb.append("client xferbench: every body verified by length and CRC32C; 'loop busy' is its busiest event-loop thread's "
                 + "CPU share (near 100% the client may be the limit).\n");
         sb.append("proto: native is xferbench's binary protocol (a header and a trailer frame per response), http is HTTP/1.1 "
                 + "keep-alive (GET, HEAD, PUT, DELETE).\n");
+    }
+
+    /** What ran and how it was checked: the method the server ran, uploads, read-back, errors outside the window. */
+    private static void operations(List<Row> rows, StringBuilder sb) {
         if (rows.stream().anyMatch(r -> !LoadTable.modelCell(r).equals(r.model()))) {
             sb.append("model, ran X: the download method the server said ran, where it is not the one asked (HTTP: its X-Xferbench-Method, "
                     + "several when they differed between answers; native: the one asked, which the server runs or refuses, but "
@@ -38,6 +54,10 @@ final class LoadLegend {
             sb.append("warm-up/drain errors: requests that failed while the generator warmed up or drained, outside the "
                     + "window's figures; any one makes the row not verified.\n");
         }
+    }
+
+    /** Rows measured in several windows, and their ratios to the best model and to the fewest connections. */
+    private static void repeats(List<Row> rows, StringBuilder sb) {
         if (rows.stream().anyMatch(r -> r.repeats() != null && r.repeats().windows() > 1)) {
             sb.append("Repeated rows: each row measured in several windows, round by round (every server at every concurrency "
                     + "of the operation once per round, odd rounds in reverse order); every figure is the window with the median "
@@ -55,22 +75,16 @@ final class LoadLegend {
             sb.append("vs N conns: req/s over the same row's at the fewest connections (N) in the same round; the median over "
                     + "rounds, with the rounds' range and number. Under 1 the row slows as connections grow.\n");
         }
-        if (rows.stream().anyMatch(r -> r.client().equals("wrk"))) {
-            sb.append("client wrk: an independent check of the generator's ceiling; it checks status codes, not bodies.\n");
-        }
+    }
+
+    /** The server's columns: its CPU and threads, its JIT, its syscalls. */
+    private static void serverFigures(List<Row> rows, StringBuilder sb) {
         if (rows.stream().anyMatch(r -> r.serverFigures() != null)) {
             sb.append("srv µs/req: CPU of all the server's processes (user + system, /proc) over the window per request; "
                     + "srv threads: peak live threads, sampled every 10 ms; vs nginx: against nginx sendfile, same client and "
                     + "connections, over HTTP.\n");
         }
-        String compiling = rows.stream().filter(r -> r.serverFigures() != null && r.serverFigures().jitShare() >= LoadReport.JIT_NOTED_SHARE)
-                .map(r -> String.format(Locale.ROOT, "%s %s %s %d conns %.0f%%", r.server(), r.model(), r.protocol(), r.concurrency(),
-                        r.serverFigures().jitShare() * 100))
-                .collect(Collectors.joining(", "));
-        if (!compiling.isEmpty()) {
-            sb.append("JIT: in these rows' windows the server's JIT compiler threads took this share of its CPU (it was still "
-                    + "warming up; a longer --jit-settle or --repeat helps): ").append(compiling).append(".\n");
-        }
+        sb.append(jitLegend(rows));
         sb.append(settleLegend(rows));
         if (rows.stream().anyMatch(r -> r.serverReport() != null)) {
             sb.append("started: platform threads the xferbench server started from the run's start, warm-up included (ThreadMXBean); carriers: its "
@@ -81,7 +95,19 @@ final class LoadLegend {
                     + "its processes in a cgroup on every CPU (perf stat -a -G; the JSON has them by name); where that is not "
                     + "possible, the xferbench server's own count (perf per thread, getrusage); n/a where neither counts.\n");
         }
-        return sb.toString();
+    }
+
+    /** The rows whose server's JIT compiler threads still took a noted share of its CPU in the window, if any. */
+    private static String jitLegend(List<Row> rows) {
+        String compiling = rows.stream().filter(r -> r.serverFigures() != null && r.serverFigures().jitShare() >= LoadReport.JIT_NOTED_SHARE)
+                .map(r -> String.format(Locale.ROOT, "%s %s %s %d conns %.0f%%", r.server(), r.model(), r.protocol(), r.concurrency(),
+                        r.serverFigures().jitShare() * 100))
+                .collect(Collectors.joining(", "));
+        if (compiling.isEmpty()) {
+            return "";
+        }
+        return "JIT: in these rows' windows the server's JIT compiler threads took this share of its CPU (it was still "
+                + "warming up; a longer --jit-settle or --repeat helps): " + compiling + ".\n";
     }
 
     /** How long the rows' servers were loaded before their first windows until their JIT was quiet, and which never were. */
