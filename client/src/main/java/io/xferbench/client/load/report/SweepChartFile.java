@@ -87,55 +87,74 @@ public final class SweepChartFile {
                 .mapToDouble(Number::doubleValue).max().orElse(1);
         double tick = tick(max > 0 ? max : 1);
         double axisMax = Math.ceil((max > 0 ? max : 1) / tick) * tick;
-        int plotLeft = left + fm.stringWidth(format(axisMax, axisMax)) + 10;
-        int plotRight = left + width - 10;
-        int plotTop = top + 22;
-        int plotBottom = top + PANEL_HEIGHT - 30;
+        Plot plot = new Plot(left + fm.stringWidth(format(axisMax, axisMax)) + 10, left + width - 10, top + 22,
+                top + PANEL_HEIGHT - 30, axisMax);
         g.setFont(LABEL);
         g.setColor(Color.BLACK);
-        g.drawString(label, plotLeft, top + 12);
+        g.drawString(label, plot.left(), top + 12);
         g.setFont(SMALL);
-        for (double v = 0; v <= axisMax + tick / 2; v += tick) {
-            int y = y(v, axisMax, plotTop, plotBottom);
-            g.setColor(new Color(0xe0e0e0));
-            g.drawLine(plotLeft, y, plotRight, y);
-            g.setColor(Color.DARK_GRAY);
-            String t = format(v, axisMax);
-            g.drawString(t, plotLeft - 6 - fm.stringWidth(t), y + fm.getAscent() / 2 - 1);
-        }
         List<Integer> xs = chart.concurrencies();
+        axes(g, fm, plot, tick, xs);
+        lines(g, plot, pointsY(chart, values, xs, plot));
+    }
+
+    /** A panel's plotting area in pixels, and the figure its top stands for. */
+    private record Plot(int left, int right, int top, int bottom, double axisMax) {
+    }
+
+    /** The grid and labels of the y axis every {@code tick}, the concurrencies on x, the two axis lines. */
+    private static void axes(Graphics2D g, FontMetrics fm, Plot p, double tick, List<Integer> xs) {
+        for (double v = 0; v <= p.axisMax() + tick / 2; v += tick) {
+            int y = y(v, p.axisMax(), p.top(), p.bottom());
+            g.setColor(new Color(0xe0e0e0));
+            g.drawLine(p.left(), y, p.right(), y);
+            g.setColor(Color.DARK_GRAY);
+            String t = format(v, p.axisMax());
+            g.drawString(t, p.left() - 6 - fm.stringWidth(t), y + fm.getAscent() / 2 - 1);
+        }
         for (int i = 0; i < xs.size(); i++) {
-            int x = x(i, xs.size(), plotLeft, plotRight);
+            int x = x(i, xs.size(), p.left(), p.right());
             String t = String.valueOf(xs.get(i));
             g.setColor(Color.DARK_GRAY);
-            g.drawLine(x, plotBottom, x, plotBottom + 4);
-            g.drawString(t, x - fm.stringWidth(t) / 2, plotBottom + 18);
+            g.drawLine(x, p.bottom(), x, p.bottom() + 4);
+            g.drawString(t, x - fm.stringWidth(t) / 2, p.bottom() + 18);
         }
         String axis = "concurrent connections";
-        g.drawString(axis, (plotLeft + plotRight - fm.stringWidth(axis)) / 2, plotBottom + 34);
+        g.drawString(axis, (p.left() + p.right() - fm.stringWidth(axis)) / 2, p.bottom() + 34);
         g.setColor(Color.BLACK);
-        g.drawLine(plotLeft, plotBottom, plotRight, plotBottom);
-        g.drawLine(plotLeft, plotTop, plotLeft, plotBottom);
+        g.drawLine(p.left(), p.bottom(), p.right(), p.bottom());
+        g.drawLine(p.left(), p.top(), p.left(), p.bottom());
+    }
+
+    /** Each line's y pixel at each concurrency, null where it has no point. */
+    private static Integer[][] pointsY(SweepChart chart, Function<SweepChart.Line, Map<Integer, ? extends Number>> values,
+                                       List<Integer> xs, Plot p) {
         int lines = chart.lines().size();
         Integer[][] ys = new Integer[lines][xs.size()];
         for (int li = 0; li < lines; li++) {
             Map<Integer, ? extends Number> points = values.apply(chart.lines().get(li));
             for (int i = 0; i < xs.size(); i++) {
                 Number v = points.get(xs.get(i));
-                ys[li][i] = v == null ? null : y(v.doubleValue(), axisMax, plotTop, plotBottom);
+                ys[li][i] = v == null ? null : y(v.doubleValue(), p.axisMax(), p.top(), p.bottom());
             }
         }
-        for (int li = 0; li < lines; li++) {
+        return ys;
+    }
+
+    /** Every line's segments and markers, the lines others cover drawn bigger ({@link #coveredBy}). */
+    private static void lines(Graphics2D g, Plot p, Integer[][] ys) {
+        for (int li = 0; li < ys.length; li++) {
             g.setColor(PALETTE[li % PALETTE.length]);
             Integer lastX = null;
             Integer lastY = null;
-            for (int i = 0; i < xs.size(); i++) {
+            int count = ys[li].length;
+            for (int i = 0; i < count; i++) {
                 Integer y = ys[li][i];
                 if (y == null) {
                     lastX = null; // no row here: the line breaks
                     continue;
                 }
-                int x = x(i, xs.size(), plotLeft, plotRight);
+                int x = x(i, count, p.left(), p.right());
                 if (lastX != null) {
                     g.setStroke(stroke(li, 2f + 3f * Math.min(coveredBy(ys, li, i - 1), coveredBy(ys, li, i))));
                     g.drawLine(lastX, lastY, x, y);
