@@ -125,6 +125,31 @@ public final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        InetSocketAddress target = checkedTarget();
+        int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
+        String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
+        Exchanges exchanges = exchanges(filePath, crc);
+        String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
+        String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
+        int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        // The download method asked of the server; over HTTP --path says what it asks, which is not read back out of it.
+        String asked = protocol == Protocol.NATIVE && (operation == Operation.DOWNLOAD || operation == Operation.MIX) ? method : null;
+        if (protocol == Protocol.NATIVE) {
+            boolean readsGenerated = operation == Operation.EXIST || operation == Operation.MIX || operation == Operation.DOWNLOAD;
+            FirstExchange.run(host, port, token, answerTimeout, readsGenerated ? Request.download(method, fileSize, 0, 0) : null);
+        }
+        List<LoadReport.Row> rows = new ArrayList<>();
+        for (int connections : concurrency) {
+            rows.add(row(target, connections, loops, server, model, asked, crc, exchanges));
+        }
+        LoadSettings settings = new LoadSettings.Load(Sizes.format(fileSize), loops, requests > 0 ? requests : null,
+                requests > 0 ? null : duration.toMillis() + " ms", warmup.toMillis() + " ms", rate > 0 ? "open at " + rate + " req/s" : "closed");
+        output.write(LoadReport.render(LoadEnvironment.describe(), settings, rows, output.format()));
+        return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
+    }
+
+    /** The server's address, once the options that picocli cannot check alone are checked. */
+    private InetSocketAddress checkedTarget() {
         if (rate < 0 || Double.isNaN(rate) || Double.isInfinite(rate)) {
             throw new ParameterException(spec.commandLine(), "--rate must be a finite number >= 0, not " + rate);
         }
@@ -135,64 +160,67 @@ public final class LoadCommand implements Callable<Integer> {
         if (requests == 0 && !duration.isPositive()) {
             throw new ParameterException(spec.commandLine(), "--duration must be positive when --requests is 0");
         }
-        boolean fileOps = operation == Operation.UPLOAD || operation == Operation.DELETE || operation == Operation.MIX;
-        int crc = new ContentGenerator(DataDirectory.SEED).crc32c(fileSize);
-        String filePath = path != null ? path : "/" + DataDirectory.generatedName(fileSize);
-        boolean exist = operation == Operation.EXIST;
+        return target;
+    }
+
+    /** The exchanges a row may send: a native download and stat, an HTTP GET and HEAD of the file. */
+    private record Exchanges(Exchange download, Exchange stat, Exchange httpGet, Exchange httpHead) {
+    }
+
+    private Exchanges exchanges(String filePath, int crc) {
         String fileName = DataDirectory.generatedName(fileSize);
-        Exchange download = new NativeDownloadExchange(method, fileSize, 0, token, crc);
-        Exchange stat = new NativeStatExchange(fileName, fileSize, token);
-        Exchange httpGet = new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc);
-        Exchange httpHead = new HttpGetExchange(host + ":" + port, filePath, true, fileSize, crc);
-        Exchange exchange = protocol == Protocol.NATIVE ? (exist ? stat : download) : (exist ? httpHead : httpGet);
-        String server = protocol == Protocol.NATIVE ? "xferbench" : "http";
-        String model = protocol == Protocol.NATIVE ? method : host + ":" + port + filePath;
-        int loops = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        // The download method asked of the server; over HTTP --path says what it asks, which is not read back out of it.
-        String asked = protocol == Protocol.NATIVE && (operation == Operation.DOWNLOAD || operation == Operation.MIX) ? method : null;
-        if (protocol == Protocol.NATIVE) {
-            boolean readsGenerated = exist || operation == Operation.MIX || operation == Operation.DOWNLOAD;
-            FirstExchange.run(host, port, token, answerTimeout, readsGenerated ? Request.download(method, fileSize, 0, 0) : null);
+        return new Exchanges(new NativeDownloadExchange(method, fileSize, 0, token, crc),
+                new NativeStatExchange(fileName, fileSize, token),
+                new HttpGetExchange(host + ":" + port, filePath, false, fileSize, crc),
+                new HttpGetExchange(host + ":" + port, filePath, true, fileSize, crc));
+    }
+
+    /** Runs the row at {@code connections}: the file operations' run, or the one exchange repeated. */
+    private LoadReport.Row row(InetSocketAddress target, int connections, int loops, String server, String model,
+            String asked, int crc, Exchanges exchanges) throws Exception {
+        System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
+                requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
+        LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout, answerTimeout);
+        LoadResult r;
+        ReadBack readBack = null;
+        ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token, answerTimeout);
+        String proto = protocol.name().toLowerCase(Locale.ROOT);
+        String op = operation.name().toLowerCase(Locale.ROOT);
+        if (operation == Operation.UPLOAD || operation == Operation.DELETE || operation == Operation.MIX) {
+            boolean http = protocol == Protocol.HTTP;
+            FileOpsRun.Outcome o = FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative(token, uploadMethod),
+                    FileOpsWorkload.Kind.valueOf(operation.name()), fileSize, crc, FileOpsWorkload.runId(connections),
+                    http ? exchanges.httpGet() : exchanges.download(), http ? exchanges.httpHead() : exchanges.stat(), watch);
+            if (o.skipped() != null) {
+                System.err.println("xferbench: skipped: " + o.skipped());
+                return LoadReport.Row.skipped(server, model, "xferbench", proto, op, fileSize, connections, o.skipped());
+            }
+            r = o.result();
+            readBack = o.readBack();
+        } else {
+            r = LoadEngine.run(plan, Workload.repeating(repeated(exchanges)), watch);
         }
-        List<LoadReport.Row> rows = new ArrayList<>();
-        for (int connections : concurrency) {
-            System.err.printf(Locale.ROOT, "xferbench: load %s %s, %d connections, %s ...%n", server, model, connections,
-                    requests > 0 ? requests + " requests" : duration.toMillis() + " ms");
-            LoadPlan plan = new LoadPlan(target, connections, loops, requests, duration, warmup, rate, drainTimeout, answerTimeout);
-            LoadResult r;
-            ReadBack readBack = null;
-            ServerWatch watch = new ServerWatch(null, protocol == Protocol.NATIVE ? target : null, token, answerTimeout);
-            String proto = protocol.name().toLowerCase(Locale.ROOT);
-            String op = operation.name().toLowerCase(Locale.ROOT);
-            if (fileOps) {
-                boolean http = protocol == Protocol.HTTP;
-                FileOpsRun.Outcome o = FileOpsRun.run(plan, http ? FileOpsRun.Wire.overHttp() : FileOpsRun.Wire.overNative(token, uploadMethod),
-                        FileOpsWorkload.Kind.valueOf(operation.name()), fileSize, crc, FileOpsWorkload.runId(connections),
-                        http ? httpGet : download, http ? httpHead : stat, watch);
-                if (o.skipped() != null) {
-                    System.err.println("xferbench: skipped: " + o.skipped());
-                    rows.add(LoadReport.Row.skipped(server, model, "xferbench", proto, op, fileSize, connections, o.skipped()));
-                    continue;
-                }
-                r = o.result();
-                readBack = o.readBack();
-            } else {
-                r = LoadEngine.run(plan, Workload.repeating(exchange), watch);
-            }
-            if (r.noAnswer()) {
-                System.err.printf(Locale.ROOT, "xferbench: no answer: every one of the row's %d requests timed out (no byte "
-                        + "from %s:%d for --answer-timeout %s): not a result%n", r.errorCount(), host, port, NoAnswerException.format(answerTimeout));
-            }
-            if (r.clientMayBeLimit()) {
-                System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
-                        + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
-            }
-            rows.add(new LoadReport.Row(server, model, "xferbench", proto, op, fileSize, connections, r, null, watch.report(), null,
-                    readBack, null).withMethod(asked));
+        warn(r, connections);
+        return new LoadReport.Row(server, model, "xferbench", proto, op, fileSize, connections, r, null, watch.report(), null,
+                readBack, null).withMethod(asked);
+    }
+
+    /** The exchange every request of a download or exist row sends. */
+    private Exchange repeated(Exchanges exchanges) {
+        boolean exist = operation == Operation.EXIST;
+        return protocol == Protocol.NATIVE ? (exist ? exchanges.stat() : exchanges.download())
+                : (exist ? exchanges.httpHead() : exchanges.httpGet());
+    }
+
+    /** Says on stderr when a row is not a result, or when the client may have been its limit. */
+    private void warn(LoadResult r, int connections) {
+        if (r.noAnswer()) {
+            System.err.printf(Locale.ROOT, "xferbench: no answer: every one of the row's %d requests timed out (no byte "
+                    + "from %s:%d for --answer-timeout %s): not a result%n", r.errorCount(), host, port, NoAnswerException.format(answerTimeout));
         }
-        LoadSettings settings = new LoadSettings.Load(Sizes.format(fileSize), loops, requests > 0 ? requests : null,
-                requests > 0 ? null : duration.toMillis() + " ms", warmup.toMillis() + " ms", rate > 0 ? "open at " + rate + " req/s" : "closed");
-        output.write(LoadReport.render(LoadEnvironment.describe(), settings, rows, output.format()));
-        return rows.stream().allMatch(LoadReport.Row::verified) ? 0 : 1;
+        if (r.clientMayBeLimit()) {
+            System.err.printf(Locale.ROOT, "xferbench: warning: a generator loop thread was busy %.0f%% of the window: "
+                    + "at %d connections the client may be the limit (try --threads)%n", r.clientBusiestLoopShare() * 100, connections);
+        }
     }
 }
