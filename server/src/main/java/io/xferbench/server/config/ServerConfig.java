@@ -28,7 +28,10 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
     public static final long DEFAULT_MAX_BUFFER_MEMORY = 1L << 30;
     /** The I/O model a server runs unless told otherwise (an id of {@code ServerModels}). */
     public static final String DEFAULT_IO_MODEL = "platform";
-    /** A window's begin or end waits for perf to attach or to print and exit: its counter bounds that at 35 s. */
+    /**
+     * A window's begin or end waits for perf to attach or to print and exit (its counter bounds that at 35 s); INFO for
+     * its probes.
+     */
     private static final Duration WINDOW_CONTROL_BUDGET = Duration.ofMinutes(1);
 
     public static ServerConfig loopback(Path dataDir) {
@@ -84,12 +87,14 @@ public record ServerConfig(Path dataDir, String bind, int port, int maxConnectio
     }
 
     /**
-     * Longest {@code request} may take before the connection is dropped as stalled: a transfer's budget, or for a
-     * measurement window's begin and end, which wait on perf (1.7 s to stop here), at least a minute.
+     * Longest {@code request} may take before the connection is dropped as stalled: a transfer's budget, or at least a
+     * minute for an answer that is the server's own slow work, not the client's: a measurement window's begin and end,
+     * which wait on perf (1.7 s to stop here), and INFO, which reads the environment and probes every method (over a
+     * second on a loaded machine, where a 1 s idle timeout closed the connection before its answer).
      */
     public Duration requestBudget(Request request) {
         return switch (request.op()) {
-            case MEASURE_BEGIN, MEASURE_END -> idleTimeout.compareTo(WINDOW_CONTROL_BUDGET) > 0 ? idleTimeout : WINDOW_CONTROL_BUDGET;
+            case MEASURE_BEGIN, MEASURE_END, INFO -> idleTimeout.compareTo(WINDOW_CONTROL_BUDGET) > 0 ? idleTimeout : WINDOW_CONTROL_BUDGET;
             default -> transferBudget(request.size());
         };
     }
