@@ -85,6 +85,31 @@ class TlsChannelTest {
         }
     }
 
+    /** Each transfer is a full handshake (the client checks the server's certificate), never a resumption of the last one's session. */
+    @Test
+    void everyTransferIsAFullHandshake() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger fullHandshakes = new java.util.concurrent.atomic.AtomicInteger();
+        TlsEndpoint server = server(TlsSettings.DEFAULT);
+        TlsEndpoint client = new TlsEndpoint(CountingTrust.context(certificate.certificate(), fullHandshakes), TlsSettings.DEFAULT);
+        try (TlsTestPair pair = new TlsTestPair()) {
+            TlsBuffers serverBuffers = new TlsBuffers();
+            TlsBuffers clientBuffers = new TlsBuffers();
+            for (int transfer = 1; transfer <= 3; transfer++) {
+                Future<Void> sent = TlsTestPair.onThread(() -> {
+                    TlsChannel tls = TlsChannel.accept(pair.server, server, serverBuffers, "client");
+                    tls.write(ByteBuffer.allocateDirect(1000));
+                    tls.closeAsServer();
+                    return null;
+                });
+                TlsChannel tls = TlsChannel.connect(pair.client, client, clientBuffers, "localhost", pair.port());
+                assertThat(readExactly(tls, 1000)).hasSize(1000);
+                tls.closeAsClient();
+                sent.get(30, TimeUnit.SECONDS);
+                assertThat(fullHandshakes.get()).as("full handshakes after transfer " + transfer).isEqualTo(transfer);
+            }
+        }
+    }
+
     @Test
     void aClientTrustingAnotherCertificateFailsTheHandshakeClearly() throws Exception {
         try (TlsTestPair pair = new TlsTestPair()) {
