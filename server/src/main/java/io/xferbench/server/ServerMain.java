@@ -214,7 +214,7 @@ public final class ServerMain implements Callable<Integer> {
         }, "xferbench-shutdown"));
         // The certificate's path last: it may hold spaces, and ListeningLine takes the rest of the line.
         System.out.println("xferbench-server listening on " + server.host() + ":" + server.port()
-                + (tls == null ? "" : " tls-cert=" + tls.certificate()));
+                + (tls == null ? "" : " tls-cert=" + tls.certificate().toAbsolutePath()));
         System.out.flush();
         stopped.await();
         return 0;

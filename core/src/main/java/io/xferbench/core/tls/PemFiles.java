@@ -54,7 +54,12 @@ public final class PemFiles {
             throw new IOException(file + ": no unencrypted PKCS#8 key in it (expected '-----BEGIN PRIVATE KEY-----'; "
                     + "convert with 'openssl pkcs8 -topk8 -nocrypt')");
         }
-        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(m.group(1)));
+        PKCS8EncodedKeySpec spec;
+        try {
+            spec = new PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(m.group(1)));
+        } catch (IllegalArgumentException truncated) {
+            throw new IOException(file + ": the key's base64 is damaged (" + truncated.getMessage() + ")", truncated);
+        }
         for (String algorithm : KEY_ALGORITHMS) {
             try {
                 return KeyFactory.getInstance(algorithm).generatePrivate(spec);

@@ -106,22 +106,24 @@ public final class SelfSignedCertificate implements AutoCloseable {
     }
 
     private static void run(List<String> command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        // Its output goes to a file and its input is empty, so a keytool that prompts fails and one that hangs meets the timeout.
+        Path log = Files.createTempFile("xferbench-keytool-", ".out");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(log.toFile()).start();
         try {
-            String output;
-            try (InputStream in = p.getInputStream()) {
-                output = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip().replace('\n', ' ');
-            }
             if (!p.waitFor(KEYTOOL_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IOException("keytool did not finish in " + KEYTOOL_TIMEOUT.toSeconds() + " s: " + command.get(0));
             }
             if (p.exitValue() != 0) {
+                String output = Files.readString(log, StandardCharsets.UTF_8).strip().replace('\n', ' ');
                 throw new IOException("keytool failed (exit " + p.exitValue() + "): " + output);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while keytool made a certificate", e);
         } finally {
+            Files.deleteIfExists(log);
             p.destroyForcibly();
         }
     }

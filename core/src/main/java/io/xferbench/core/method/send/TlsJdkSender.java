@@ -46,8 +46,7 @@ public final class TlsJdkSender implements FileSender {
     @Override
     public void checkSupported(SourceFile file, long position, long length) throws UnsupportedTransferException {
         if (tls == null) {
-            throw new UnsupportedTransferException("this server has no TLS certificate (xferbench-server makes one at start, "
-                    + "or takes --tls-cert and --tls-key)");
+            throw new UnsupportedTransferException("this server has no TLS certificate: start it with --tls or --tls-cert/--tls-key");
         }
     }
 
