@@ -21,7 +21,7 @@ class EnginePairTest {
 
     @ParameterizedTest
     @CsvSource({"jdk, TLS_AES_128_GCM_SHA256", "jdk, TLS_AES_256_GCM_SHA384", "jdk, TLS_CHACHA20_POLY1305_SHA256",
-            "openssl, TLS_AES_128_GCM_SHA256", "openssl, TLS_AES_256_GCM_SHA384", "openssl, TLS_CHACHA20_POLY1305_SHA256"})
+            "openssl, TLS_AES_128_GCM_SHA256"})
     void everySendDecryptsToTheBytesSent(String provider, String cipher) throws Exception {
         MethodAssumptions.assumeAvailable(provider, new Availability(TlsProviders.unavailableReason(provider)));
         try (EngineSource engines = TlsProviders.open(provider, cipher)) {
@@ -48,6 +48,29 @@ class EnginePairTest {
                         assertThat(crc(received)).as(provider + " " + cipher + " " + size + " B, send " + i).isEqualTo(crc(data.flip()));
                     }
                 }
+            } finally {
+                engines.release(pair.client());
+                engines.release(pair.server());
+            }
+        }
+    }
+
+    /**
+     * The two suites the openssl engines cannot run: BoringSSL picks TLS 1.3 suites by its own order, so a pair asked for
+     * either negotiates AES-128-GCM, and the benchmark reports the row skipped with that reason (should BoringSSL ever
+     * honour the request, this fails and the rows can run).
+     */
+    @ParameterizedTest
+    @CsvSource({"TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"})
+    void boringSslNegotiatesItsOwnSuiteAndTheRowSaysSo(String cipher) throws Exception {
+        MethodAssumptions.assumeAvailable("openssl", new Availability(TlsProviders.unavailableReason("openssl")));
+        try (EngineSource engines = TlsProviders.open("openssl", cipher)) {
+            EnginePair pair = new EnginePair(engines.client(), engines.server(), new EnginePair.Wire());
+            try {
+                pair.handshake();
+                assertThatThrownBy(() -> TlsProviders.requireNegotiated(pair, "openssl", cipher))
+                        .hasMessageStartingWith("SKIPPED: ")
+                        .hasMessageContaining("BoringSSL picks TLS 1.3 suites by its own order");
             } finally {
                 engines.release(pair.client());
                 engines.release(pair.server());
